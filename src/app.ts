@@ -1,0 +1,51 @@
+// Builds the HTTP application from its dependencies; nothing here opens connections or listens.
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { installKeyAuth } from './http/auth.js';
+import type { App, AppDeps } from './http/context.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { installOps } from './http/ops.js';
+import { requestIdFor } from './http/request-id.js';
+import { validatorCompiler } from './http/validation.js';
+import { accountRoutes } from './modules/accounts/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
+
+export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
+  const app: App = Fastify({
+    logger,
+    disableRequestLogging: true,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: deps.config.bodyLimitBytes,
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.decorateRequest('caller', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  // JSON only; an empty body with a JSON content type counts as no body (some clients send one on DELETE).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(req, body as string, done),
+  );
+
+  installErrorHandling(app, deps.config.publicBaseUrl);
+  installKeyAuth(app);
+  installOps(app);
+  await registerOpenApi(app);
+  await app.register(
+    async (api) => {
+      await api.register(accountRoutes);
+      await api.register(webhookRoutes);
+    },
+    { prefix: '/api' },
+  );
+  return app;
+}

@@ -1,0 +1,167 @@
+// Operator CLI (D18): venues, owners and keys against the same DATA_DIR / DATABASE_URL as the server.
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
+import type { Db } from './db/database.js';
+import { demoBanner, seedDemoIfEmpty } from './demo.js';
+import * as accounts from './modules/accounts/service.js';
+import { ApiError } from './shared/errors.js';
+import { openStorage, type Storage } from './server.js';
+
+interface Command {
+  usage: string;
+  options?: Record<string, { type: 'string' }>;
+  run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void>;
+}
+
+class UsageError extends Error {}
+
+const say = (line = '') => process.stdout.write(line + '\n');
+
+async function venueOf(db: Db, ref: string | undefined): Promise<accounts.Venue> {
+  if (ref) {
+    const venue = await accounts.findVenue(db, ref);
+    if (!venue) throw new UsageError(`No venue with id or slug "${ref}".`);
+    return venue;
+  }
+  const venues = await accounts.listVenues(db);
+  if (venues.length === 1) return venues[0]!;
+  throw new UsageError(venues.length ? 'Several venues exist: pass --venue <id or slug>.' : 'No venue exists yet: run "venue create" first.');
+}
+
+const required = (values: Record<string, string | undefined>, name: string): string => {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required.`);
+  return value;
+};
+
+const COMMANDS: Record<string, Command> = {
+  migrate: {
+    usage: 'migrate                          Apply pending database migrations (also done by npm start).',
+    async run() {
+      say('Database is migrated to the latest version.');
+    },
+  },
+  demo: {
+    usage: 'demo                             Create the demo venue, owner and test key if no venue exists.',
+    async run(storage) {
+      const demo = await seedDemoIfEmpty(storage.database.db, storage.pepper);
+      say(demo ? demoBanner(demo, loadConfig().publicBaseUrl) : 'A venue exists already; nothing was seeded.');
+    },
+  },
+  'venue create': {
+    usage:
+      'venue create --name N --slug S [--currency EUR] [--locale en-IE] [--timezone Europe/Dublin] [--country IE]',
+    options: { name: { type: 'string' }, slug: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, country: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await accounts.createVenue(storage.database.db, {
+        name: required(v, 'name'),
+        slug: required(v, 'slug'),
+        currency: v.currency,
+        locale: v.locale,
+        timezone: v.timezone,
+        country: v.country,
+      });
+      say(`Created venue ${venue.name} (slug ${venue.slug}, id ${venue.id}).`);
+    },
+  },
+  'venue list': {
+    usage: 'venue list                       List venues.',
+    async run(storage) {
+      for (const v of await accounts.listVenues(storage.database.db)) say(`${v.id}  ${v.slug}  ${v.name}  ${v.currency}`);
+    },
+  },
+  'owner create': {
+    usage: 'owner create --email E [--password P] [--venue V]   A password is generated when none is given.',
+    options: { venue: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await venueOf(storage.database.db, v.venue);
+      const password = v.password ?? randomBytes(12).toString('base64url');
+      const owner = await accounts.createOwner(storage.database.db, { venueId: venue.id, email: required(v, 'email'), password });
+      say(`Created owner ${owner.email} of ${venue.slug}.`);
+      if (!v.password) say(`Password (shown once): ${password}`);
+    },
+  },
+  'key create': {
+    usage: 'key create [--venue V] [--mode test|live] [--scopes a,b] [--name N]   Prints the secret once.',
+    options: { venue: { type: 'string' }, mode: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    async run(storage, v) {
+      const mode = v.mode ?? 'test';
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
+      const venue = await venueOf(storage.database.db, v.venue);
+      const scopes = v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [];
+      const { key, secret } = await accounts.createApiKey(storage.database.db, storage.pepper, {
+        venueId: venue.id,
+        name: v.name ?? `${mode} key`,
+        livemode: mode === 'live',
+        scopes,
+      });
+      say(`Created ${mode} key ${key.id} "${key.name}" for ${venue.slug} with ${scopes.length ? scopes.join(', ') : 'full access'}.`);
+      say('Secret (shown once, store it now):');
+      say(secret);
+    },
+  },
+  'key list': {
+    usage: 'key list [--venue V]             Keys with their prefix, scopes, last use and revocation.',
+    options: { venue: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await venueOf(storage.database.db, v.venue);
+      for (const k of await accounts.listApiKeys(storage.database.db, venue.id)) {
+        const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+        say(`${k.id}  ${k.prefix}…  ${k.name}  ${k.scopes.join(',') || 'full access'}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
+      }
+    },
+  },
+  'key revoke': {
+    usage: 'key revoke <key id> [--venue V]  Takes effect on the next request.',
+    options: { venue: { type: 'string' } },
+    async run(storage, v, positionals) {
+      const keyId = positionals[0];
+      if (!keyId) throw new UsageError('Give the id of the key to revoke.');
+      const venue = await venueOf(storage.database.db, v.venue);
+      const key = await storage.database.db
+        .transaction()
+        .execute((trx) => accounts.revokeApiKey(trx, { venueId: venue.id, keyId, at: new Date() }))
+        .catch(() => undefined);
+      if (!key) throw new UsageError(`Venue ${venue.slug} has no key ${keyId}.`);
+      say(`Revoked key ${key.id} (${key.prefix}…).`);
+    },
+  },
+};
+
+function help(): string {
+  return ['Usage: npm run cli -- <command> [options]', '', 'Commands:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const name = [argv.slice(0, 2).join(' '), argv[0] ?? ''].find((n) => COMMANDS[n]);
+  if (!name) {
+    say(help());
+    return argv.length === 0 || argv[0] === '--help' || argv[0] === 'help' ? 0 : 2;
+  }
+  const command = COMMANDS[name]!;
+  const rest = argv.slice(name.split(' ').length);
+  if (rest.includes('--help')) {
+    say(`Usage: npm run cli -- ${command.usage}`);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true });
+  const storage = await openStorage(loadConfig(), 'cli');
+  try {
+    await command.run(storage, values as Record<string, string | undefined>, positionals);
+    return 0;
+  } finally {
+    await storage.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    const known = err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof ApiError;
+    process.stderr.write(known ? `${err.message}\n` : `${(err as Error).stack ?? err}\n`);
+    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') process.stderr.write(`${help()}\n`);
+    process.exit(known ? 2 : 1);
+  },
+);

@@ -1,0 +1,94 @@
+// Configuration from the environment, validated once at start-up with a clear message for a bad value.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import envSchema from 'env-schema';
+import { Type, type Static } from 'typebox';
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], { default: 'all' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  WEBHOOK_ALLOW_PRIVATE_URLS: Type.Boolean({ default: false }),
+  API_KEY_PEPPER: Type.Optional(Type.String({ minLength: 32 })),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
+  AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+});
+
+export type Role = 'all' | 'api' | 'worker';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  redisUrl?: string;
+  role: Role;
+  logLevel: string;
+  publicBaseUrl: string;
+  webhookAllowPrivateUrls: boolean;
+  /** Undefined on PGlite until resolved from the data directory (see resolveApiKeyPepper). */
+  apiKeyPepper?: string;
+  rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const data = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  let parsed: Static<typeof EnvSchema>;
+  try {
+    parsed = envSchema<Static<typeof EnvSchema>>({ schema: EnvSchema, data });
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
+  }
+  if (parsed.DATABASE_URL && !parsed.API_KEY_PEPPER) {
+    throw new ConfigError(
+      'Invalid configuration: API_KEY_PEPPER (at least 32 characters) is required with DATABASE_URL; ' +
+        'every process sharing the database must use the same value.',
+    );
+  }
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir: parsed.DATA_DIR,
+    databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    redisUrl: parsed.REDIS_URL,
+    role: parsed.ROLE as Role,
+    logLevel: parsed.LOG_LEVEL,
+    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    webhookAllowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS,
+    apiKeyPepper: parsed.API_KEY_PEPPER,
+    rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
+    authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE,
+    bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+  };
+}
+
+/**
+ * The embedded database keeps its pepper beside its data, created on first run, so `npm start` needs no set-up.
+ * Production on PostgreSQL passes API_KEY_PEPPER instead (loadConfig insists).
+ */
+export function resolveApiKeyPepper(config: Config): string {
+  if (config.apiKeyPepper) return config.apiKeyPepper;
+  const file = path.join(config.dataDir, 'api-key-pepper');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,86 @@
+// The one Database factory: embedded PGlite in a data directory by default, PostgreSQL when a URL is given.
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Subscribes to NOTIFY on a channel; `onReset` runs when notifications may have been missed. */
+  listen(channel: string, onPayload: (payload: string) => void, onReset: () => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseSource =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
+
+// int8 (counts, money sums) as numbers: money stays far below 2^53 minor units.
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export async function openDatabase(source: DatabaseSource): Promise<Database> {
+  return source.kind === 'postgres' ? openPostgres(source.url, source.poolSize ?? 10) : openPglite(source);
+}
+
+async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+  if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
+  const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    async listen(channel, onPayload) {
+      await pglite.listen(channel, onPayload);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  await sql`select 1`.execute(db);
+  const listeners: pg.Client[] = [];
+  let closing = false;
+
+  async function connectListener(channel: string, onPayload: (p: string) => void, onReset: () => void) {
+    const client = new pg.Client({ connectionString: url });
+    listeners.push(client);
+    const reconnect = () => {
+      listeners.splice(listeners.indexOf(client), 1);
+      client.end().catch(() => {});
+      if (closing) return;
+      onReset();
+      setTimeout(() => connectListener(channel, onPayload, onReset).catch(reconnect), 1000).unref();
+    };
+    client.on('error', reconnect);
+    client.on('notification', (msg) => {
+      if (msg.channel === channel) onPayload(msg.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    // Anything sent while we were not listening is unknown to us.
+    onReset();
+  }
+
+  return {
+    db,
+    kind: 'postgres',
+    listen: connectListener,
+    async close() {
+      closing = true;
+      await Promise.all(listeners.map((c) => c.end().catch(() => {})));
+      await db.destroy();
+    },
+  };
+}

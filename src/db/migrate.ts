@@ -1,0 +1,14 @@
+// Applies the migrations in src/db/migrations; Kysely's Migrator holds a Postgres advisory lock meanwhile.
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import * as foundation from './migrations/0001_foundation.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+};
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,70 @@
+// Kysely table types: the single description of what the migrations create.
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface VenuesTable {
+  venue_id: string;
+  slug: string;
+  name: string;
+  currency: string;
+  locale: string;
+  timezone: string;
+  country: string;
+  settings: JSONColumnType<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface OwnersTable {
+  venue_id: string;
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  venue_id: string;
+  id: string;
+  name: string;
+  livemode: boolean;
+  secret_hash: string;
+  display_prefix: string;
+  scopes: string[];
+  rules: JSONColumnType<Record<string, unknown>>;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  venue_id: string;
+  key: string;
+  fingerprint: string;
+  status_code: number;
+  response_body: JSONColumnType<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  venue_id: string;
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  secret: string;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Generated<Date>;
+}
+
+export interface DB {
+  venues: VenuesTable;
+  owners: OwnersTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+}

@@ -1,0 +1,51 @@
+// SQL for remembered Idempotency-Key responses.
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+export interface StoredResponse {
+  fingerprint: string;
+  status_code: number;
+  response_body: Record<string, unknown>;
+}
+
+/** Holds the key for the rest of the transaction; false when another transaction holds it. */
+export async function tryLockKey(trx: Db, venueId: string, key: string): Promise<boolean> {
+  const { rows } = await sql<{ locked: boolean }>`
+    select pg_try_advisory_xact_lock(hashtextextended(${venueId + ':' + key}, 0)) as locked`.execute(trx);
+  return rows[0]?.locked === true;
+}
+
+export async function findResponse(trx: Db, venueId: string, key: string, notBefore: Date): Promise<StoredResponse | undefined> {
+  return trx
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'status_code', 'response_body'])
+    .where('venue_id', '=', venueId)
+    .where('key', '=', key)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+}
+
+/** Stores the response; replaces only a record that has already expired. */
+export async function saveResponse(
+  trx: Db,
+  row: { venueId: string; key: string; fingerprint: string; status: number; body: unknown; at: Date; notBefore: Date },
+): Promise<void> {
+  const values = {
+    venue_id: row.venueId,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    status_code: row.status,
+    response_body: JSON.stringify(row.body),
+    created_at: row.at,
+  };
+  await trx
+    .insertInto('idempotency_keys')
+    .values(values)
+    .onConflict((oc) =>
+      oc
+        .columns(['venue_id', 'key'])
+        .doUpdateSet({ ...values })
+        .where('idempotency_keys.created_at', '<', row.notBefore),
+    )
+    .execute();
+}

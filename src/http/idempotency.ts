@@ -1,0 +1,84 @@
+// Idempotency-Key (D6): a POST/PATCH/DELETE and the record of its response commit in one transaction.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import stringify from 'safe-stable-stringify';
+import type { Db } from '../db/database.js';
+import { ApiError, isErrorCode, type ErrorBody } from '../shared/errors.js';
+import { callerOf } from './context.js';
+import * as store from './idempotency-store.js';
+
+const REMEMBER_MS = 24 * 60 * 60 * 1000;
+const KEY_SHAPE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
+
+function fingerprintOf(req: FastifyRequest): string {
+  const path = req.url.split('?')[0];
+  return createHash('sha256').update(`${req.method} ${path}\n${stringify(req.body ?? null)}`).digest('hex');
+}
+
+function replayError(body: Record<string, unknown>): ApiError {
+  const { type: _type, code, message, param, doc_url: _doc, ...details } = body.error as ErrorBody;
+  if (!isErrorCode(code)) return new ApiError('internal_error');
+  return new ApiError(code, { message, param, details });
+}
+
+/**
+ * Runs a change in a transaction and answers `status` with its result. With an Idempotency-Key, a retry
+ * of the same request replays the stored answer, and a crash can never leave the change without its record.
+ */
+export async function runMutation<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  const { db, clock } = req.server.deps;
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) {
+    const result = await db.transaction().execute(work);
+    reply.code(status);
+    return result;
+  }
+  if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
+    throw new ApiError('parameter_invalid', {
+      param: 'Idempotency-Key',
+      message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    });
+  }
+  const venueId = callerOf(req).venueId;
+  const fingerprint = fingerprintOf(req);
+  const at = clock.now();
+  const notBefore = new Date(at.getTime() - REMEMBER_MS);
+  let workStarted = false;
+  try {
+    const outcome = await db.transaction().execute(async (trx) => {
+      if (!(await store.tryLockKey(trx, venueId, key))) throw new ApiError('idempotency_key_in_use');
+      const prior = await store.findResponse(trx, venueId, key, notBefore);
+      if (prior) {
+        if (prior.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
+        return { kind: 'replay' as const, prior };
+      }
+      workStarted = true;
+      const result = await work(trx);
+      await store.saveResponse(trx, { venueId, key, fingerprint, status, body: result, at, notBefore });
+      return { kind: 'done' as const, result };
+    });
+    if (outcome.kind === 'done') {
+      reply.code(status);
+      return outcome.result;
+    }
+    reply.header('idempotent-replayed', 'true');
+    const { status_code, response_body } = outcome.prior;
+    if (status_code >= 400) throw replayError(response_body);
+    reply.code(status_code);
+    return response_body as T;
+  } catch (err) {
+    // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one.
+    if (workStarted && err instanceof ApiError && err.status < 500) {
+      const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
+      await db.transaction().execute((trx) =>
+        store.saveResponse(trx, { venueId, key, fingerprint, status: err.status, body, at, notBefore }),
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,22 @@
+// The one table of which scopes each /api/v1 route needs (any one of them); [] means any valid key, 'public' no key.
+import type { Scope } from '../modules/accounts/schemas.js';
+
+export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
+  'GET /v1/openapi.json': 'public',
+  'GET /v1/account': [],
+  'POST /v1/webhook_endpoints': ['webhooks:write'],
+  'GET /v1/webhook_endpoints': ['webhooks:write'],
+  'GET /v1/webhook_endpoints/:id': ['webhooks:write'],
+  'PATCH /v1/webhook_endpoints/:id': ['webhooks:write'],
+  'DELETE /v1/webhook_endpoints/:id': ['webhooks:write'],
+};
+
+/** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */
+export function routeKey(method: string, url: string): string | undefined {
+  return url.startsWith('/api/v1/') ? `${method} ${url.slice('/api'.length)}` : undefined;
+}
+
+/** A key without scopes has full access; otherwise it needs one of the route's scopes. */
+export function allows(keyScopes: readonly Scope[], needed: readonly Scope[]): boolean {
+  return keyScopes.length === 0 || needed.length === 0 || needed.some((s) => keyScopes.includes(s));
+}

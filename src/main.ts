@@ -1,0 +1,50 @@
+// Entry point of `npm start`: configuration, database, first run, HTTP server, graceful shutdown.
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
+import { demoBanner, seedDemoIfEmpty } from './demo.js';
+import { createServer, openStorage } from './server.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const storage = await openStorage(config, 'server');
+  const server = await createServer(config, storage.database, storage.pepper, {}, {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+  });
+  const { app } = server;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await server.close();
+      await storage.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  if (config.role === 'worker') {
+    app.log.info('ROLE=worker: no HTTP API is served by this process');
+    return;
+  }
+  await app.listen({ port: config.port, host: config.host });
+  // Seeded only once the port is ours, so a failed start never swallows the one-time secrets.
+  const demo = await seedDemoIfEmpty(storage.database.db, storage.pepper);
+  if (demo) process.stdout.write(demoBanner(demo, config.publicBaseUrl) + '\n');
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(`Venue Loyalty failed to start: ${(err as Error).stack ?? err}\n`);
+  }
+  process.exit(1);
+});

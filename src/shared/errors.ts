@@ -1,0 +1,118 @@
+// The one list of error codes (D5) with their HTTP status, type and meaning, and the ApiError that carries them.
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+interface CodeSpec {
+  status: number;
+  type: ErrorType;
+  /** Default message, and the entry in the error reference. */
+  message: string;
+}
+
+const spec = (status: number, type: ErrorType, message: string): CodeSpec => ({ status, type, message });
+const INVALID = 'invalid_request_error';
+
+export const ERROR_CODES = {
+  parameter_invalid: spec(400, INVALID, 'A field is missing or has a wrong format.'),
+  redeem_not_supported: spec(400, INVALID, "The member's program has no cashback balance to redeem."),
+  visit_not_supported: spec(400, INVALID, 'A visit was sent for a cashback program; send a check with an amount.'),
+  hold_required: spec(400, INVALID, 'This venue redeems cashback only through holds; create one with POST /v1/holds.'),
+  register_id_required: spec(400, INVALID, 'This venue numbers checks per register, so register_id is required.'),
+  check_too_old: spec(400, INVALID, 'closed_at is older than this venue accepts.'),
+  api_key_missing: spec(401, 'authentication_error', 'No API key was sent. Send it as "Authorization: Bearer <API_KEY>".'),
+  api_key_invalid: spec(401, 'authentication_error', 'The API key is malformed or unknown.'),
+  api_key_revoked: spec(401, 'authentication_error', 'The API key was revoked. Create a new key in the dashboard.'),
+  no_reward_available: spec(402, INVALID, 'The member has no earned reward to redeem.'),
+  insufficient_balance: spec(402, INVALID, 'The amount exceeds the available cashback; see `available`.'),
+  refund_exceeds_check: spec(402, INVALID, 'The refund is more than what is left of the check; see `refundable`.'),
+  redeem_limit_exceeded: spec(402, INVALID, 'redeem_amount exceeds what this check may be paid with; see `max_redeem`.'),
+  missing_scope: spec(403, 'permission_error', 'The API key lacks the scope this call needs.'),
+  scan_required: spec(403, 'permission_error', 'This venue accepts this only for a card this key scanned shortly before.'),
+  adjustments_disabled: spec(403, 'permission_error', 'This venue does not allow balance adjustments through the API.'),
+  owner_only: spec(403, 'permission_error', "Only the venue's owner can change this, in the dashboard."),
+  route_not_found: spec(404, INVALID, 'No such route. See the API reference at /api/docs.'),
+  member_not_found: spec(404, INVALID, 'No member matches at this venue.'),
+  transaction_not_found: spec(404, INVALID, 'No transaction with this external_id at this venue.'),
+  hold_not_found: spec(404, INVALID, 'No hold with this id at this venue.'),
+  dish_not_found: spec(404, INVALID, 'No dish with this external_id at this venue.'),
+  order_not_found: spec(404, INVALID, 'No order with this id at this venue.'),
+  product_not_found: spec(404, INVALID, 'No product with this SKU at this venue.'),
+  category_not_found: spec(404, INVALID, 'No category with this external_id at this venue.'),
+  webhook_endpoint_not_found: spec(404, INVALID, 'No webhook endpoint with this id at this venue.'),
+  event_not_found: spec(404, INVALID, 'No event with this id at this venue.'),
+  method_not_allowed: spec(405, INVALID, 'This route does not accept this HTTP method.'),
+  card_number_taken: spec(409, INVALID, 'Another member of this venue already has this card number.'),
+  invalid_status_transition: spec(409, INVALID, 'The order cannot move from its status to the one sent.'),
+  hold_expired: spec(409, INVALID, 'The hold expired; create a new one.'),
+  hold_captured: spec(409, INVALID, 'The hold was already captured; create a new one.'),
+  hold_released: spec(409, INVALID, 'The hold was released; create a new one.'),
+  external_id_reused: spec(409, INVALID, 'This external_id was already used with a different body.'),
+  balance_conflict: spec(409, INVALID, 'The balance changed during the call; retry with the same external_id.'),
+  idempotency_key_in_use: spec(409, 'idempotency_error', 'A request with this Idempotency-Key is still being processed; retry shortly.'),
+  idempotency_key_reused: spec(400, 'idempotency_error', 'This Idempotency-Key was already used with a different request.'),
+  request_body_too_large: spec(413, INVALID, 'The request body is larger than this server accepts.'),
+  unsupported_content_type: spec(415, INVALID, 'Requests with a body must use Content-Type: application/json.'),
+  rate_limited: spec(429, 'rate_limit_error', 'Too many requests: the limit is 300 requests per minute per key.'),
+  internal_error: spec(500, 'api_error', 'Something went wrong on our side; retry with the same Idempotency-Key or external_id.'),
+  service_unavailable: spec(503, 'api_error', 'The service is briefly unavailable; retry with backoff.'),
+} satisfies Record<string, CodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ApiErrorOptions {
+  message?: string;
+  param?: string;
+  /** Fields named by the contract that go at the top level of `error` (available, refundable, max_redeem…). */
+  details?: Record<string, unknown>;
+  /** Response headers that belong to this error (Retry-After). */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly param?: string;
+  readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    options: ApiErrorOptions = {},
+  ) {
+    const known = ERROR_CODES[code];
+    super(options.message ?? known.message);
+    this.status = known.status;
+    this.type = known.type;
+    this.param = options.param;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  /** The `error` object of the envelope. */
+  toBody(docBaseUrl: string): ErrorBody {
+    return {
+      type: this.type,
+      code: this.code,
+      message: this.message,
+      ...(this.param === undefined ? {} : { param: this.param }),
+      ...this.details,
+      doc_url: `${docBaseUrl}/api/errors#${this.code}`,
+    };
+  }
+}
+
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  message: string;
+  param?: string;
+  doc_url: string;
+  [extra: string]: unknown;
+}
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CODES, code);
