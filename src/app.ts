@@ -1,5 +1,5 @@
 // Builds the HTTP application from its dependencies; nothing here opens connections or listens.
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installKeyAuth } from './http/auth.js';
 import type { App, AppDeps } from './http/context.js';
@@ -14,7 +14,7 @@ import { webhookRoutes } from './modules/webhooks/routes.js';
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const app: App = Fastify({
     logger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,

@@ -51,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const data = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   let parsed: Static<typeof EnvSchema>;
   try {
-    parsed = envSchema<Static<typeof EnvSchema>>({ schema: EnvSchema, data });
+    parsed = envSchema<Static<typeof EnvSchema>>({ schema: EnvSchema, data, env: false });
   } catch (err) {
     throw new ConfigError(`Invalid configuration: ${(err as Error).message}`);
   }

@@ -1,0 +1,96 @@
+// Every failure, the framework's included, answers the contract's envelope with the right status, type, code and param.
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
+import { venueWithKey } from '../support/factories.js';
+import { client, expectError, request } from '../support/http.js';
+
+const t = useTestApp({ config: { bodyLimitBytes: 4096 } });
+
+describe('error envelope', () => {
+  it('malformed JSON is 400 parameter_invalid', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await request(t, 'POST', '/api/v1/webhook_endpoints', { key: secret, body: '{"url": ' });
+    const e = expectError(res, 400, 'parameter_invalid', 'invalid_request_error');
+    expect(e.message).toMatch(/not valid JSON/);
+    expect(e.doc_url).toBe('http://localhost:3000/api/errors#parameter_invalid');
+  });
+
+  it('a body that is not JSON is 415 unsupported_content_type', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await request(t, 'POST', '/api/v1/webhook_endpoints', {
+      key: secret,
+      body: 'url=https://hooks.example.com',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectError(res, 415, 'unsupported_content_type', 'invalid_request_error');
+  });
+
+  it('an unknown route is 404 route_not_found, also without a key', async () => {
+    const { secret } = await venueWithKey(t);
+    expectError(await client(t, secret).get('/api/v1/nothing_here'), 404, 'route_not_found', 'invalid_request_error');
+    expectError(await client(t, null).get('/nope'), 404, 'route_not_found');
+  });
+
+  it('a known path with another method is 405 method_not_allowed with Allow', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await request(t, 'PUT', '/api/v1/webhook_endpoints', { key: secret, body: {} });
+    expectError(res, 405, 'method_not_allowed', 'invalid_request_error');
+    expect(res.headers.allow).toBe('GET, POST');
+  });
+
+  it('a body over the limit is 413 request_body_too_large', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).post('/api/v1/webhook_endpoints', {
+      url: 'https://hooks.example.com/x',
+      description: 'x'.repeat(5000),
+    });
+    expectError(res, 413, 'request_body_too_large', 'invalid_request_error');
+  });
+
+  it('an unknown body field is 400 parameter_invalid naming it', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).post('/api/v1/webhook_endpoints', { url: 'https://hooks.example.com/x', colour: 'red' });
+    expect(expectError(res, 400, 'parameter_invalid').param).toBe('colour');
+  });
+
+  it('a missing required field names it in param', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).post('/api/v1/webhook_endpoints', { events: ['order.created'] });
+    expect(expectError(res, 400, 'parameter_invalid').param).toBe('url');
+  });
+
+  it('a field of the wrong type names its path in param', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).post('/api/v1/webhook_endpoints', { url: 'https://hooks.example.com/x', events: [7] });
+    expect(expectError(res, 400, 'parameter_invalid').param).toBe('events[0]');
+  });
+
+  it.each(['0', '101', 'ten'])('limit=%s is 400 parameter_invalid with param limit', async (limit) => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).get(`/api/v1/webhook_endpoints?limit=${limit}`);
+    expect(expectError(res, 400, 'parameter_invalid', 'invalid_request_error').param).toBe('limit');
+  });
+
+  it('an unknown query parameter is 400 naming it', async () => {
+    const { secret } = await venueWithKey(t);
+    const res = await client(t, secret).get('/api/v1/webhook_endpoints?colour=red');
+    expect(expectError(res, 400, 'parameter_invalid').param).toBe('colour');
+  });
+});
+
+describe('X-Request-Id', () => {
+  it('is generated for every response, errors included, and equals request_id', async () => {
+    const res = await client(t, null).get('/api/v1/account');
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    expectError(res, 401, 'api_key_missing');
+    expect((await client(t, null).get('/healthz')).headers['x-request-id']).toMatch(/^req_/);
+  });
+
+  it('echoes a sane incoming X-Request-Id and replaces an unsafe one', async () => {
+    const echoed = await client(t, null).get('/api/v1/account', { 'x-request-id': 'till-7:abc-123' });
+    expect(echoed.headers['x-request-id']).toBe('till-7:abc-123');
+    expect(echoed.body.request_id).toBe('till-7:abc-123');
+    const unsafe = await client(t, null).get('/api/v1/account', { 'x-request-id': 'bad id<script>' });
+    expect(unsafe.headers['x-request-id']).toMatch(/^req_/);
+  });
+});

@@ -1,0 +1,74 @@
+// A real app over a real database for one test file, with a manual clock and a DNS table the test controls.
+import { afterAll, beforeAll } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Db } from '../../src/db/database.js';
+import type { App } from '../../src/http/context.js';
+import type { RateLimiter } from '../../src/http/rate-limit.js';
+import { createServer } from '../../src/server.js';
+import { ManualClock } from '../../src/shared/clock.js';
+import { openTestDatabase, type TestDatabase } from './database.js';
+
+export const TEST_PEPPER = 'test-pepper-0123456789abcdef0123456789abcdef';
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  pepper: string;
+  testDatabase: TestDatabase;
+  /** Host name → addresses, read by the app's resolver on every look-up. */
+  dns: Map<string, string[]>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  limiter?: RateLimiter;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000' }), ...overrides };
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDatabase = await openTestDatabase();
+  const config = testConfig(options.config);
+  const clock = new ManualClock();
+  const dns = new Map<string, string[]>([['hooks.example.com', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']]]);
+  const resolveHost = async (host: string) => {
+    const addresses = dns.get(host);
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return addresses;
+  };
+  const server = await createServer(config, testDatabase.database, TEST_PEPPER, {
+    clock,
+    resolveHost,
+    limiter: options.limiter,
+  });
+  return {
+    app: server.app,
+    db: testDatabase.database.db,
+    clock,
+    config,
+    pepper: TEST_PEPPER,
+    testDatabase,
+    dns,
+    async close() {
+      await server.close();
+      await testDatabase.close();
+    },
+  };
+}
+
+/** Starts one app for the whole file; the returned object is filled in before the first test runs. */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  const t = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(t, await startTestApp(options));
+  });
+  afterAll(async () => {
+    await t.close?.();
+  });
+  return t;
+}

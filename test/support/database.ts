@@ -1,0 +1,50 @@
+// One database per test file, copied from the migrated template: PGlite from its dump, PostgreSQL by CREATE DATABASE … TEMPLATE.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+
+export interface TestDatabase {
+  database: Database;
+  /** Set on PostgreSQL, so spawned server processes can share the database. */
+  url?: string;
+  close(): Promise<void>;
+}
+
+export const onPostgres = (): boolean => inject('postgresTemplateUrl') !== '';
+
+async function admin<T>(templateUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const url = new URL(templateUrl);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.href });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const templateUrl = inject('postgresTemplateUrl');
+  if (!templateUrl) {
+    const loadDataDir = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    const database = await openDatabase({ kind: 'pglite', loadDataDir });
+    return { database, close: () => database.close() };
+  }
+  const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
+  const name = `vl_test_${randomBytes(6).toString('hex')}`;
+  await admin(templateUrl, (c) => c.query(`create database ${name} template ${c.escapeIdentifier(template)}`));
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.href });
+  return {
+    database,
+    url: url.href,
+    async close() {
+      await database.close();
+      await admin(templateUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
