@@ -1,0 +1,78 @@
+// The operator CLI (D18) against a real data directory or database, as an operator runs it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { TEST_PEPPER, useTestApp } from './support/app.js';
+import { onPostgres } from './support/database.js';
+import { client, expectError } from './support/http.js';
+import { runCli, startServerProcess } from './support/processes.js';
+
+const t = useTestApp();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** On PostgreSQL the CLI shares the test's database; otherwise it gets its own embedded data directory. */
+const env = (): Record<string, string> => (onPostgres() ? { DATABASE_URL: t.testDatabase.url!, API_KEY_PEPPER: TEST_PEPPER } : { DATA_DIR: dataDir, DATABASE_URL: '' });
+
+describe('npm run cli', () => {
+  it('creates a venue, an owner and keys, lists and revokes keys', async () => {
+    const slug = `cli-${Date.now().toString(36)}`;
+    const venue = await runCli(['venue', 'create', '--name', 'CLI Bar', '--slug', slug, '--currency', 'GBP', '--timezone', 'Europe/London', '--country', 'GB', '--locale', 'en-GB'], env());
+    expect(venue.stderr).toBe('');
+    expect(venue.stdout).toContain(`slug ${slug}`);
+
+    const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
+    expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);
+
+    const created = await runCli(['key', 'create', '--venue', slug, '--mode', 'live', '--scopes', 'members:read,webhooks:write', '--name', 'Till 1'], env());
+    expect(created.code).toBe(0);
+    const secret = created.stdout.split('\n').find((l) => /^sk_live_[0-9A-Za-z]{38}$/.test(l));
+    expect(secret).toBeDefined();
+    const keyId = /key ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+
+    const listed = await runCli(['key', 'list', '--venue', slug], env());
+    expect(listed.stdout).toContain(keyId);
+    expect(listed.stdout).toContain('members:read,webhooks:write');
+    expect(listed.stdout).not.toContain(secret);
+
+    const revoked = await runCli(['key', 'revoke', keyId, '--venue', slug], env());
+    expect(revoked.stdout).toContain(`Revoked key ${keyId}`);
+    expect((await runCli(['key', 'list', '--venue', slug], env())).stdout).toMatch(/revoked \d{4}-/);
+  }, 90_000);
+
+  it.runIf(onPostgres())('a key the CLI revokes stops working in a running server at once', async () => {
+    const slug = `cli-live-${Date.now().toString(36)}`;
+    await runCli(['venue', 'create', '--name', 'Live Bar', '--slug', slug], env());
+    const created = await runCli(['key', 'create', '--venue', slug], env());
+    const secret = created.stdout.split('\n').find((l) => l.startsWith('sk_test_'))!;
+    const keyId = /key ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+    expect((await client(t, secret).get('/api/v1/account')).status).toBe(200); // cached by the server now
+    await runCli(['key', 'revoke', keyId, '--venue', slug], env());
+    await vi.waitFor(async () => expectError(await client(t, secret).get('/api/v1/account'), 401, 'api_key_revoked'), {
+      timeout: 2000,
+      interval: 20,
+    });
+  }, 60_000);
+
+  it('explains mistakes instead of failing with a stack trace', async () => {
+    const unknown = await runCli(['key', 'create', '--venue', 'no-such-venue'], env());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No venue with id or slug "no-such-venue"');
+    const help = await runCli(['key', 'create', '--help'], env());
+    expect(help.stdout).toContain('key create [--venue V] [--mode test|live]');
+    const top = await runCli([], env());
+    expect(top.stdout).toContain('Commands:');
+  }, 60_000);
+
+  it.runIf(!onPostgres())('refuses an embedded data directory that a running server holds', async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '' });
+    try {
+      const res = await runCli(['key', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/data directory .* is in use by process \d+/);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
