@@ -9,7 +9,7 @@ import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
-import { webhookRoutes } from './modules/webhooks/routes.js';
+import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const app: App = Fastify({
@@ -44,6 +44,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     async (api) => {
       await api.register(accountRoutes);
       await api.register(webhookRoutes);
+      await api.register(webhookDeliveryRoutes);
     },
     { prefix: '/api' },
   );

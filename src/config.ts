@@ -23,6 +23,12 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  WEBHOOK_RETRY_SCHEDULE: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?(,\\d+(ms|s|m|h|d)?)*$', default: '5s,5m,30m,2h,5h,10h,10h' }),
+  WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.1 }),
+  WEBHOOK_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '15s' }),
+  WEBHOOK_DISABLE_AFTER_FAILURES: Type.Integer({ minimum: 1, default: 10 }),
+  WEBHOOK_DISABLE_AFTER: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '3d' }),
+  WEBHOOK_POLL_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '1s' }),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -43,6 +49,26 @@ export interface Config {
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
   bodyLimitBytes: number;
+  webhooks: WebhookDeliveryConfig;
+}
+
+export interface WebhookDeliveryConfig {
+  /** Delay before each retry; its length is the number of retries (D15). */
+  retryScheduleMs: number[];
+  retryJitter: number;
+  timeoutMs: number;
+  disableAfterFailures: number;
+  disableAfterMs: number;
+  pollIntervalMs: number;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "5s", "30m", "250ms", "2h", "3d"; a bare number is milliseconds. */
+export function parseDuration(text: string): number {
+  const [, amount, unit] = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim()) ?? [];
+  if (amount === undefined) throw new ConfigError(`Invalid duration "${text}"`);
+  return Number(amount) * UNIT_MS[unit ?? 'ms']!;
 }
 
 export class ConfigError extends Error {}
@@ -76,6 +102,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    webhooks: {
+      retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),
+      retryJitter: parsed.WEBHOOK_RETRY_JITTER,
+      timeoutMs: parseDuration(parsed.WEBHOOK_TIMEOUT),
+      disableAfterFailures: parsed.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterMs: parseDuration(parsed.WEBHOOK_DISABLE_AFTER),
+      pollIntervalMs: parseDuration(parsed.WEBHOOK_POLL_INTERVAL),
+    },
   };
 }
 

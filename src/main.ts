@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
-import { createServer, openStorage } from './server.js';
+import { createServer, createWebhookWorker, openStorage } from './server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     redact: ['req.headers.authorization', 'req.headers.cookie'],
   });
   const { app } = server;
+  const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
+      await delivery?.close();
       await server.close();
       await storage.close();
       process.exit(0);
@@ -30,8 +32,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 
+  delivery?.worker.start();
   if (config.role === 'worker') {
-    app.log.info('ROLE=worker: no HTTP API is served by this process');
+    app.log.info('ROLE=worker: delivering webhooks; no HTTP API is served by this process');
     return;
   }
   await app.listen({ port: config.port, host: config.host });

@@ -9,8 +9,10 @@ import { migrateToLatest } from './db/migrate.js';
 import type { App, AppDeps } from './http/context.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { KeyAuthenticator } from './modules/accounts/authenticator.js';
+import { WebhookSender } from './modules/webhooks/sender.js';
+import { WebhookWorker } from './modules/webhooks/worker.js';
 import { systemClock } from './shared/clock.js';
-import { dnsResolver } from './shared/host-resolver.js';
+import { dnsResolver, type HostResolver } from './shared/host-resolver.js';
 
 export interface Storage {
   database: Database;
@@ -61,6 +63,8 @@ export async function createServer(
   const limiter = overrides.limiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
   const authenticator = new KeyAuthenticator(database, pepper, clock);
   await authenticator.start();
+  const resolveHost = overrides.resolveHost ?? dnsResolver;
+  const webhookSender = createWebhookSender(config, resolveHost);
   const app = await buildApp(
     {
       config,
@@ -70,7 +74,8 @@ export async function createServer(
       pepper,
       authenticator,
       limiter,
-      resolveHost: overrides.resolveHost ?? dnsResolver,
+      resolveHost,
+      webhookSender,
     },
     logger,
   );
@@ -79,7 +84,30 @@ export async function createServer(
     async close() {
       await app.close();
       authenticator.stop();
+      await webhookSender.close();
       await redis?.quit();
+    },
+  };
+}
+
+export function createWebhookSender(config: Config, resolveHost: HostResolver = dnsResolver): WebhookSender {
+  return new WebhookSender({ allowPrivate: config.webhookAllowPrivateUrls, resolve: resolveHost }, config.webhooks.timeoutMs);
+}
+
+/** The delivery worker with a sender of its own; `main` runs it unless ROLE=api, tests start it themselves. */
+export function createWebhookWorker(
+  config: Config,
+  database: Database,
+  log: { error(obj: object, msg: string): void },
+  resolveHost: HostResolver = dnsResolver,
+): { worker: WebhookWorker; close(): Promise<void> } {
+  const sender = createWebhookSender(config, resolveHost);
+  const worker = new WebhookWorker(database.db, sender, config.webhooks, log);
+  return {
+    worker,
+    async close() {
+      await worker.stop();
+      await sender.close();
     },
   };
 }

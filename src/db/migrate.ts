@@ -1,9 +1,11 @@
 // Applies the migrations in src/db/migrations; Kysely's Migrator holds a Postgres advisory lock meanwhile.
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
+import * as webhookDelivery from './migrations/0002_webhook_delivery.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_webhook_delivery': webhookDelivery,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

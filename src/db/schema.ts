@@ -59,6 +59,44 @@ export interface WebhookEndpointsTable {
   livemode: boolean;
   created_at: Timestamp;
   updated_at: Generated<Date>;
+  consecutive_failures: Generated<number>;
+  failing_since: NullableTimestamp;
+}
+
+export interface EventsTable {
+  venue_id: string;
+  id: string;
+  type: string;
+  livemode: boolean;
+  data: JSONColumnType<Record<string, unknown>>;
+  request_id: string | null;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  venue_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  venue_id: string;
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempt: number;
+  status_code: number;
+  duration_ms: number;
+  error: string | null;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
 }
 
 export interface DB {
@@ -67,4 +105,7 @@ export interface DB {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import type { Database, Db } from '../db/database.js';
 import type { KeyAuthenticator } from '../modules/accounts/authenticator.js';
 import type { Caller } from '../modules/accounts/schemas.js';
+import type { EventRequest } from '../modules/webhooks/events.js';
+import type { WebhookSender } from '../modules/webhooks/sender.js';
 import type { Clock } from '../shared/clock.js';
 import type { HostResolver } from '../shared/host-resolver.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -18,6 +20,7 @@ export interface AppDeps {
   authenticator: KeyAuthenticator;
   limiter: RateLimiter;
   resolveHost: HostResolver;
+  webhookSender: WebhookSender;
 }
 
 declare module 'fastify' {
@@ -35,4 +38,10 @@ export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 export function callerOf(req: FastifyRequest): Caller {
   if (!req.caller) throw new Error(`route ${req.routeOptions.url} ran without authentication`);
   return req.caller;
+}
+
+/** The request an event records as its cause. */
+export function eventRequestOf(req: FastifyRequest): EventRequest {
+  const key = req.headers['idempotency-key'];
+  return { id: req.id, idempotencyKey: typeof key === 'string' ? key : null };
 }

@@ -9,6 +9,10 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/webhook_endpoints/:id': ['webhooks:write'],
   'PATCH /v1/webhook_endpoints/:id': ['webhooks:write'],
   'DELETE /v1/webhook_endpoints/:id': ['webhooks:write'],
+  'POST /v1/webhook_endpoints/:id/test': ['webhooks:write'],
+  'GET /v1/webhook_endpoints/:id/deliveries': ['webhooks:write'],
+  'GET /v1/events': ['webhooks:write'],
+  'GET /v1/events/:id': ['webhooks:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

@@ -1,5 +1,7 @@
 // Cursor pagination of D7: limit 1..100, starting_after=<id>, newest first, `list` envelope.
 import { Type, type TSchema } from 'typebox';
+import { ApiError } from './errors.js';
+import { isUuid } from './ids.js';
 
 export const PAGE_LIMIT_DEFAULT = 20;
 
@@ -42,3 +44,10 @@ export function toList<R, T>(url: string, page: Page, rows: R[], present: (row: 
   };
 }
 
+
+/** Refuses a starting_after that is not an id from this list (D7); `exists` looks it up within the list's scope. */
+export async function checkCursor(page: Page, exists: (id: string) => Promise<unknown>): Promise<void> {
+  if (page.startingAfter === undefined) return;
+  if (isUuid(page.startingAfter) && (await exists(page.startingAfter))) return;
+  throw new ApiError('parameter_invalid', { param: 'starting_after', message: 'starting_after is not an id from this list.' });
+}

@@ -19,6 +19,7 @@ export interface TestApp {
   testDatabase: TestDatabase;
   /** Host name → addresses, read by the app's resolver on every look-up. */
   dns: Map<string, string[]>;
+  resolveHost: (host: string) => Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -54,6 +55,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     pepper: TEST_PEPPER,
     testDatabase,
     dns,
+    resolveHost,
     async close() {
       await server.close();
       await testDatabase.close();

@@ -1,15 +1,20 @@
 // HTTP routes for webhook endpoints (scope webhooks:write).
 import { Type } from 'typebox';
-import { callerOf, type App } from '../../http/context.js';
+import { callerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import * as events from './events.js';
 import {
   CreateWebhookEndpoint,
   DeletedWebhookEndpoint,
+  DeliveryAttempt,
   EndpointParams,
+  Event,
+  EventParams,
   UpdateWebhookEndpoint,
   WebhookEndpoint,
+  WebhookTest,
 } from './schemas.js';
 import * as service from './service.js';
 import type { WebhookUrlPolicy } from './url-guard.js';
@@ -81,5 +86,59 @@ export async function webhookRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteEndpoint(trx, callerOf(req), req.params.id)),
+  );
+}
+
+export async function webhookDeliveryRoutes(app: App): Promise<void> {
+  app.post(
+    '/v1/webhook_endpoints/:id/test',
+    {
+      schema: {
+        tags,
+        summary: 'Send a signed test.ping to the endpoint now and report how it went',
+        description: 'Not idempotent: each call sends a new ping. A receiver that is down gives delivered: false, not an error.',
+        params: EndpointParams,
+        response: withErrors({ 200: WebhookTest }),
+      },
+    },
+    (req) =>
+      service.testEndpoint(app.deps.db, callerOf(req), req.params.id, {
+        sender: app.deps.webhookSender,
+        config: app.deps.config.webhooks,
+        request: eventRequestOf(req),
+      }),
+  );
+
+  app.get(
+    '/v1/webhook_endpoints/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'Delivery attempts to the endpoint, newest first',
+        params: EndpointParams,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: withErrors({ 200: ListOf(DeliveryAttempt) }),
+      },
+    },
+    (req) => service.listDeliveryAttempts(app.deps.db, callerOf(req), req.params.id, pageFromQuery(req.query)),
+  );
+
+  app.get(
+    '/v1/events',
+    {
+      schema: {
+        tags: ['Events'],
+        summary: "The venue's events, newest first",
+        querystring: Type.Object({ ...PageQuery, type: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: withErrors({ 200: ListOf(Event) }),
+      },
+    },
+    (req) => events.listEvents(app.deps.db, callerOf(req), pageFromQuery(req.query), { type: req.query.type }),
+  );
+
+  app.get(
+    '/v1/events/:id',
+    { schema: { tags: ['Events'], summary: 'One event, as delivered', params: EventParams, response: withErrors({ 200: Event }) } },
+    (req) => events.getEvent(app.deps.db, callerOf(req), req.params.id),
   );
 }

@@ -57,3 +57,46 @@ export const DeletedWebhookEndpoint = Type.Object({
 });
 
 export const EndpointParams = Type.Object({ id: Type.String() });
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const Event = Type.Object({
+  object: Type.Literal('event'),
+  id: Type.String({ format: 'uuid', description: 'Also sent as the webhook-id header; the same on every retry.' }),
+  type: Type.String(),
+  api_version: Type.Literal('v1'),
+  created_at: Type.String({ format: 'date-time' }),
+  livemode: Type.Boolean(),
+  data: Type.Object({ object: Type.Object({}, { additionalProperties: true }) }),
+  request: Type.Union([
+    Type.Object({ id: Type.String(), idempotency_key: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Null(),
+  ], { description: 'The API request that caused the event; null for automatic ones.' }),
+});
+export type Event = Static<typeof Event>;
+
+export const EventParams = Type.Object({ id: Type.String() });
+
+export const WebhookTest = Type.Object({
+  object: Type.Literal('webhook_test'),
+  delivered: Type.Boolean(),
+  status_code: Type.Integer({ description: 'What the endpoint answered; 0 when no answer came.' }),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type WebhookTest = Static<typeof WebhookTest>;
+
+export const DeliveryAttempt = Type.Object({
+  object: Type.Literal('webhook_delivery_attempt'),
+  id: Type.String({ format: 'uuid' }),
+  event_id: Type.String({ format: 'uuid' }),
+  event_type: Type.String(),
+  attempt: Type.Integer({ minimum: 1 }),
+  status_code: Type.Integer({ description: '0 when the endpoint gave no HTTP answer.' }),
+  duration_ms: Type.Integer(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the next try is due; null when delivered or given up.',
+  }),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type DeliveryAttempt = Static<typeof DeliveryAttempt>;

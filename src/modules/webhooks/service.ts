@@ -1,17 +1,24 @@
 // Webhook endpoints: registration with URL checks, listing, changes, removal.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { WebhookDeliveryConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../accounts/schemas.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
-import { toList, type List, type Page } from '../../shared/pagination.js';
-import { formatTimestamp } from '../../shared/time.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import * as deliveryRepo from './delivery-repo.js';
+import { recordUnqueuedEvent, type EventRequest } from './events.js';
 import * as repo from './repo.js';
+import type { WebhookSender } from './sender.js';
+import { retryPolicy } from './worker.js';
 import {
   EVENT_TYPES,
   type CreateWebhookEndpoint,
+  type DeliveryAttempt,
   type UpdateWebhookEndpoint,
   type WebhookEndpoint,
+  type WebhookTest,
 } from './schemas.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './url-guard.js';
 
@@ -84,12 +91,7 @@ export async function listEndpoints(
   page: Page,
   filter: { livemode?: boolean },
 ): Promise<List<WebhookEndpoint>> {
-  if (page.startingAfter !== undefined) {
-    const cursor = isUuid(page.startingAfter) && (await repo.findEndpoint(db, caller.venueId, page.startingAfter));
-    if (!cursor) {
-      throw new ApiError('parameter_invalid', { param: 'starting_after', message: 'starting_after is not an id from this list.' });
-    }
-  }
+  await checkCursor(page, (cursor) => repo.findEndpoint(db, caller.venueId, cursor));
   return toList(LIST_URL, page, await repo.listEndpoints(db, caller.venueId, page, filter.livemode), present);
 }
 
@@ -100,7 +102,7 @@ export async function updateEndpoint(
   input: UpdateWebhookEndpoint,
   policy: WebhookUrlPolicy,
 ): Promise<WebhookEndpoint> {
-  await findOwned(db, caller, id);
+  const before = await findOwned(db, caller, id);
   const changes: Parameters<typeof repo.updateEndpoint>[3] = { updated_at: new Date() };
   if (input.url !== undefined) changes.url = (await checkWebhookUrl(input.url, policy)).url;
   if (input.events !== undefined) changes.events = checkEvents(input.events);
@@ -109,10 +111,81 @@ export async function updateEndpoint(
   if (input.enabled === false) Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled_by_api' });
   const row = await repo.updateEndpoint(db, caller.venueId, id, changes);
   if (!row) throw notFound();
+  if (input.enabled === true && before.status === 'disabled') await deliveryRepo.resumeEndpoint(db, caller.venueId, id);
   return present(row);
 }
 
 export async function deleteEndpoint(db: Db, caller: Caller, id: string) {
   if (!isUuid(id) || !(await repo.deleteEndpoint(db, caller.venueId, id))) throw notFound();
   return { object: 'webhook_endpoint' as const, id, deleted: true as const };
+}
+
+/**
+ * Sends a signed test.ping to the endpoint now, whatever its status, and says how it went. It owns its two short
+ * transactions itself, because no transaction may stay open while an outbound request runs.
+ */
+export async function testEndpoint(
+  db: Db,
+  caller: Caller,
+  id: string,
+  delivery: { sender: WebhookSender; config: WebhookDeliveryConfig; request: EventRequest },
+): Promise<WebhookTest> {
+  const endpoint = await findOwned(db, caller, id);
+  const deliveryId = randomUUID();
+  const event = await db.transaction().execute(async (trx) => {
+    const ping = await recordUnqueuedEvent(trx, {
+      venueId: caller.venueId,
+      type: 'test.ping',
+      livemode: caller.livemode,
+      object: present(endpoint),
+      request: delivery.request,
+    });
+    await deliveryRepo.insertDirectDelivery(trx, caller.venueId, deliveryId, endpoint.id, ping.id);
+    return ping;
+  });
+  const result = await delivery.sender.send(endpoint.url, endpoint.secret, {
+    id: event.id,
+    timestamp: new Date(),
+    body: JSON.stringify(event),
+  });
+  await db.transaction().execute((trx) =>
+    deliveryRepo.recordOutcome(
+      trx,
+      {
+        venueId: caller.venueId,
+        deliveryId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        attempt: 1,
+        attemptId: newId(),
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error,
+        retryAfterMs: null,
+        gone: false,
+        final: true,
+      },
+      retryPolicy(delivery.config),
+      false,
+    ),
+  );
+  return { object: 'webhook_test', delivered: result.error === null, status_code: result.statusCode, error: result.error };
+}
+
+export async function listDeliveryAttempts(db: Db, caller: Caller, id: string, page: Page): Promise<List<DeliveryAttempt>> {
+  await findOwned(db, caller, id);
+  await checkCursor(page, (cursor) => deliveryRepo.attemptExists(db, caller.venueId, id, cursor));
+  const rows = await deliveryRepo.listAttempts(db, caller.venueId, id, page);
+  return toList(`/v1/webhook_endpoints/${id}/deliveries`, page, rows, (r) => ({
+    object: 'webhook_delivery_attempt' as const,
+    id: r.id,
+    event_id: r.event_id,
+    event_type: r.event_type,
+    attempt: r.attempt,
+    status_code: r.status_code,
+    duration_ms: r.duration_ms,
+    error: r.error,
+    next_attempt_at: formatNullableTimestamp(r.next_attempt_at),
+    created_at: formatTimestamp(r.created_at),
+  }));
 }

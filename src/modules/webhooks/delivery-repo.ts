@@ -1,0 +1,216 @@
+// SQL for the events outbox, deliveries and attempts: fan-out, claiming due work, recording outcomes.
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { EventsTable } from '../../db/schema.js';
+import type { Page } from '../../shared/pagination.js';
+
+export type EventRow = Selectable<EventsTable>;
+
+export async function insertEvent(db: Db, row: Omit<EventRow, 'created_at' | 'data'> & { data: string }): Promise<EventRow> {
+  return db.insertInto('events').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** One pending delivery per enabled endpoint of the venue that subscribes to the type, in one statement. */
+export async function fanOut(db: Db, venueId: string, eventId: string, type: string): Promise<void> {
+  await sql`
+    insert into webhook_deliveries (venue_id, id, endpoint_id, event_id, status, next_attempt_at)
+    select venue_id, gen_random_uuid(), id, ${eventId}, 'pending', now()
+    from webhook_endpoints
+    where venue_id = ${venueId} and status = 'enabled' and events && array[${type}, '*']::text[]`.execute(db);
+}
+
+/** A delivery to one endpoint that nobody else picks up: the test call sends it itself. */
+export async function insertDirectDelivery(db: Db, venueId: string, id: string, endpointId: string, eventId: string) {
+  await db
+    .insertInto('webhook_deliveries')
+    .values({ venue_id: venueId, id, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 1, next_attempt_at: null })
+    .execute();
+}
+
+export async function findEvent(db: Db, venueId: string, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listEvents(db: Db, venueId: string, page: Page, type?: string): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .$if(type !== undefined, (q) => q.where('type', '=', type!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export interface ClaimedDelivery {
+  venue_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  event_type: string;
+  event_livemode: boolean;
+  event_data: Record<string, unknown>;
+  event_request_id: string | null;
+  event_idempotency_key: string | null;
+  event_created_at: Date;
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints: locks them SKIP LOCKED, counts the attempt and
+ * pushes next_attempt_at out by `leaseMs`, so no other worker takes them while this one tries. If this worker
+ * dies, the lease runs out and another worker tries again (at least once).
+ */
+export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.venue_id, d.id
+      from webhook_deliveries d
+      join webhook_endpoints e on e.venue_id = d.venue_id and e.id = d.endpoint_id and e.status = 'enabled'
+      where d.status = 'pending' and d.next_attempt_at <= now()
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+    from due, webhook_endpoints e, events ev
+    where d.venue_id = due.venue_id and d.id = due.id
+      and e.venue_id = d.venue_id and e.id = d.endpoint_id
+      and ev.venue_id = d.venue_id and ev.id = d.event_id
+    returning d.venue_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret,
+      ev.type as event_type, ev.livemode as event_livemode, ev.data as event_data,
+      ev.request_id as event_request_id, ev.idempotency_key as event_idempotency_key, ev.created_at as event_created_at`.execute(db);
+  return rows;
+}
+
+export interface Outcome {
+  venueId: string;
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  attempt: number;
+  attemptId: string;
+  statusCode: number;
+  durationMs: number;
+  error: string | null;
+  /** At least this long before a retry (a receiver's Retry-After). */
+  retryAfterMs: number | null;
+  /** The receiver said 410 Gone: disable the endpoint now. */
+  gone: boolean;
+  /** No retry whatever happens (the test call). */
+  final: boolean;
+}
+
+export interface RetryPolicy {
+  scheduleMs: number[];
+  jitter: number;
+  disableAfterFailures: number;
+  disableAfterMs: number;
+}
+
+/**
+ * Records an attempt's outcome, only while this worker still holds the delivery (its attempt number is current).
+ * The next attempt time is computed here, in SQL, from the schedule. Returns false when the claim was lost.
+ */
+export async function recordOutcome(trx: Db, o: Outcome, policy: RetryPolicy, updateHealth: boolean): Promise<boolean> {
+  const delivered = o.error === null;
+  const { rows } = await sql<{ next_attempt_at: Date | null }>`
+    update webhook_deliveries
+    set status = case
+          when ${delivered} then 'delivered'
+          when ${o.gone} or ${o.final} or ${o.attempt} > ${policy.scheduleMs.length} then 'failed'
+          else 'pending' end,
+        next_attempt_at = case
+          when ${delivered} or ${o.gone} or ${o.final} or ${o.attempt} > ${policy.scheduleMs.length} then null
+          else now() + greatest(
+            (${sql.val(policy.scheduleMs)}::float8[])[${o.attempt}] * (1 + ${policy.jitter} * (2 * random() - 1)),
+            coalesce(${o.retryAfterMs}::float8, 0)
+          ) * interval '1 millisecond' end
+    where venue_id = ${o.venueId} and id = ${o.deliveryId} and attempts = ${o.attempt} and status = 'pending'
+    returning next_attempt_at`.execute(trx);
+  if (rows.length === 0) return false;
+
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      venue_id: o.venueId,
+      id: o.attemptId,
+      delivery_id: o.deliveryId,
+      endpoint_id: o.endpointId,
+      event_id: o.eventId,
+      attempt: o.attempt,
+      status_code: o.statusCode,
+      duration_ms: o.durationMs,
+      error: o.error,
+      next_attempt_at: rows[0]!.next_attempt_at,
+    })
+    .execute();
+
+  if (updateHealth) await recordEndpointHealth(trx, o, policy);
+  return true;
+}
+
+/** Success clears the failure streak; a failure extends it and disables the endpoint past the threshold (D15). */
+async function recordEndpointHealth(trx: Db, o: Outcome, policy: RetryPolicy): Promise<void> {
+  if (o.error === null) {
+    await sql`
+      update webhook_endpoints set consecutive_failures = 0, failing_since = null
+      where venue_id = ${o.venueId} and id = ${o.endpointId}`.execute(trx);
+    return;
+  }
+  await sql`
+    update webhook_endpoints
+    set consecutive_failures = consecutive_failures + 1,
+        failing_since = coalesce(failing_since, now()),
+        status = case when disable then 'disabled' else status end,
+        disabled_reason = case when not disable then disabled_reason
+          when ${o.gone} then 'The endpoint answered 410 Gone at ' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.'
+          else 'Failing since ' || to_char(coalesce(failing_since, now()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            || ': ' || (consecutive_failures + 1) || ' consecutive failed deliveries and none succeeded.' end
+    from (
+      select ${o.gone}::boolean or (
+        consecutive_failures + 1 >= ${policy.disableAfterFailures}
+        and coalesce(failing_since, now()) <= now() - ${policy.disableAfterMs} * interval '1 millisecond'
+      ) as disable
+      from webhook_endpoints where venue_id = ${o.venueId} and id = ${o.endpointId}
+    ) as verdict
+    where venue_id = ${o.venueId} and id = ${o.endpointId} and status = 'enabled'`.execute(trx);
+}
+
+/** Pending deliveries of a re-enabled endpoint are due again now, and its failure streak starts afresh. */
+export async function resumeEndpoint(db: Db, venueId: string, endpointId: string): Promise<void> {
+  await sql`
+    update webhook_deliveries set next_attempt_at = now()
+    where venue_id = ${venueId} and endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at is not null`.execute(db);
+  await sql`
+    update webhook_endpoints set consecutive_failures = 0, failing_since = null
+    where venue_id = ${venueId} and id = ${endpointId}`.execute(db);
+}
+
+export async function listAttempts(db: Db, venueId: string, endpointId: string, page: Page) {
+  return db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('events as ev', (j) => j.onRef('ev.venue_id', '=', 'a.venue_id').onRef('ev.id', '=', 'a.event_id'))
+    .select(['a.id', 'a.event_id', 'ev.type as event_type', 'a.attempt', 'a.status_code', 'a.duration_ms', 'a.error', 'a.next_attempt_at', 'a.created_at'])
+    .where('a.venue_id', '=', venueId)
+    .where('a.endpoint_id', '=', endpointId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('a.id', '<', page.startingAfter!))
+    .orderBy('a.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function attemptExists(db: Db, venueId: string, endpointId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_attempts')
+    .select('id')
+    .where('venue_id', '=', venueId)
+    .where('endpoint_id', '=', endpointId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}

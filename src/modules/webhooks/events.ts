@@ -1,0 +1,80 @@
+// Events: recorded in the caller's transaction with the change they report (outbox), read back through the API.
+import type { Db } from '../../db/database.js';
+import type { Caller } from '../accounts/schemas.js';
+import { ApiError } from '../../shared/errors.js';
+import { isUuid, newId } from '../../shared/ids.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatTimestamp } from '../../shared/time.js';
+import * as repo from './delivery-repo.js';
+import type { Event, EventType } from './schemas.js';
+
+/** The API request behind an event; null for events the service raises by itself. */
+export type EventRequest = { id: string; idempotencyKey: string | null } | null;
+
+export interface NewEvent {
+  venueId: string;
+  type: EventType;
+  livemode: boolean;
+  /** The API object the event is about, exactly as the API shows it. */
+  object: Record<string, unknown>;
+  request: EventRequest;
+}
+
+/**
+ * Records an event and queues it for every subscribed endpoint. Call it with the transaction that makes the
+ * change the event reports: both commit, or neither does.
+ */
+export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
+  const row = await insertEvent(trx, input);
+  await repo.fanOut(trx, input.venueId, row.id, input.type);
+  return presentEvent(row);
+}
+
+/** Records an event without queueing it anywhere (the test call delivers its ping itself). */
+export async function recordUnqueuedEvent(trx: Db, input: NewEvent): Promise<Event> {
+  return presentEvent(await insertEvent(trx, input));
+}
+
+function insertEvent(trx: Db, input: NewEvent) {
+  return repo.insertEvent(trx, {
+    venue_id: input.venueId,
+    id: newId(),
+    type: input.type,
+    livemode: input.livemode,
+    data: JSON.stringify({ object: input.object }),
+    request_id: input.request?.id ?? null,
+    idempotency_key: input.request?.idempotencyKey ?? null,
+  });
+}
+
+export function presentEvent(row: {
+  id: string;
+  type: string;
+  livemode: boolean;
+  data: Record<string, unknown>;
+  request_id: string | null;
+  idempotency_key: string | null;
+  created_at: Date;
+}): Event {
+  return {
+    object: 'event',
+    id: row.id,
+    type: row.type,
+    api_version: 'v1',
+    created_at: formatTimestamp(row.created_at),
+    livemode: row.livemode,
+    data: row.data as Event['data'],
+    request: row.request_id === null ? null : { id: row.request_id, idempotency_key: row.idempotency_key },
+  };
+}
+
+export async function getEvent(db: Db, caller: Caller, id: string): Promise<Event> {
+  const row = isUuid(id) ? await repo.findEvent(db, caller.venueId, id) : undefined;
+  if (!row) throw new ApiError('event_not_found');
+  return presentEvent(row);
+}
+
+export async function listEvents(db: Db, caller: Caller, page: Page, filter: { type?: string }): Promise<List<Event>> {
+  await checkCursor(page, (cursor) => repo.findEvent(db, caller.venueId, cursor));
+  return toList('/v1/events', page, await repo.listEvents(db, caller.venueId, page, filter.type), presentEvent);
+}

@@ -1,0 +1,113 @@
+// The delivery worker: claims due deliveries (SKIP LOCKED, so workers never share an attempt), sends, records.
+import type { WebhookDeliveryConfig } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { newId } from '../../shared/ids.js';
+import * as repo from './delivery-repo.js';
+import { presentEvent } from './events.js';
+import type { WebhookSender } from './sender.js';
+
+const BATCH = 20;
+// A claim outlives the slowest possible attempt, so a live worker never loses its claim mid-send.
+const LEASE_MARGIN_MS = 5000;
+
+export function retryPolicy(config: WebhookDeliveryConfig): repo.RetryPolicy {
+  return {
+    scheduleMs: config.retryScheduleMs,
+    jitter: config.retryJitter,
+    disableAfterFailures: config.disableAfterFailures,
+    disableAfterMs: config.disableAfterMs,
+  };
+}
+
+interface Logger {
+  error(obj: object, msg: string): void;
+}
+
+export class WebhookWorker {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sender: WebhookSender,
+    private readonly config: WebhookDeliveryConfig,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming; attempts already under way finish and are recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Delivers one batch of due deliveries; returns how many were claimed. */
+  async deliverDue(): Promise<number> {
+    const claimed = await repo.claimDue(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
+    await Promise.all(claimed.map((d) => this.deliver(d)));
+    return claimed.length;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.deliverDue();
+      } catch (err) {
+        this.log.error({ err }, 'webhook delivery round failed');
+      }
+      if (claimed < BATCH && this.running) await this.pause(this.config.pollIntervalMs);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async deliver(d: repo.ClaimedDelivery): Promise<void> {
+    const event = presentEvent({
+      id: d.event_id,
+      type: d.event_type,
+      livemode: d.event_livemode,
+      data: d.event_data,
+      request_id: d.event_request_id,
+      idempotency_key: d.event_idempotency_key,
+      created_at: d.event_created_at,
+    });
+    const result = await this.sender.send(d.url, d.secret, { id: d.event_id, timestamp: new Date(), body: JSON.stringify(event) });
+    await this.db.transaction().execute((trx) =>
+      repo.recordOutcome(
+        trx,
+        {
+          venueId: d.venue_id,
+          deliveryId: d.id,
+          endpointId: d.endpoint_id,
+          eventId: d.event_id,
+          attempt: d.attempts,
+          attemptId: newId(),
+          statusCode: result.statusCode,
+          durationMs: result.durationMs,
+          error: result.error,
+          retryAfterMs: result.retryAfterMs,
+          gone: result.statusCode === 410,
+          final: false,
+        },
+        retryPolicy(this.config),
+        true,
+      ),
+    );
+  }
+}
