@@ -88,6 +88,7 @@ describe('delivery', () => {
     worker();
     await vi.waitFor(() => expect(r.requests).toHaveLength(3), { timeout: 8000 });
     expect(new Set(eventIds(r))).toEqual(new Set([event.id]));
+    expect(r.requests.map((q) => q.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
     const [first, second, third] = r.requests.map((q) => q.at) as [number, number, number];
     // Schedule 300 ms then 600 ms, ±10 % jitter, plus a poll interval and some scheduling slack.
     expect(second - first).toBeGreaterThanOrEqual(270 - 5);
@@ -121,6 +122,39 @@ describe('delivery', () => {
       expect(log.body.data[0]).toMatchObject({ status_code: 302, error: expect.stringContaining('redirects are not followed') });
     });
     expect(elsewhere.connections()).toBe(0);
+  });
+
+  it('after the last scheduled retry the delivery is given up', async () => {
+    const { venue, secret } = await venueWithKey(t);
+    const r = await receiver();
+    r.respond((_req, res) => res.writeHead(500).end());
+    const ep = await endpoint(client(t, secret), r.url);
+    await raiseEvent(t, venue, 'order.created');
+    const w = worker();
+    // Schedule of three retries: four attempts in all, the last with no next attempt.
+    await vi.waitFor(async () => {
+      const log = (await client(t, secret).get(`/api/v1/webhook_endpoints/${ep.id}/deliveries`)).body.data;
+      expect(log).toHaveLength(4);
+      expect(log[0]).toMatchObject({ attempt: 4, next_attempt_at: null });
+    }, { timeout: 8000 });
+    const status = await t.db.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', ep.id).executeTakeFirstOrThrow();
+    expect(status.status).toBe('failed');
+    expect(await w.worker.deliverDue()).toBe(0);
+    expect(r.requests).toHaveLength(4);
+  });
+
+  it('a receiver that does not answer within the timeout is a failed attempt', async () => {
+    const { venue, secret } = await venueWithKey(t);
+    const r = await receiver();
+    r.respond(() => {}); // never answers
+    const ep = await endpoint(client(t, secret), r.url);
+    await raiseEvent(t, venue, 'order.created');
+    worker();
+    await vi.waitFor(async () => {
+      const log = (await client(t, secret).get(`/api/v1/webhook_endpoints/${ep.id}/deliveries`)).body.data;
+      expect(log[0]).toMatchObject({ attempt: 1, status_code: 0, error: 'No answer within 1000 ms.' });
+      expect(log[0].duration_ms).toBeGreaterThanOrEqual(990);
+    }, { timeout: 5000 });
   });
 
   it('a Retry-After later than the schedule is honoured', async () => {
