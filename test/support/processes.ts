@@ -1,4 +1,4 @@
-// Real server processes (npm start's entry point) for tests that need more than one process or a real start.
+// Real processes (npm start's entry point and the CLI) for tests that need more than one process or a real start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -18,72 +18,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export interface ServerProcess {
-  baseUrl: string;
+export interface MainProcess {
   child: ChildProcess;
   output(): string;
-  /** Resolves with the exit code once the process has ended. */
-  exited: Promise<number | null>;
+  /** Sends the signal (default SIGTERM) unless the process has ended; resolves with its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** Runs src/main.ts as `npm start` does, with the given environment on top of this one. */
+export function spawnMain(env: Record<string, string>): MainProcess {
   const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    baseUrl,
-    child,
-    output: () => out,
-    exited,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
-}
-
-/** Runs the operator CLI to completion. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
-}
-
-export interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/** A process running `npm start`'s entry point with ROLE=worker (no HTTP): started, not waited for. */
-export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, ROLE: 'worker' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -98,4 +44,43 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
       return exited;
     },
   };
+}
+
+export interface ServerProcess extends MainProcess {
+  baseUrl: string;
+}
+
+/** A server process on a free port, once /readyz answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const main = spawnMain({ ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (main.child.exitCode !== null) throw new Error(`server exited early:\n${main.output()}`);
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${main.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { ...main, baseUrl };
+}
+
+/** A delivery worker process (ROLE=worker serves no HTTP): started, not waited for. */
+export function startWorkerProcess(env: Record<string, string>): MainProcess {
+  return spawnMain({ ...env, ROLE: 'worker' });
+}
+
+/** Runs the operator CLI to completion. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
 }

@@ -12,7 +12,7 @@ import type { Db } from '../../../src/db/database.js';
 import { TEST_PEPPER, useTestApp } from '../../support/app.js';
 import { onPostgres } from '../../support/database.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
-import { startWorkerProcess, type WorkerProcess } from '../../support/processes.js';
+import { startWorkerProcess, type MainProcess } from '../../support/processes.js';
 
 const t = useTestApp();
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -51,7 +51,7 @@ async function receiverFor(): Promise<Receiver> {
   return r;
 }
 
-function track(p: WorkerProcess): WorkerProcess {
+function track(p: MainProcess): MainProcess {
   cleanups.push(() => p.stop('SIGKILL'));
   return p;
 }
