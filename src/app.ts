@@ -9,6 +9,7 @@ import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { memberRoutes } from './modules/members/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
@@ -45,6 +46,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(accountRoutes);
       await api.register(webhookRoutes);
       await api.register(webhookDeliveryRoutes);
+      await api.register(memberRoutes);
     },
     { prefix: '/api' },
   );

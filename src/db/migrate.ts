@@ -2,10 +2,12 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
 import * as webhookDelivery from './migrations/0002_webhook_delivery.js';
+import * as programsMembers from './migrations/0003_programs_members.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_webhook_delivery': webhookDelivery,
+  '0003_programs_members': programsMembers,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -99,6 +99,52 @@ export interface WebhookAttemptsTable {
   created_at: Timestamp;
 }
 
+export interface ProgramsTable {
+  venue_id: string;
+  id: string;
+  name: string;
+  type: 'cashback' | 'stamps' | 'visit_discount' | 'vip';
+  settings: JSONColumnType<Record<string, unknown>>;
+  barcode_format: 'qr_card_number' | 'code128_card_number' | 'qr_serial';
+  is_default: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface MembersTable {
+  venue_id: string;
+  id: string;
+  program_id: string;
+  serial: string;
+  phone: string | null;
+  name: string | null;
+  consented_at: Timestamp;
+  vip_level: string | null;
+  livemode: boolean;
+  created_at: Timestamp;
+}
+
+export interface MemberCardsTable {
+  venue_id: string;
+  card_number: string;
+  member_id: string;
+  created_at: Timestamp;
+}
+
+export interface LedgerEntriesTable {
+  venue_id: string;
+  id: string;
+  member_id: string;
+  kind: string;
+  cashback: Generated<number>;
+  spend: Generated<number>;
+  visits: Generated<number>;
+  stamps: Generated<number>;
+  reason: string | null;
+  reference: string | null;
+  livemode: boolean;
+  created_at: Timestamp;
+}
+
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
@@ -108,4 +154,8 @@ export interface DB {
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  programs: ProgramsTable;
+  members: MembersTable;
+  member_cards: MemberCardsTable;
+  ledger_entries: LedgerEntriesTable;
 }

@@ -13,6 +13,16 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/webhook_endpoints/:id/deliveries': ['webhooks:write'],
   'GET /v1/events': ['webhooks:write'],
   'GET /v1/events/:id': ['webhooks:write'],
+  'POST /v1/members': ['members:write', 'devices:write'],
+  'GET /v1/members': ['members:read'],
+  'GET /v1/members/lookup': ['members:read'],
+  'GET /v1/members/:id': ['members:read'],
+  'PATCH /v1/members/:id': ['members:write'],
+  'POST /v1/members/:id/cards': ['members:write'],
+  'GET /v1/members/:id/history': ['members:read'],
+  'GET /v1/members/:id/barcode.svg': ['members:read'],
+  'POST /v1/members/:id/adjustments': ['members:adjust'],
+  'POST /v1/members/:id/rewards/redeem': ['transactions:write', 'devices:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

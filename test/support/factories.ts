@@ -1,6 +1,9 @@
 // Factories for venues, owners and keys, through the domain services as the CLI and dashboard use them.
 import { randomBytes } from 'node:crypto';
 import * as accounts from '../../src/modules/accounts/service.js';
+import * as members from '../../src/modules/members/service.js';
+import type { ProgramType } from '../../src/modules/programs/schemas.js';
+import * as programs from '../../src/modules/programs/service.js';
 import type { TestApp } from './app.js';
 
 export async function createVenue(t: TestApp, input: Partial<accounts.NewVenue> = {}): Promise<accounts.Venue> {
@@ -34,4 +37,33 @@ export async function venueWithKey(t: TestApp, input: KeyInput = {}) {
   const venue = await createVenue(t);
   const { key, secret } = await createKey(t, venue, input);
   return { venue, key, secret };
+}
+
+export const PROGRAM_SETTINGS: Record<ProgramType, Record<string, unknown>> = {
+  cashback: {
+    levels: [
+      { name: 'Bronze', min_spend: 0, percent: 3 },
+      { name: 'Silver', min_spend: 50_000, percent: 5 },
+      { name: 'Gold', min_spend: 150_000, percent: 7.5 },
+    ],
+  },
+  stamps: { stamps_required: 5, reward_name: 'Free coffee' },
+  visit_discount: { tiers: [{ min_visits: 0, percent: 0 }, { min_visits: 3, percent: 5 }, { min_visits: 10, percent: 10 }] },
+  vip: { levels: [{ name: 'Guest', min_spend: 0, percent: 0 }, { name: 'VIP', min_spend: 100_000, percent: 10 }, { name: 'Black', min_spend: 500_000, percent: 20 }] },
+};
+
+export async function createProgram(
+  t: TestApp,
+  venue: accounts.Venue,
+  type: ProgramType = 'cashback',
+  input: Partial<programs.NewProgram> = {},
+) {
+  return programs.createProgram(t.db, venue.id, { name: `${type} program`, type, settings: PROGRAM_SETTINGS[type], ...input });
+}
+
+export const newCardNumber = () => `C${randomBytes(5).toString('hex').toUpperCase()}`;
+
+/** Records spend, visits, stamps or cashback straight in the ledger, as applied checks will. */
+export async function seedLedger(t: TestApp, venue: accounts.Venue, entry: members.LedgerInput) {
+  return t.db.transaction().execute((trx) => members.appendLedger(trx, { venueId: venue.id, livemode: false }, [entry]));
 }

@@ -1,11 +1,14 @@
 // A valid request for every keyed route, so the generated auth tests can call it; a new route adds its entry here.
+import type { Venue } from '../../src/modules/accounts/service.js';
 import type { TestApp } from './app.js';
+import { createProgram, newCardNumber, seedLedger } from './factories.js';
 import { client } from './http.js';
 
 export interface FixtureContext {
   t: TestApp;
   /** A full-access key of the venue that owns the objects the request names. */
   ownerKey: string;
+  ownerVenue: Venue;
 }
 
 export interface RouteRequest {
@@ -30,11 +33,24 @@ async function unreachableEndpointUrl({ t, ownerKey }: FixtureContext): Promise<
   return `/api/v1/webhook_endpoints/${res.body.id}`;
 }
 
-async function eventUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  const test = await client(t, ownerKey).post(`${await unreachableEndpointUrl({ t, ownerKey })}/test`);
+async function eventUrl(ctx: FixtureContext): Promise<string> {
+  const { t, ownerKey } = ctx;
+  const test = await client(t, ownerKey).post(`${await unreachableEndpointUrl(ctx)}/test`);
   const events = await client(t, ownerKey).get('/api/v1/events?limit=1');
   if (test.status !== 200 || !events.body.data?.[0]) throw new Error('fixture could not create an event');
   return `/api/v1/events/${events.body.data[0].id}`;
+}
+
+/** A stamps member with a reward earned, so every member route has something to act on. */
+async function memberUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
+  const program = await createProgram(t, ownerVenue, 'stamps');
+  const res = await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true, program_id: program.id });
+  await seedLedger(t, ownerVenue, { memberId: res.body.id, kind: 'import', stamps: 5 });
+  return `/api/v1/members/${res.body.id}`;
+}
+
+async function withProgram(ctx: FixtureContext) {
+  await createProgram(ctx.t, ctx.ownerVenue);
 }
 
 export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
@@ -48,4 +64,20 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/webhook_endpoints/:id/deliveries': async (ctx) => ({ url: `${await webhookEndpointUrl(ctx)}/deliveries` }),
   'GET /v1/events': async () => ({ url: '/api/v1/events' }),
   'GET /v1/events/:id': async (ctx) => ({ url: await eventUrl(ctx) }),
+  'POST /v1/members': async (ctx) => {
+    await withProgram(ctx);
+    return { url: '/api/v1/members', body: { card_number: newCardNumber(), consent: true } };
+  },
+  'GET /v1/members': async () => ({ url: '/api/v1/members' }),
+  'GET /v1/members/lookup': async (ctx) => {
+    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
+    return { url: `/api/v1/members/lookup?card_number=${member.body.card_numbers[0]}` };
+  },
+  'GET /v1/members/:id': async (ctx) => ({ url: await memberUrl(ctx) }),
+  'PATCH /v1/members/:id': async (ctx) => ({ url: await memberUrl(ctx), body: { name: 'Anna K' } }),
+  'POST /v1/members/:id/cards': async (ctx) => ({ url: `${await memberUrl(ctx)}/cards`, body: { card_number: newCardNumber() } }),
+  'GET /v1/members/:id/history': async (ctx) => ({ url: `${await memberUrl(ctx)}/history` }),
+  'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${await memberUrl(ctx)}/barcode.svg` }),
+  'POST /v1/members/:id/adjustments': async (ctx) => ({ url: `${await memberUrl(ctx)}/adjustments`, body: { amount: 100, reason: 'test' } }),
+  'POST /v1/members/:id/rewards/redeem': async (ctx) => ({ url: `${await memberUrl(ctx)}/rewards/redeem` }),
 };

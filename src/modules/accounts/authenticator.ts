@@ -70,6 +70,7 @@ export class KeyAuthenticator {
           livemode: row.livemode,
           scopes: row.scopes as Scope[],
           settings: effectiveSettings(row.venue_settings, row.rules),
+          venue: { name: row.venue_name, country: row.country, currency: row.currency, locale: row.locale, timezone: row.timezone },
         };
     const entry: Entry = { caller, cachedAt: now, lastUsedWrittenAt: row.last_used_at?.getTime() ?? 0 };
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);

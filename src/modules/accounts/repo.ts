@@ -46,6 +46,11 @@ export async function findApiKeyWithVenue(db: Db, secretHash: string) {
       'api_keys.revoked_at',
       'api_keys.last_used_at',
       'venues.settings as venue_settings',
+      'venues.name as venue_name',
+      'venues.country',
+      'venues.currency',
+      'venues.locale',
+      'venues.timezone',
     ])
     .where('api_keys.secret_hash', '=', secretHash)
     .executeTakeFirst();

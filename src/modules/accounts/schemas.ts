@@ -1,5 +1,6 @@
 // Scopes, venue register rules (D12) and the account resource.
 import { Type, type Static } from 'typebox';
+import { Program } from '../programs/schemas.js';
 
 export const SCOPES = [
   'members:read',
@@ -70,6 +71,7 @@ export const Account = Type.Object({
     scopes: Type.Array(Type.String(), { description: 'Empty: full access.' }),
   }),
   settings: VenueSettings,
+  programs: Type.Array(Program, { description: "The venue's programs; members join the default one unless told otherwise." }),
   created_at: Type.String({ format: 'date-time' }),
 });
 export type Account = Static<typeof Account>;
@@ -84,4 +86,14 @@ export interface Caller {
   scopes: Scope[];
   /** The venue's rules with this key's own values applied. */
   settings: VenueSettings;
+  venue: VenueLocale;
+}
+
+/** What rules and display text need to know of the venue. */
+export interface VenueLocale {
+  name: string;
+  country: string;
+  currency: string;
+  locale: string;
+  timezone: string;
 }

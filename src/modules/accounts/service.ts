@@ -7,6 +7,7 @@ import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-key-format.js';
+import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
 import {
   DEFAULT_VENUE_SETTINGS,
@@ -206,6 +207,21 @@ export async function getAccount(db: Db, caller: Caller): Promise<Account> {
     livemode: caller.livemode,
     api_key: { id: caller.keyId, name: caller.keyName, prefix: caller.keyPrefix, scopes: caller.scopes },
     settings: caller.settings,
+    programs: (await programs.listPrograms(db, caller.venueId)).map(programs.presentProgram),
     created_at: formatTimestamp(venue.created_at),
+  };
+}
+
+/** The caller for the owner's own tools (CLI, demo seed, dashboard): full access, live, the venue's rules. */
+export function ownerCaller(venue: Venue): Caller {
+  return {
+    venueId: venue.id,
+    keyId: 'owner',
+    keyName: 'Owner',
+    keyPrefix: '',
+    livemode: true,
+    scopes: [],
+    settings: venue.settings,
+    venue: { name: venue.name, country: venue.country, currency: venue.currency, locale: venue.locale, timezone: venue.timezone },
   };
 }

@@ -1,0 +1,152 @@
+// SQL for members, their cards and their ledger.
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { LedgerEntriesTable, MembersTable } from '../../db/schema.js';
+import type { Page } from '../../shared/pagination.js';
+
+export type MemberRow = Selectable<MembersTable>;
+export type LedgerRow = Selectable<LedgerEntriesTable>;
+
+/** A member with its cards and ledger totals: everything a member's view is computed from. */
+export interface MemberRecord extends MemberRow {
+  card_numbers: string[];
+  cashback: number;
+  spend: number;
+  visits: number;
+  stamps: number;
+}
+
+export type MemberMatch =
+  | { by: 'id'; id: string }
+  | { by: 'ids'; ids: string[] }
+  | { by: 'card'; cardNumber: string }
+  | { by: 'code'; code: string }
+  | { by: 'phone'; phone: string };
+
+/** Members with cards and ledger sums in one statement, newest first. */
+export async function findMembers(db: Db, venueId: string, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
+  let query = db
+    .selectFrom('members as m')
+    .leftJoin('ledger_entries as l', (j) => j.onRef('l.venue_id', '=', 'm.venue_id').onRef('l.member_id', '=', 'm.id'))
+    .selectAll('m')
+    .select((eb) => [
+      sql<string[]>`coalesce((select array_agg(c.card_number order by c.created_at, c.card_number) from member_cards c
+        where c.venue_id = m.venue_id and c.member_id = m.id), '{}')`.as('card_numbers'),
+      eb.fn.coalesce(eb.fn.sum<number>('l.cashback'), sql<number>`0`).as('cashback'),
+      eb.fn.coalesce(eb.fn.sum<number>('l.spend'), sql<number>`0`).as('spend'),
+      eb.fn.coalesce(eb.fn.sum<number>('l.visits'), sql<number>`0`).as('visits'),
+      eb.fn.coalesce(eb.fn.sum<number>('l.stamps'), sql<number>`0`).as('stamps'),
+    ])
+    .where('m.venue_id', '=', venueId)
+    .groupBy(['m.venue_id', 'm.id'])
+    .orderBy('m.id', 'desc')
+    .limit(limit);
+  switch (match.by) {
+    case 'id':
+      query = query.where('m.id', '=', match.id);
+      break;
+    case 'ids':
+      if (match.ids.length === 0) return [];
+      query = query.where('m.id', 'in', match.ids);
+      break;
+    case 'phone':
+      query = query.where('m.phone', '=', match.phone);
+      break;
+    case 'card':
+    case 'code': {
+      const code = match.by === 'card' ? match.cardNumber : match.code;
+      const byCard = (eb: any) =>
+        eb.exists(
+          eb
+            .selectFrom('member_cards as c')
+            .select('c.card_number')
+            .whereRef('c.venue_id', '=', 'm.venue_id')
+            .whereRef('c.member_id', '=', 'm.id')
+            .where('c.card_number', '=', code),
+        );
+      query = query.where((eb) => (match.by === 'card' ? byCard(eb) : eb.or([byCard(eb), eb('m.serial', '=', code)])));
+      break;
+    }
+  }
+  const rows = await query.execute();
+  return rows.map((r) => ({ ...r, cashback: Number(r.cashback), spend: Number(r.spend), visits: Number(r.visits), stamps: Number(r.stamps) }));
+}
+
+/** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */
+export async function listMemberIds(
+  db: Db,
+  venueId: string,
+  page: Page,
+  filter: { programId?: string; phone?: string; livemode?: boolean },
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('members')
+    .select('id')
+    .where('venue_id', '=', venueId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .$if(filter.programId !== undefined, (q) => q.where('program_id', '=', filter.programId!))
+    .$if(filter.phone !== undefined, (q) => q.where('phone', '=', filter.phone!))
+    .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function memberExists(db: Db, venueId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('members').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Locks the member's row for the rest of the transaction: changes to one member's balance go one at a time. */
+export async function lockMember(db: Db, venueId: string, id: string): Promise<boolean> {
+  const row = await db.selectFrom('members').select('id').where('venue_id', '=', venueId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */
+export async function insertMember(db: Db, row: Insertable<MembersTable>): Promise<MemberRow | undefined> {
+  return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['venue_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
+}
+
+/** Attaches the card unless the venue already has it; false then. */
+export async function insertCard(db: Db, venueId: string, memberId: string, cardNumber: string): Promise<boolean> {
+  const row = await db
+    .insertInto('member_cards')
+    .values({ venue_id: venueId, member_id: memberId, card_number: cardNumber })
+    .onConflict((oc) => oc.columns(['venue_id', 'card_number']).doNothing())
+    .returning('card_number')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function updateMember(db: Db, venueId: string, id: string, changes: Updateable<MembersTable>): Promise<void> {
+  await db.updateTable('members').set(changes).where('venue_id', '=', venueId).where('id', '=', id).execute();
+}
+
+export async function insertLedgerEntries(db: Db, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
+  if (rows.length === 0) return [];
+  return db.insertInto('ledger_entries').values(rows).returningAll().execute();
+}
+
+export async function listLedger(db: Db, venueId: string, memberId: string, page: Page): Promise<LedgerRow[]> {
+  return db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('member_id', '=', memberId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function ledgerEntryExists(db: Db, venueId: string, memberId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select('id')
+    .where('venue_id', '=', venueId)
+    .where('member_id', '=', memberId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,149 @@
+// HTTP routes for members: enrolment, look-up, list, profile, cards, history, barcode, adjustments, rewards.
+import { Type } from 'typebox';
+import { callerOf, eventRequestOf, type App } from '../../http/context.js';
+import { runMutation } from '../../http/idempotency.js';
+import { withErrors } from '../../http/responses.js';
+import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import {
+  Adjust,
+  Adjustment,
+  AttachCard,
+  EnrolMember,
+  HistoryEntry,
+  LookupQuery,
+  Member,
+  MemberParams,
+  RewardRedemption,
+  UpdateMember,
+} from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['Members'];
+
+export async function memberRoutes(app: App): Promise<void> {
+  const db = () => app.deps.db;
+
+  app.post(
+    '/v1/members',
+    {
+      schema: {
+        tags,
+        summary: "Enrol a guest with the venue's card number; consent must be true",
+        body: EnrolMember,
+        response: withErrors({ 201: Member }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.enrolMember(trx, callerOf(req), req.body)),
+  );
+
+  app.get(
+    '/v1/members',
+    {
+      schema: {
+        tags,
+        summary: 'List members, newest first',
+        querystring: Type.Object(
+          {
+            ...PageQuery,
+            program_id: Type.Optional(Type.String({ format: 'uuid' })),
+            phone: Type.Optional(Type.String({ maxLength: 40 })),
+            livemode: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: withErrors({ 200: ListOf(Member) }),
+      },
+    },
+    (req) => service.listMembers(db(), callerOf(req), pageFromQuery(req.query), req.query),
+  );
+
+  app.get(
+    '/v1/members/lookup',
+    {
+      schema: {
+        tags,
+        summary: 'Find a member by card number, barcode content or phone (exactly one)',
+        querystring: LookupQuery,
+        response: withErrors({ 200: Member }),
+      },
+    },
+    (req) => service.lookupMember(db(), callerOf(req), req.query),
+  );
+
+  app.get(
+    '/v1/members/:id',
+    { schema: { tags, summary: 'Get a member', params: MemberParams, response: withErrors({ 200: Member }) } },
+    (req) => service.getMember(db(), callerOf(req), req.params.id),
+  );
+
+  app.patch(
+    '/v1/members/:id',
+    {
+      schema: { tags, summary: 'Change name, phone or (VIP) level', params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
+    },
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body)),
+  );
+
+  app.post(
+    '/v1/members/:id/cards',
+    {
+      schema: { tags, summary: 'Attach another card number', params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
+    },
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.attachCard(trx, callerOf(req), req.params.id, req.body.card_number)),
+  );
+
+  app.get(
+    '/v1/members/:id/history',
+    {
+      schema: {
+        tags,
+        summary: 'Everything that changed the balance, spend, visits or stamps, newest first',
+        params: MemberParams,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: withErrors({ 200: ListOf(HistoryEntry) }),
+      },
+    },
+    (req) => service.memberHistory(db(), callerOf(req), req.params.id, pageFromQuery(req.query)),
+  );
+
+  app.get(
+    '/v1/members/:id/barcode.svg',
+    {
+      schema: {
+        tags,
+        summary: "The member's barcode as an SVG image, in the program's format",
+        params: MemberParams,
+        response: withErrors({ 200: { description: 'SVG image', content: { 'image/svg+xml': { schema: Type.String() } } } }),
+      },
+    },
+    async (req, reply) => reply.type('image/svg+xml').send(await service.barcodeSvg(db(), callerOf(req), req.params.id)),
+  );
+
+  app.post(
+    '/v1/members/:id/adjustments',
+    {
+      schema: {
+        tags,
+        summary: 'Add or take cashback by hand, with a reason (only when the venue allows it)',
+        params: MemberParams,
+        body: Adjust,
+        response: withErrors({ 201: Adjustment }),
+      },
+    },
+    (req, reply) =>
+      runMutation(req, reply, 201, (trx) => service.adjustBalance(trx, callerOf(req), req.params.id, req.body, eventRequestOf(req))),
+  );
+
+  app.post(
+    '/v1/members/:id/rewards/redeem',
+    {
+      schema: {
+        tags,
+        summary: 'Redeem one earned stamp reward',
+        params: MemberParams,
+        response: withErrors({ 201: RewardRedemption }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.redeemReward(trx, callerOf(req), req.params.id)),
+  );
+}

@@ -1,0 +1,125 @@
+// The member resource (D10) and the bodies of member routes.
+import { Type, type Static } from 'typebox';
+import { Display } from '../../shared/display.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
+  Type.Union([t, Type.Null()], description ? { description } : {});
+
+const CardNumber = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: "The venue's own card number." });
+
+const LevelView = Type.Object({ name: Type.String(), percent: Type.Number(), min_spend: Type.Integer() });
+
+export const Member = Type.Object({
+  object: Type.Literal('member'),
+  id: Type.String({ format: 'uuid' }),
+  program_id: Type.String({ format: 'uuid' }),
+  program_type: Type.String({ description: 'cashback, stamps, visit_discount or vip.' }),
+  card_numbers: Type.Array(Type.String()),
+  serial: Type.String({ description: 'Generated, unique in the venue; what a qr_serial barcode carries.' }),
+  barcode: Type.Object({ format: Type.String(), value: Type.String() }, { description: 'What the member card shows; render it at barcode.svg.' }),
+  phone: Nullable(Type.String(), 'E.164, for example +353871234567.'),
+  name: Nullable(Type.String()),
+  consent: Type.Literal(true),
+  consented_at: Type.String({ format: 'date-time' }),
+  total_spend: Type.Integer({ description: 'All paid spend, minor units.' }),
+  visits: Type.Integer(),
+  balance: Nullable(Type.Integer(), 'Cashback: the sum of the ledger, minor units.'),
+  held: Nullable(Type.Integer(), 'Cashback reserved by active holds.'),
+  available: Nullable(Type.Integer(), 'Cashback that can be spent now: balance − held.'),
+  level: Nullable(LevelView, 'Cashback or VIP: the level the member is at.'),
+  levels: Nullable(Type.Array(Type.Object({ name: Type.String(), percent: Type.Number(), min_spend: Type.Integer(), reached: Type.Boolean() }))),
+  next_level: Nullable(Type.Object({ name: Type.String(), percent: Type.Number(), spend_needed: Type.Integer() }), 'Null at the top level.'),
+  stamps: Nullable(Type.Object({ count: Type.Integer({ description: 'Toward the next reward.' }), required: Type.Integer(), rewards_available: Type.Integer() })),
+  discount_percent: Nullable(Type.Number(), 'Visit-discount and VIP programs: the discount the member gets.'),
+  vip_level: Nullable(Type.String(), 'VIP: a level set by hand, overriding the one by spend.'),
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  display: Display,
+});
+export type Member = Static<typeof Member>;
+
+export const EnrolMember = Type.Object(
+  {
+    card_number: CardNumber,
+    consent: Type.Boolean({ description: 'Must be true: the guest agreed to join.' }),
+    phone: Type.Optional(Type.String({ maxLength: 40, description: "Any usual notation; read with the venue's country." })),
+    name: Type.Optional(Type.String({ maxLength: 120 })),
+    program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the venue's default program." })),
+  },
+  { additionalProperties: false },
+);
+export type EnrolMember = Static<typeof EnrolMember>;
+
+export const UpdateMember = Type.Object(
+  {
+    name: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+    vip_level: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'VIP programs: a level name, or null to follow spend.' }))),
+  },
+  { additionalProperties: false },
+);
+export type UpdateMember = Static<typeof UpdateMember>;
+
+export const AttachCard = Type.Object({ card_number: CardNumber }, { additionalProperties: false });
+
+export const LookupQuery = Type.Object(
+  {
+    card_number: Type.Optional(Type.String({ maxLength: 64 })),
+    barcode: Type.Optional(Type.String({ maxLength: 256, description: 'What the scanner read, in any of the three formats.' })),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+
+export const Adjust = Type.Object(
+  {
+    amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, description: 'Signed, minor units; not zero.' }),
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  { additionalProperties: false },
+);
+export type Adjust = Static<typeof Adjust>;
+
+export const Adjustment = Type.Object({
+  object: Type.Literal('adjustment'),
+  id: Type.String({ format: 'uuid' }),
+  member_id: Type.String({ format: 'uuid' }),
+  amount: Type.Integer(),
+  reason: Type.String(),
+  balance: Type.Integer({ description: 'The balance after the adjustment.' }),
+  available: Type.Integer(),
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  display: Display,
+});
+export type Adjustment = Static<typeof Adjustment>;
+
+export const RewardRedemption = Type.Object({
+  object: Type.Literal('reward_redemption'),
+  id: Type.String({ format: 'uuid' }),
+  member_id: Type.String({ format: 'uuid' }),
+  reward_name: Type.String(),
+  stamps_used: Type.Integer(),
+  member: Member,
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  display: Display,
+});
+export type RewardRedemption = Static<typeof RewardRedemption>;
+
+export const HistoryEntry = Type.Object({
+  object: Type.Literal('history_entry'),
+  id: Type.String({ format: 'uuid' }),
+  type: Type.String({ description: 'adjustment, reward_redemption, check, void, refund, visit, import…' }),
+  cashback: Type.Integer({ description: 'Effect on the cashback balance, minor units.' }),
+  spend: Type.Integer({ description: 'Effect on total_spend.' }),
+  visits: Type.Integer(),
+  stamps: Type.Integer(),
+  reason: Nullable(Type.String()),
+  reference: Nullable(Type.String(), 'What caused it, such as the external_id of a check.'),
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+export type HistoryEntry = Static<typeof HistoryEntry>;
+
+export const MemberParams = Type.Object({ id: Type.String() });

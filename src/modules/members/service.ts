@@ -1,0 +1,267 @@
+// Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards.
+import bwipjs from 'bwip-js/node';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { Db } from '../../db/database.js';
+import { formatSignedMoney, formatMoney } from '../../shared/display.js';
+import { ApiError } from '../../shared/errors.js';
+import { isUuid, newId } from '../../shared/ids.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import type { ProgramInfo } from '../programs/schemas.js';
+import * as programs from '../programs/service.js';
+import { recordEvent, type EventRequest } from '../webhooks/events.js';
+import * as repo from './repo.js';
+import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
+import { availableOf, presentMember } from './view.js';
+
+const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const notFound = () => new ApiError('member_not_found');
+
+function newSerial(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  return Array.from(bytes, (b) => SERIAL_ALPHABET[b % 32]).join('');
+}
+
+/** A phone number in E.164, read with the venue's country for numbers written without one. */
+export function normalisePhone(raw: string, country: string, param = 'phone'): string {
+  const phone = parsePhoneNumberFromString(raw, country as CountryCode);
+  if (!phone?.isValid()) throw new ApiError('parameter_invalid', { param, message: `${param} is not a valid phone number for ${country}.` });
+  return phone.number;
+}
+
+async function programsById(db: Db, venueId: string): Promise<Map<string, ProgramInfo>> {
+  return new Map((await programs.listPrograms(db, venueId)).map((p) => [p.id, p]));
+}
+
+async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
+  if (!record) throw notFound();
+  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
+  return presentMember(record, program, caller.venue);
+}
+
+async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
+  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, { by: 'id', id }) : [];
+  if (!record) throw notFound();
+  return record;
+}
+
+export async function getMember(db: Db, caller: Caller, id: string): Promise<Member> {
+  return memberView(db, caller, await recordOf(db, caller, id));
+}
+
+export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): Promise<Member> {
+  if (input.consent !== true) {
+    throw new ApiError('parameter_invalid', { param: 'consent', message: "consent must be true: enrol a guest only with their agreement." });
+  }
+  const all = await programsById(trx, caller.venueId);
+  const program = input.program_id ? all.get(input.program_id) : [...all.values()].find((p) => p.isDefault);
+  if (!program) {
+    throw new ApiError('parameter_invalid', {
+      param: 'program_id',
+      message: input.program_id ? 'program_id is not a program of this venue.' : 'This venue has no program yet; the owner creates one first.',
+    });
+  }
+  const phone = input.phone ? normalisePhone(input.phone, caller.venue.country) : null;
+  let member: repo.MemberRow | undefined;
+  for (let tries = 0; !member; tries++) {
+    if (tries === 5) throw new Error('could not draw a free member serial');
+    member = await repo.insertMember(trx, {
+      venue_id: caller.venueId,
+      id: newId(),
+      program_id: program.id,
+      serial: newSerial(),
+      phone,
+      name: input.name?.trim() || null,
+      consented_at: new Date(),
+      livemode: caller.livemode,
+    });
+  }
+  if (!(await repo.insertCard(trx, caller.venueId, member.id, input.card_number))) {
+    throw new ApiError('card_number_taken', { param: 'card_number' });
+  }
+  return getMember(trx, caller, member.id);
+}
+
+export async function lookupMember(db: Db, caller: Caller, query: { card_number?: string; barcode?: string; phone?: string }): Promise<Member> {
+  const given = Object.entries(query).filter(([, v]) => v !== undefined);
+  if (given.length !== 1) {
+    throw new ApiError('parameter_invalid', { message: 'Look up by exactly one of card_number, barcode or phone.' });
+  }
+  const match: repo.MemberMatch = query.card_number !== undefined
+    ? { by: 'card', cardNumber: query.card_number }
+    : query.barcode !== undefined
+      ? { by: 'code', code: query.barcode.trim() }
+      : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
+  const [record] = await repo.findMembers(db, caller.venueId, match);
+  return memberView(db, caller, record);
+}
+
+export async function listMembers(
+  db: Db,
+  caller: Caller,
+  page: Page,
+  filter: { program_id?: string; phone?: string; livemode?: boolean },
+): Promise<List<Member>> {
+  await checkCursor(page, (id) => repo.memberExists(db, caller.venueId, id));
+  const ids = await repo.listMemberIds(db, caller.venueId, page, {
+    programId: filter.program_id,
+    phone: filter.phone === undefined ? undefined : normalisePhone(filter.phone, caller.venue.country),
+    livemode: filter.livemode,
+  });
+  const records = await repo.findMembers(db, caller.venueId, { by: 'ids', ids }, ids.length);
+  const all = await programsById(db, caller.venueId);
+  return toList('/v1/members', page, records, (r) => presentMember(r, all.get(r.program_id)!, caller.venue));
+}
+
+export async function updateMember(trx: Db, caller: Caller, id: string, input: UpdateMember): Promise<Member> {
+  const record = await recordOf(trx, caller, id);
+  const changes: Parameters<typeof repo.updateMember>[3] = {};
+  if (input.name !== undefined) changes.name = input.name?.trim() || null;
+  if (input.phone !== undefined) changes.phone = input.phone === null ? null : normalisePhone(input.phone, caller.venue.country);
+  if (input.vip_level !== undefined) {
+    const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+    if (program.rules.type !== 'vip') {
+      throw new ApiError('parameter_invalid', { param: 'vip_level', message: 'vip_level applies only to members of a VIP program.' });
+    }
+    if (input.vip_level !== null && !program.rules.levels.some((l) => l.name === input.vip_level)) {
+      throw new ApiError('parameter_invalid', { param: 'vip_level', message: `vip_level must be one of: ${program.rules.levels.map((l) => l.name).join(', ')}.` });
+    }
+    changes.vip_level = input.vip_level;
+  }
+  if (Object.keys(changes).length) await repo.updateMember(trx, caller.venueId, id, changes);
+  return getMember(trx, caller, id);
+}
+
+export async function attachCard(trx: Db, caller: Caller, id: string, cardNumber: string): Promise<Member> {
+  await recordOf(trx, caller, id);
+  if (!(await repo.insertCard(trx, caller.venueId, id, cardNumber))) throw new ApiError('card_number_taken', { param: 'card_number' });
+  return getMember(trx, caller, id);
+}
+
+export async function memberHistory(db: Db, caller: Caller, id: string, page: Page): Promise<List<HistoryEntry>> {
+  await recordOf(db, caller, id);
+  await checkCursor(page, (cursor) => repo.ledgerEntryExists(db, caller.venueId, id, cursor));
+  const rows = await repo.listLedger(db, caller.venueId, id, page);
+  return toList(`/v1/members/${id}/history`, page, rows, (e) => ({
+    object: 'history_entry' as const,
+    id: e.id,
+    type: e.kind,
+    cashback: Number(e.cashback),
+    spend: Number(e.spend),
+    visits: e.visits,
+    stamps: e.stamps,
+    reason: e.reason,
+    reference: e.reference,
+    livemode: e.livemode,
+    created_at: formatTimestamp(e.created_at),
+  }));
+}
+
+export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<string> {
+  const { barcode } = await getMember(db, caller, id);
+  return bwipjs.toSVG({
+    bcid: barcode.format === 'code128_card_number' ? 'code128' : 'qrcode',
+    text: barcode.value,
+    ...(barcode.format === 'code128_card_number' ? { includetext: true, textxalign: 'center' } : {}),
+  });
+}
+
+export interface LedgerInput {
+  memberId: string;
+  kind: string;
+  cashback?: number;
+  spend?: number;
+  visits?: number;
+  stamps?: number;
+  reason?: string | null;
+  reference?: string | null;
+}
+
+/** Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first. */
+export async function appendLedger(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[]): Promise<repo.LedgerRow[]> {
+  return repo.insertLedgerEntries(
+    trx,
+    entries.map((e) => ({
+      venue_id: caller.venueId,
+      id: newId(),
+      member_id: e.memberId,
+      kind: e.kind,
+      cashback: e.cashback ?? 0,
+      spend: e.spend ?? 0,
+      visits: e.visits ?? 0,
+      stamps: e.stamps ?? 0,
+      reason: e.reason ?? null,
+      reference: e.reference ?? null,
+      livemode: caller.livemode,
+    })),
+  );
+}
+
+/** Locks the member for this transaction and returns their current record; 404 when the venue has no such member. */
+export async function lockMember(trx: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
+  if (!isUuid(id) || !(await repo.lockMember(trx, caller.venueId, id))) throw notFound();
+  return recordOf(trx, caller, id);
+}
+
+export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest): Promise<Adjustment> {
+  if (input.amount === 0) throw new ApiError('parameter_invalid', { param: 'amount', message: 'amount must not be zero.' });
+  const record = await lockMember(trx, caller, id);
+  if (!caller.settings.manual_adjustments_allowed) throw new ApiError('adjustments_disabled');
+  const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+  if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
+  const available = availableOf(record);
+  if (available + input.amount < 0) {
+    throw new ApiError('insufficient_balance', {
+      message: `Cannot take ${-input.amount}: only ${available} is available.`,
+      details: { available },
+    });
+  }
+  const [entry] = await appendLedger(trx, caller, [{ memberId: id, kind: 'adjustment', cashback: input.amount, reason: input.reason.trim() }]);
+  const after = await recordOf(trx, caller, id);
+  const member = presentMember(after, program, caller.venue);
+  const adjustment: Adjustment = {
+    object: 'adjustment',
+    id: entry!.id,
+    member_id: id,
+    amount: input.amount,
+    reason: entry!.reason!,
+    balance: member.balance!,
+    available: member.available!,
+    livemode: caller.livemode,
+    created_at: formatTimestamp(entry!.created_at),
+    display: {
+      cashier: `${member.display.cashier}`,
+      receipt: [`Cashback adjusted: ${formatSignedMoney(input.amount, caller.venue)}`, `Cashback available: ${formatMoney(member.available!, caller.venue)}`],
+    },
+  };
+  await recordEvent(trx, { venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request });
+  return adjustment;
+}
+
+export async function redeemReward(trx: Db, caller: Caller, id: string): Promise<RewardRedemption> {
+  const record = await lockMember(trx, caller, id);
+  const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+  const rules = program.rules;
+  if (rules.type !== 'stamps') throw new ApiError('redeem_not_supported', { message: "The member's program has no stamp rewards." });
+  if (record.stamps < rules.stampsRequired) {
+    throw new ApiError('no_reward_available', {
+      message: `The member has ${record.stamps} of the ${rules.stampsRequired} stamps a ${rules.rewardName} needs.`,
+    });
+  }
+  const [entry] = await appendLedger(trx, caller, [
+    { memberId: id, kind: 'reward_redemption', stamps: -rules.stampsRequired, reason: rules.rewardName },
+  ]);
+  const member = presentMember(await recordOf(trx, caller, id), program, caller.venue);
+  return {
+    object: 'reward_redemption',
+    id: entry!.id,
+    member_id: id,
+    reward_name: rules.rewardName,
+    stamps_used: rules.stampsRequired,
+    member,
+    livemode: caller.livemode,
+    created_at: formatTimestamp(entry!.created_at),
+    display: { cashier: `${member.display.cashier}`, receipt: [`Reward: ${rules.rewardName}`, ...member.display.receipt] },
+  };
+}

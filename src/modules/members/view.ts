@@ -1,0 +1,90 @@
+// A member as the API shows it: balances, levels, stamps and discounts computed from ledger totals (D10), with display text.
+import { formatMoney, formatPercent, shortName, type Display } from '../../shared/display.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { VenueLocale } from '../accounts/schemas.js';
+import type { ProgramInfo } from '../programs/schemas.js';
+import { levelAt, nextLevelAfter, visitDiscountBp } from '../programs/service.js';
+import type { MemberRecord } from './repo.js';
+import type { Member } from './schemas.js';
+
+const pct = (bp: number) => bp / 100;
+
+/** Cashback reserved by active holds; holds arrive with the money engine, until then nothing is held. */
+const heldOf = (_record: MemberRecord): number => 0;
+
+export function availableOf(record: MemberRecord): number {
+  return record.cashback - heldOf(record);
+}
+
+export function presentMember(record: MemberRecord, program: ProgramInfo, venue: VenueLocale): Member {
+  const rules = program.rules;
+  const member: Member = {
+    object: 'member',
+    id: record.id,
+    program_id: record.program_id,
+    program_type: rules.type,
+    card_numbers: record.card_numbers,
+    serial: record.serial,
+    barcode: {
+      format: program.barcodeFormat,
+      value: program.barcodeFormat === 'qr_serial' ? record.serial : (record.card_numbers[0] ?? record.serial),
+    },
+    phone: record.phone,
+    name: record.name,
+    consent: true,
+    consented_at: formatTimestamp(record.consented_at),
+    total_spend: record.spend,
+    visits: record.visits,
+    balance: null,
+    held: null,
+    available: null,
+    level: null,
+    levels: null,
+    next_level: null,
+    stamps: null,
+    discount_percent: null,
+    vip_level: null,
+    livemode: record.livemode,
+    created_at: formatTimestamp(record.created_at),
+    display: { cashier: '', receipt: [] },
+  };
+  const who = shortName(record.name, `Member ${record.serial}`);
+  const money = (minor: number) => formatMoney(minor, venue);
+  const percent = (bp: number) => formatPercent(bp, venue.locale);
+
+  if (rules.type === 'cashback' || rules.type === 'vip') {
+    const manual = rules.type === 'vip' && record.vip_level ? rules.levels.find((l) => l.name === record.vip_level) : undefined;
+    const level = manual ?? levelAt(rules.levels, record.spend);
+    const next = manual ? undefined : nextLevelAfter(rules.levels, record.spend);
+    member.level = { name: level.name, percent: pct(level.percentBp), min_spend: level.minSpend };
+    member.levels = rules.levels.map((l) => ({ name: l.name, percent: pct(l.percentBp), min_spend: l.minSpend, reached: l.minSpend <= record.spend }));
+    member.next_level = next ? { name: next.name, percent: pct(next.percentBp), spend_needed: next.minSpend - record.spend } : null;
+    if (rules.type === 'cashback') {
+      member.balance = record.cashback;
+      member.held = heldOf(record);
+      member.available = availableOf(record);
+      member.display = {
+        cashier: `${who} · ${level.name} ${percent(level.percentBp)} · available ${money(member.available)}`,
+        receipt: [`Cashback available: ${money(member.available)}`, `Level: ${level.name} ${percent(level.percentBp)}`],
+      };
+    } else {
+      member.vip_level = record.vip_level;
+      member.discount_percent = pct(level.percentBp);
+      member.display = { cashier: `${who} · ${level.name} · discount ${percent(level.percentBp)}`, receipt: [`${level.name}: ${percent(level.percentBp)} off`] };
+    }
+  } else if (rules.type === 'stamps') {
+    const stamps = Math.max(0, record.stamps);
+    member.stamps = { count: stamps % rules.stampsRequired, required: rules.stampsRequired, rewards_available: Math.floor(stamps / rules.stampsRequired) };
+    member.display = stampsDisplay(who, member.stamps, rules.rewardName);
+  } else {
+    const bp = visitDiscountBp(rules.tiers, record.visits);
+    member.discount_percent = pct(bp);
+    member.display = { cashier: `${who} · ${record.visits} visits · discount ${percent(bp)}`, receipt: [`Visit discount: ${percent(bp)}`] };
+  }
+  return member;
+}
+
+function stampsDisplay(who: string, s: NonNullable<Member['stamps']>, rewardName: string): Display {
+  const rewards = s.rewards_available > 0 ? ` · ${s.rewards_available} × ${rewardName} ready` : '';
+  return { cashier: `${who} · stamps ${s.count}/${s.required}${rewards}`, receipt: [`Stamps: ${s.count}/${s.required}`] };
+}

@@ -1,0 +1,144 @@
+// Programs: creation (by the owner's tools: CLI, demo seed, dashboard), and the level and discount rules of D9.
+import { Value } from 'typebox/value';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { formatTimestamp } from '../../shared/time.js';
+import * as repo from './repo.js';
+import {
+  CashbackSettings,
+  StampsSettings,
+  VipSettings,
+  VisitDiscountSettings,
+  type BarcodeFormat,
+  type LevelRule,
+  type Program,
+  type ProgramInfo,
+  type ProgramRules,
+  type ProgramType,
+} from './schemas.js';
+
+const SETTINGS_SCHEMA = { cashback: CashbackSettings, stamps: StampsSettings, visit_discount: VisitDiscountSettings, vip: VipSettings };
+const toBp = (percent: number) => Math.round(percent * 100);
+const toPercent = (bp: number) => bp / 100;
+
+export interface NewProgram {
+  name: string;
+  type: ProgramType;
+  settings: Record<string, unknown>;
+  barcodeFormat?: BarcodeFormat;
+  isDefault?: boolean;
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError('parameter_invalid', { param: 'settings', message });
+}
+
+function levelRules(levels: { name: string; min_spend: number; percent: number }[]): LevelRule[] {
+  const sorted = levels.map((l) => ({ name: l.name, minSpend: l.min_spend, percentBp: toBp(l.percent) })).sort((a, b) => a.minSpend - b.minSpend);
+  if (sorted[0]!.minSpend !== 0) throw invalid('The first level must start at min_spend 0.');
+  if (new Set(sorted.map((l) => l.minSpend)).size !== sorted.length) throw invalid('Two levels start at the same min_spend.');
+  return sorted;
+}
+
+/** Checks settings against the type and turns them into rules. */
+function rulesFrom(type: ProgramType, settings: Record<string, unknown>): ProgramRules {
+  const schema = SETTINGS_SCHEMA[type];
+  const withDefaults = Value.Default(schema, structuredClone(settings)) as Record<string, unknown>;
+  if (!Value.Check(schema, withDefaults)) {
+    const first = Value.Errors(schema, withDefaults)[0];
+    throw invalid(`settings of a ${type} program: ${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'}.`);
+  }
+  const s = withDefaults as any;
+  switch (type) {
+    case 'cashback':
+      return { type, levels: levelRules(s.levels), maxRedeemBp: toBp(s.max_redeem_percent) };
+    case 'stamps':
+      return { type, stampsRequired: s.stamps_required, rewardName: s.reward_name, stampsPerVisit: s.stamps_per_visit, minCheckAmount: s.min_check_amount };
+    case 'visit_discount': {
+      const tiers = s.tiers.map((t: any) => ({ minVisits: t.min_visits, percentBp: toBp(t.percent) })).sort((a: any, b: any) => a.minVisits - b.minVisits);
+      return { type, tiers };
+    }
+    case 'vip':
+      return { type, levels: levelRules(s.levels) };
+  }
+}
+
+/** The settings as the API shows them. */
+function settingsOf(rules: ProgramRules): Record<string, unknown> {
+  const levels = (ls: LevelRule[]) => ls.map((l) => ({ name: l.name, min_spend: l.minSpend, percent: toPercent(l.percentBp) }));
+  switch (rules.type) {
+    case 'cashback':
+      return { levels: levels(rules.levels), max_redeem_percent: toPercent(rules.maxRedeemBp) };
+    case 'stamps':
+      return {
+        stamps_required: rules.stampsRequired,
+        reward_name: rules.rewardName,
+        stamps_per_visit: rules.stampsPerVisit,
+        min_check_amount: rules.minCheckAmount,
+      };
+    case 'visit_discount':
+      return { tiers: rules.tiers.map((t) => ({ min_visits: t.minVisits, percent: toPercent(t.percentBp) })) };
+    case 'vip':
+      return { levels: levels(rules.levels) };
+  }
+}
+
+function info(row: repo.ProgramRow): ProgramInfo {
+  return {
+    id: row.id,
+    name: row.name,
+    barcodeFormat: row.barcode_format,
+    isDefault: row.is_default,
+    rules: row.settings as unknown as ProgramRules,
+    createdAt: formatTimestamp(row.created_at),
+  };
+}
+
+export function presentProgram(p: ProgramInfo): Program {
+  return {
+    object: 'program',
+    id: p.id,
+    name: p.name,
+    type: p.rules.type,
+    barcode_format: p.barcodeFormat,
+    is_default: p.isDefault,
+    settings: settingsOf(p.rules),
+    created_at: p.createdAt,
+  };
+}
+
+export async function createProgram(db: Db, venueId: string, input: NewProgram): Promise<ProgramInfo> {
+  if (!input.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
+  const rules = rulesFrom(input.type, input.settings);
+  const existing = await repo.listPrograms(db, venueId);
+  const isDefault = input.isDefault ?? existing.length === 0;
+  if (isDefault) await repo.clearDefault(db, venueId);
+  const row = await repo.insertProgram(db, {
+    venue_id: venueId,
+    id: newId(),
+    name: input.name,
+    type: input.type,
+    settings: JSON.stringify(rules),
+    barcode_format: input.barcodeFormat ?? 'qr_card_number',
+    is_default: isDefault,
+  });
+  return info(row);
+}
+
+export async function listPrograms(db: Db, venueId: string): Promise<ProgramInfo[]> {
+  return (await repo.listPrograms(db, venueId)).map(info);
+}
+
+/** The level a member is at with this total spend: the highest whose min_spend is reached. */
+export function levelAt(levels: LevelRule[], totalSpend: number): LevelRule {
+  return levels.filter((l) => l.minSpend <= totalSpend).at(-1) ?? levels[0]!;
+}
+
+export function nextLevelAfter(levels: LevelRule[], totalSpend: number): LevelRule | undefined {
+  return levels.find((l) => l.minSpend > totalSpend);
+}
+
+export function visitDiscountBp(tiers: { minVisits: number; percentBp: number }[], visits: number): number {
+  return tiers.filter((t) => t.minVisits <= visits).at(-1)?.percentBp ?? 0;
+}
