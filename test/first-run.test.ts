@@ -21,7 +21,11 @@ describe.runIf(!onPostgres())('first run on the embedded database', () => {
       key = /Test API key: +(sk_test_\S+)/.exec(out)![1]!;
       const res = await fetch(`${first.baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { slug: string }).slug).toBe('demo');
+      const account = (await res.json()) as { slug: string; programs: { type: string; settings: { levels: unknown[] } }[] };
+      expect(account.slug).toBe('demo');
+      expect(account.programs.map((p) => [p.type, p.settings.levels.length])).toEqual([['cashback', 3]]);
+      const gold = await fetch(`${first.baseUrl}/api/v1/members/lookup?card_number=DEMO-0003`, { headers: { authorization: `Bearer ${key}` } });
+      expect(((await gold.json()) as { level: { name: string } }).level.name).toBe('Gold');
     } finally {
       expect(await first.stop('SIGTERM')).toBe(0);
     }

@@ -19,6 +19,8 @@ import {
 import * as service from './service.js';
 
 const tags = ['Members'];
+/** The error codes a route can answer besides 401/403/429, for its OpenAPI description. */
+const errors = (...codes: string[]) => `Errors: ${codes.join('; ')}. See /api/errors.`;
 
 export async function memberRoutes(app: App): Promise<void> {
   const db = () => app.deps.db;
@@ -29,6 +31,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: "Enrol a guest with the venue's card number; consent must be true",
+        description: errors('400 parameter_invalid (consent, card_number, phone, program_id)', '409 card_number_taken'),
         body: EnrolMember,
         response: withErrors({ 201: Member }),
       },
@@ -42,6 +45,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'List members, newest first',
+        description: errors('400 parameter_invalid (limit, starting_after, phone)'),
         querystring: Type.Object(
           {
             ...PageQuery,
@@ -63,6 +67,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Find a member by card number, barcode content or phone (exactly one)',
+        description: errors('400 parameter_invalid (none or several of card_number, barcode, phone; phone)', '404 member_not_found'),
         querystring: LookupQuery,
         response: withErrors({ 200: Member }),
       },
@@ -72,14 +77,14 @@ export async function memberRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/members/:id',
-    { schema: { tags, summary: 'Get a member', params: MemberParams, response: withErrors({ 200: Member }) } },
+    { schema: { tags, summary: 'Get a member', description: errors('404 member_not_found'), params: MemberParams, response: withErrors({ 200: Member }) } },
     (req) => service.getMember(db(), callerOf(req), req.params.id),
   );
 
   app.patch(
     '/v1/members/:id',
     {
-      schema: { tags, summary: 'Change name, phone or (VIP) level', params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
+      schema: { tags, summary: 'Change name, phone or (VIP) level', description: errors('400 parameter_invalid (phone, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
     },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body)),
   );
@@ -87,7 +92,7 @@ export async function memberRoutes(app: App): Promise<void> {
   app.post(
     '/v1/members/:id/cards',
     {
-      schema: { tags, summary: 'Attach another card number', params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
+      schema: { tags, summary: 'Attach another card number', description: errors('400 parameter_invalid (card_number)', '404 member_not_found', '409 card_number_taken'), params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
     },
     (req, reply) => runMutation(req, reply, 201, (trx) => service.attachCard(trx, callerOf(req), req.params.id, req.body.card_number)),
   );
@@ -98,6 +103,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Everything that changed the balance, spend, visits or stamps, newest first',
+        description: errors('400 parameter_invalid (limit, starting_after)', '404 member_not_found'),
         params: MemberParams,
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
         response: withErrors({ 200: ListOf(HistoryEntry) }),
@@ -112,6 +118,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: "The member's barcode as an SVG image, in the program's format",
+        description: errors('404 member_not_found'),
         params: MemberParams,
         response: withErrors({ 200: { description: 'SVG image', content: { 'image/svg+xml': { schema: Type.String() } } } }),
       },
@@ -125,6 +132,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Add or take cashback by hand, with a reason (only when the venue allows it)',
+        description: errors('400 parameter_invalid (amount, reason)', '400 redeem_not_supported', '402 insufficient_balance (with available)', '403 adjustments_disabled', '404 member_not_found'),
         params: MemberParams,
         body: Adjust,
         response: withErrors({ 201: Adjustment }),
@@ -140,6 +148,7 @@ export async function memberRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Redeem one earned stamp reward',
+        description: errors('400 redeem_not_supported', '402 no_reward_available', '404 member_not_found'),
         params: MemberParams,
         response: withErrors({ 201: RewardRedemption }),
       },
