@@ -6,12 +6,14 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import * as accounts from './modules/accounts/service.js';
+import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
+import * as programs from './modules/programs/service.js';
 import { ApiError } from './shared/errors.js';
 import { openStorage, type Storage } from './server.js';
 
 interface Command {
   usage: string;
-  options?: Record<string, { type: 'string' }>;
+  options?: Record<string, { type: 'string' | 'boolean' }>;
   run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void>;
 }
 
@@ -70,6 +72,42 @@ const COMMANDS: Record<string, Command> = {
     usage: 'venue list                       List venues.',
     async run(storage) {
       for (const v of await accounts.listVenues(storage.database.db)) say(`${v.id}  ${v.slug}  ${v.name}  ${v.currency}`);
+    },
+  },
+  'program create': {
+    usage:
+      "program create --type cashback|stamps|visit_discount|vip --name N --settings '{json}' [--barcode qr_card_number|code128_card_number|qr_serial] [--default] [--venue V]",
+    options: { venue: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, settings: { type: 'string' }, barcode: { type: 'string' }, default: { type: 'boolean' } },
+    async run(storage, v) {
+      const type = required(v, 'type');
+      if (!(PROGRAM_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${PROGRAM_TYPES.join(', ')}.`);
+      if (v.barcode && !(BARCODE_FORMATS as readonly string[]).includes(v.barcode)) throw new UsageError(`--barcode must be one of ${BARCODE_FORMATS.join(', ')}.`);
+      let settings: Record<string, unknown>;
+      try {
+        settings = JSON.parse(required(v, 'settings'));
+      } catch {
+        throw new UsageError('--settings must be JSON, for example \'{"levels":[{"name":"Bronze","min_spend":0,"percent":3}]}\'.');
+      }
+      const venue = await venueOf(storage.database.db, v.venue);
+      const program = await programs.createProgram(storage.database.db, venue.id, {
+        name: required(v, 'name'),
+        type: type as ProgramType,
+        settings,
+        barcodeFormat: v.barcode as BarcodeFormat | undefined,
+        isDefault: v.default === 'true' ? true : undefined,
+      });
+      say(`Created ${type} program ${program.id} "${program.name}" for ${venue.slug}${program.isDefault ? ' (the default)' : ''}.`);
+    },
+  },
+  'program list': {
+    usage: 'program list [--venue V]         Programs with their type and settings.',
+    options: { venue: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await venueOf(storage.database.db, v.venue);
+      for (const p of await programs.listPrograms(storage.database.db, venue.id)) {
+        const shown = programs.presentProgram(p);
+        say(`${p.id}  ${shown.type}  ${p.name}${p.isDefault ? '  (default)' : ''}  ${JSON.stringify(shown.settings)}`);
+      }
     },
   },
   'owner create': {
@@ -149,7 +187,8 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true });
   const storage = await openStorage(loadConfig(), 'cli');
   try {
-    await command.run(storage, values as Record<string, string | undefined>, positionals);
+    const asText = Object.fromEntries(Object.entries(values).map(([k, val]) => [k, val === undefined ? undefined : String(val)]));
+    await command.run(storage, asText, positionals);
     return 0;
   } finally {
     await storage.close();

@@ -16,11 +16,19 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const env = (): Record<string, string> => (onPostgres() ? { DATABASE_URL: t.testDatabase.url!, API_KEY_PEPPER: TEST_PEPPER } : { DATA_DIR: dataDir, DATABASE_URL: '' });
 
 describe('npm run cli', () => {
-  it('creates a venue, an owner and keys, lists and revokes keys', async () => {
+  it('creates a venue, a program, an owner and keys, lists and revokes keys', async () => {
     const slug = `cli-${Date.now().toString(36)}`;
     const venue = await runCli(['venue', 'create', '--name', 'CLI Bar', '--slug', slug, '--currency', 'GBP', '--timezone', 'Europe/London', '--country', 'GB', '--locale', 'en-GB'], env());
     expect(venue.stderr).toBe('');
     expect(venue.stdout).toContain(`slug ${slug}`);
+
+    const program = await runCli(
+      ['program', 'create', '--venue', slug, '--type', 'stamps', '--name', 'Coffee card', '--settings', '{"stamps_required":8,"reward_name":"Free flat white"}'],
+      env(),
+    );
+    expect(program.stderr).toBe('');
+    expect(program.stdout).toMatch(/Created stamps program .* "Coffee card" for cli-\w+ \(the default\)\./);
+    expect((await runCli(['program', 'list', '--venue', slug], env())).stdout).toContain('"stamps_required":8');
 
     const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
     expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);

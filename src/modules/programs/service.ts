@@ -126,6 +126,29 @@ export async function createProgram(db: Db, venueId: string, input: NewProgram):
   return info(row);
 }
 
+export interface ProgramChanges {
+  name?: string;
+  settings?: Record<string, unknown>;
+  barcodeFormat?: BarcodeFormat;
+  /** true makes it the default; the previous default stops being one. */
+  isDefault?: true;
+}
+
+/** Changes a program's name, settings (of its own type) or barcode format, or makes it the default. */
+export async function updateProgram(db: Db, venueId: string, id: string, changes: ProgramChanges): Promise<ProgramInfo> {
+  const current = (await repo.listPrograms(db, venueId)).find((p) => p.id === id);
+  if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program at this venue.' });
+  if (changes.name !== undefined && !changes.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
+  if (changes.isDefault) await repo.clearDefault(db, venueId);
+  const row = await repo.updateProgram(db, venueId, id, {
+    ...(changes.name === undefined ? {} : { name: changes.name }),
+    ...(changes.settings === undefined ? {} : { settings: JSON.stringify(rulesFrom(current.type, changes.settings)) }),
+    ...(changes.barcodeFormat === undefined ? {} : { barcode_format: changes.barcodeFormat }),
+    ...(changes.isDefault ? { is_default: true } : {}),
+  });
+  return info(row!);
+}
+
 export async function listPrograms(db: Db, venueId: string): Promise<ProgramInfo[]> {
   return (await repo.listPrograms(db, venueId)).map(info);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createProgram, createVenue, createKey, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client } from '../../support/http.js';
+import * as programs from '../../../src/modules/programs/service.js';
 
 const t = useTestApp();
 
@@ -115,6 +116,21 @@ describe('GET /v1/account', () => {
         created_at: program.createdAt,
       },
     ]);
+  });
+
+  it('the owner changes settings and the default program; members see the new rules at once', async () => {
+    const { venue, api, program, member, read } = await setUp('cashback');
+    const second = await createProgram(t, venue, 'stamps');
+    expect(second.isDefault).toBe(false);
+    await programs.updateProgram(t.db, venue.id, program.id, {
+      settings: { levels: [{ name: 'Member', min_spend: 0, percent: 4 }], max_redeem_percent: 50 },
+    });
+    expect((await read()).level).toEqual({ name: 'Member', percent: 4, min_spend: 0 });
+    await programs.updateProgram(t.db, venue.id, second.id, { isDefault: true });
+    const account = (await api.get('/api/v1/account')).body.programs;
+    expect(account.map((p: { id: string; is_default: boolean }) => [p.id, p.is_default])).toEqual([[program.id, false], [second.id, true]]);
+    const next = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true });
+    expect([next.body.program_type, member.program_type]).toEqual(['stamps', 'cashback']);
   });
 
   it('refuses settings that do not fit the program type', async () => {
