@@ -25,6 +25,7 @@ describe('GET /v1/account', () => {
       livemode: false,
       api_key: { id: key.id, name: 'Kiosk 1', prefix: secret.slice(0, 12), scopes: ['menu:read'] },
       settings: DEFAULT_VENUE_SETTINGS,
+      programs: [],
       created_at: venue.createdAt,
     });
   });
