@@ -1,8 +1,10 @@
 // Migrates one template database per run; every test file then gets its own copy (test/support/database.ts).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
@@ -13,6 +15,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
     postgresTemplateUrl: string;
+    /** Prefix of the databases this run creates on PostgreSQL, dropped together at the end. */
+    postgresDatabasePrefix: string;
   }
 }
 
@@ -22,9 +26,12 @@ export default async function setup(project: TestProject) {
     const database = await openDatabase({ kind: 'postgres', url });
     await migrateToLatest(database.db);
     await database.close();
+    const prefix = `vl_test_${randomBytes(3).toString('hex')}_`;
     project.provide('postgresTemplateUrl', url);
+    project.provide('postgresDatabasePrefix', prefix);
     project.provide('pgliteTemplate', '');
-    return;
+    // Dropped once every test worker has exited, so no pool is still closing its connections.
+    return () => dropDatabases(url, prefix);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-template-'));
   const pglite = await PGlite.create();
@@ -35,5 +42,19 @@ export default async function setup(project: TestProject) {
   await db.destroy();
   project.provide('pgliteTemplate', file);
   project.provide('postgresTemplateUrl', '');
+  project.provide('postgresDatabasePrefix', '');
   return () => rmSync(dir, { recursive: true, force: true });
+}
+
+async function dropDatabases(templateUrl: string, prefix: string): Promise<void> {
+  const url = new URL(templateUrl);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.href });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
+    for (const { datname } of rows) await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
+  } finally {
+    await client.end();
+  }
 }

@@ -34,17 +34,11 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     return { database, close: () => database.close() };
   }
   const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
-  const name = `vl_test_${randomBytes(6).toString('hex')}`;
+  const name = `${inject('postgresDatabasePrefix')}${randomBytes(6).toString('hex')}`;
   await admin(templateUrl, (c) => c.query(`create database ${name} template ${c.escapeIdentifier(template)}`));
   const url = new URL(templateUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: 'postgres', url: url.href });
-  return {
-    database,
-    url: url.href,
-    async close() {
-      await database.close();
-      await admin(templateUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
-    },
-  };
+  // The database itself is dropped by the global teardown, once no worker holds a connection to it.
+  return { database, url: url.href, close: () => database.close() };
 }
