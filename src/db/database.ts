@@ -48,6 +48,9 @@ async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }): Pro
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  // An idle connection the server dropped (restart, failover) is discarded by the pool and replaced on the
+  // next query; without a listener the event would crash the process.
+  pool.on('error', (err) => process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   await sql`select 1`.execute(db);
   const listeners: pg.Client[] = [];
