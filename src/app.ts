@@ -10,6 +10,9 @@ import { requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
+import { menuRoutes } from './modules/menu/routes.js';
+import { guestMenuRoutes } from './modules/menu/guest-page.js';
+import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
@@ -47,8 +50,12 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(webhookRoutes);
       await api.register(webhookDeliveryRoutes);
       await api.register(memberRoutes);
+      await api.register(menuRoutes);
+      await api.register(orderRoutes);
+      await api.register(publicOrderRoutes);
     },
     { prefix: '/api' },
   );
+  await app.register(guestMenuRoutes);
   return app;
 }

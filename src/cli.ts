@@ -6,6 +6,7 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import * as accounts from './modules/accounts/service.js';
+import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
 import * as programs from './modules/programs/service.js';
 import { ApiError } from './shared/errors.js';
@@ -108,6 +109,24 @@ const COMMANDS: Record<string, Command> = {
         const shown = programs.presentProgram(p);
         say(`${p.id}  ${shown.type}  ${p.name}${p.isDefault ? '  (default)' : ''}  ${JSON.stringify(shown.settings)}`);
       }
+    },
+  },
+  'table create': {
+    usage: 'table create --name "Table 4" [--code t4] [--venue V]   Prints the QR menu address of the table.',
+    options: { venue: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await venueOf(storage.database.db, v.venue);
+      const table = await menu.createTable(storage.database.db, venue.id, { name: required(v, 'name'), tableCode: v.code });
+      say(`Created ${table.name} (code ${table.tableCode}); its QR code points to ${loadConfig().publicBaseUrl}/m/${venue.slug}/${table.tableCode}`);
+    },
+  },
+  'table list': {
+    usage: 'table list [--venue V]           Tables with their QR menu addresses.',
+    options: { venue: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await venueOf(storage.database.db, v.venue);
+      const base = loadConfig().publicBaseUrl;
+      for (const t of await menu.listTables(storage.database.db, venue.id)) say(`${t.tableCode}  ${t.name}  ${base}/m/${venue.slug}/${t.tableCode}`);
     },
   },
   'owner create': {

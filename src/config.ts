@@ -22,6 +22,7 @@ const EnvSchema = Type.Object({
   API_KEY_PEPPER: Type.Optional(Type.String({ minLength: 32 })),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
+  PUBLIC_ORDERS_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   WEBHOOK_RETRY_SCHEDULE: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?(,\\d+(ms|s|m|h|d)?)*$', default: '5s,5m,30m,2h,5h,10h,10h' }),
   WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.1 }),
@@ -48,6 +49,7 @@ export interface Config {
   apiKeyPepper?: string;
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
+  publicOrdersPerMinute: number;
   bodyLimitBytes: number;
   webhooks: WebhookDeliveryConfig;
 }
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyPepper: parsed.API_KEY_PEPPER,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE,
+    publicOrdersPerMinute: parsed.PUBLIC_ORDERS_PER_MINUTE,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),

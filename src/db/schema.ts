@@ -145,6 +145,51 @@ export interface LedgerEntriesTable {
   created_at: Timestamp;
 }
 
+export interface DishesTable {
+  venue_id: string;
+  id: string;
+  external_id: string;
+  name: string;
+  description: string | null;
+  category: string | null;
+  price: number;
+  available: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VenueTablesTable {
+  venue_id: string;
+  id: string;
+  table_code: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface OrdersTable {
+  venue_id: string;
+  id: string;
+  table_code: string;
+  table_name: string;
+  status: string;
+  status_reason: string | null;
+  items: JSONColumnType<OrderItemRow[]>;
+  subtotal: number;
+  comment: string | null;
+  livemode: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderItemRow {
+  external_id: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  amount: number;
+  note: string | null;
+}
+
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
@@ -158,4 +203,7 @@ export interface DB {
   members: MembersTable;
   member_cards: MemberCardsTable;
   ledger_entries: LedgerEntriesTable;
+  dishes: DishesTable;
+  venue_tables: VenueTablesTable;
+  orders: OrdersTable;
 }

@@ -21,22 +21,27 @@ function replayError(body: Record<string, unknown>): ApiError {
   return new ApiError(code, { message, param, details });
 }
 
+/** Runs a change in a transaction and answers `status` with its result (see runMutationWithStatus). */
+export function runMutation<T>(req: FastifyRequest, reply: FastifyReply, status: number, work: (trx: Db) => Promise<T>): Promise<T> {
+  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }));
+}
+
 /**
- * Runs a change in a transaction and answers `status` with its result. With an Idempotency-Key, a retry
- * of the same request replays the stored answer, and a crash can never leave the change without its record.
+ * Runs a change in a transaction; the work says which status its answer has (PUT: 201 created, 200 replaced).
+ * With an Idempotency-Key, a retry of the same request replays the stored answer, and a crash can never leave
+ * the change without its record.
  */
-export async function runMutation<T>(
+export async function runMutationWithStatus<T>(
   req: FastifyRequest,
   reply: FastifyReply,
-  status: number,
-  work: (trx: Db) => Promise<T>,
+  work: (trx: Db) => Promise<{ status: number; body: T }>,
 ): Promise<T> {
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
   if (key === undefined) {
-    const result = await db.transaction().execute(work);
+    const { status, body } = await db.transaction().execute(work);
     reply.code(status);
-    return result;
+    return body;
   }
   if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
     throw new ApiError('parameter_invalid', {
@@ -58,13 +63,13 @@ export async function runMutation<T>(
         return { kind: 'replay' as const, prior };
       }
       workStarted = true;
-      const result = await work(trx);
-      await store.saveResponse(trx, { venueId, key, fingerprint, status, body: result, at, notBefore });
-      return { kind: 'done' as const, result };
+      const { status, body } = await work(trx);
+      await store.saveResponse(trx, { venueId, key, fingerprint, status, body, at, notBefore });
+      return { kind: 'done' as const, status, body };
     });
     if (outcome.kind === 'done') {
-      reply.code(status);
-      return outcome.result;
+      reply.code(outcome.status);
+      return outcome.body;
     }
     reply.header('idempotent-replayed', 'true');
     const { status_code, response_body } = outcome.prior;

@@ -2,9 +2,9 @@
 import { sql } from 'kysely';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { ERROR_CODES } from '../shared/errors.js';
+import { escapeHtml } from '../shared/html.js';
 import type { App } from './context.js';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function errorReferenceHtml(): string {
   const rows = Object.entries(ERROR_CODES)

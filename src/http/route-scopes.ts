@@ -23,6 +23,15 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/members/:id/barcode.svg': ['members:read'],
   'POST /v1/members/:id/adjustments': ['members:adjust'],
   'POST /v1/members/:id/rewards/redeem': ['transactions:write', 'devices:write'],
+  'GET /v1/menu/items': ['menu:read'],
+  'GET /v1/menu/items/:external_id': ['menu:read'],
+  'PUT /v1/menu/items/:external_id': ['menu:write'],
+  'PATCH /v1/menu/items/:external_id': ['menu:write'],
+  'DELETE /v1/menu/items/:external_id': ['menu:write'],
+  'POST /v1/menu/items/bulk': ['menu:write'],
+  'GET /v1/orders': ['orders:read'],
+  'GET /v1/orders/:id': ['orders:read'],
+  'POST /v1/orders/:id/status': ['orders:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

@@ -116,6 +116,11 @@ export async function findVenue(db: Db, idOrSlug: string): Promise<Venue | undef
   return row && presentVenue(row);
 }
 
+export async function findVenueBySlug(db: Db, slug: string): Promise<Venue | undefined> {
+  const row = await repo.findVenueBySlug(db, slug);
+  return row && presentVenue(row);
+}
+
 export async function listVenues(db: Db): Promise<Venue[]> {
   return (await repo.listVenues(db)).map(presentVenue);
 }

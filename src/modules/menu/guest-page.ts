@@ -1,0 +1,141 @@
+// The public QR menu at /m/{venue_slug}/{table_code}: a phone-sized page of available dishes with a basket.
+import type { App } from '../../http/context.js';
+import { formatMoney } from '../../shared/display.js';
+import { escapeHtml } from '../../shared/html.js';
+import * as accounts from '../accounts/service.js';
+import type { Dish } from './schemas.js';
+import * as service from './service.js';
+
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f6f5f2;padding-bottom:6rem}
+header{background:#1f3a34;color:#fff;padding:1.1rem 1rem}h1{margin:0;font-size:1.35rem}header p{margin:.2rem 0 0;opacity:.85}
+main{padding:0 .75rem;max-width:40rem;margin:0 auto}h2{font-size:1.05rem;margin:1.2rem .25rem .5rem;color:#1f3a34}
+ul{list-style:none;margin:0;padding:0;background:#fff;border-radius:12px;box-shadow:0 1px 3px #0001}
+li{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;padding:.8rem .9rem;border-bottom:1px solid #eee}li:last-child{border:0}
+.name{font-weight:600}.desc{grid-column:1;color:#666;font-size:.9rem}.price{font-weight:600;white-space:nowrap}
+.qty{grid-column:2;grid-row:2;display:flex;align-items:center;gap:.5rem;justify-self:end}
+.qty button{width:2.2rem;height:2.2rem;border-radius:50%;border:1px solid #1f3a34;background:#fff;color:#1f3a34;font-size:1.2rem;line-height:1}
+.qty output{min-width:1.2rem;text-align:center}
+footer{position:fixed;left:0;right:0;bottom:0;background:#fff;box-shadow:0 -2px 8px #0002;padding:.75rem 1rem;display:flex;align-items:center;gap:.75rem}
+#summary{flex:1}#send{background:#e0793a;color:#fff;border:0;border-radius:10px;padding:.75rem 1.1rem;font-size:1rem;font-weight:600}
+#send:disabled{background:#ccc}#message{margin:1rem .25rem;padding:.8rem;border-radius:10px;background:#e6f2ee}#message.error{background:#fbe9e7}
+.empty{padding:2rem 1rem;text-align:center;color:#666}`;
+
+function dishItem(dish: Dish, where: { currency: string; locale: string }): string {
+  const name = escapeHtml(dish.name);
+  return `<li class="dish" data-sku="${escapeHtml(dish.external_id)}" data-price="${dish.price}">
+<span class="name">${name}</span><span class="price">${escapeHtml(formatMoney(dish.price, where))}</span>
+<span class="desc">${escapeHtml(dish.description ?? '')}</span>
+<span class="qty"><button type="button" class="minus" aria-label="One ${name} less">−</button><output aria-label="${name} in basket">0</output><button type="button" class="plus" aria-label="Add ${name}">+</button></span>
+</li>`;
+}
+
+function page(title: string, body: string, lang = 'en'): string {
+  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>${body}</html>`;
+}
+
+export function renderMenu(venue: accounts.Venue, table: { tableCode: string; name: string }, dishes: Dish[]): string {
+  const where = { currency: venue.currency, locale: venue.locale };
+  const byCategory = new Map<string, Dish[]>();
+  for (const dish of dishes) byCategory.set(dish.category ?? 'Menu', [...(byCategory.get(dish.category ?? 'Menu') ?? []), dish]);
+  const sections = [...byCategory]
+    .map(([category, list]) => `<section><h2>${escapeHtml(category)}</h2><ul>${list.map((d) => dishItem(d, where)).join('')}</ul></section>`)
+    .join('');
+  const fraction = new Intl.NumberFormat(venue.locale, { style: 'currency', currency: venue.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return page(
+    `${venue.name} · ${table.name}`,
+    `<body data-slug="${escapeHtml(venue.slug)}" data-table="${escapeHtml(table.tableCode)}" data-currency="${venue.currency}" data-locale="${escapeHtml(venue.locale)}" data-fraction="${fraction}">
+<header><h1>${escapeHtml(venue.name)}</h1><p>${escapeHtml(table.name)}</p></header>
+<main>${sections || '<p class="empty">Nothing can be ordered right now. Please ask the staff.</p>'}<div id="message" role="status" hidden></div></main>
+<footer><span id="summary">Your basket is empty</span><button type="button" id="send" disabled>Send order</button></footer>
+<script src="/m/assets/menu.js" defer></script></body>`,
+    venue.locale,
+  );
+}
+
+// The basket: counts per dish, a total, and the order sent to the public order endpoint as JSON.
+const SCRIPT = `'use strict';
+(() => {
+  const body = document.body;
+  const money = new Intl.NumberFormat(body.dataset.locale, { style: 'currency', currency: body.dataset.currency });
+  const scale = 10 ** Number(body.dataset.fraction);
+  const basket = new Map();
+  const summary = document.getElementById('summary');
+  const send = document.getElementById('send');
+  const message = document.getElementById('message');
+  const dishes = [...document.querySelectorAll('.dish')];
+
+  function render() {
+    let count = 0, total = 0;
+    for (const li of dishes) {
+      const n = basket.get(li.dataset.sku) || 0;
+      li.querySelector('output').textContent = String(n);
+      count += n;
+      total += n * Number(li.dataset.price);
+    }
+    summary.textContent = count ? count + (count === 1 ? ' item · ' : ' items · ') + money.format(total / scale) : 'Your basket is empty';
+    send.disabled = count === 0;
+  }
+
+  function say(text, isError) {
+    message.hidden = false;
+    message.className = isError ? 'error' : '';
+    message.textContent = text;
+    message.scrollIntoView({ block: 'nearest' });
+  }
+
+  for (const li of dishes) {
+    const sku = li.dataset.sku;
+    li.querySelector('.plus').addEventListener('click', () => { basket.set(sku, Math.min(50, (basket.get(sku) || 0) + 1)); render(); });
+    li.querySelector('.minus').addEventListener('click', () => { basket.set(sku, Math.max(0, (basket.get(sku) || 0) - 1)); render(); });
+  }
+
+  send.addEventListener('click', async () => {
+    const items = [...basket].filter(([, n]) => n > 0).map(([external_id, quantity]) => ({ external_id, quantity }));
+    send.disabled = true;
+    try {
+      const res = await fetch('/api/public/v1/menus/' + encodeURIComponent(body.dataset.slug) + '/orders', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ table_code: body.dataset.table, items }),
+      });
+      const answer = await res.json();
+      if (!res.ok) { say(answer.error ? answer.error.message : 'The order could not be sent.', true); render(); return; }
+      basket.clear();
+      render();
+      say('Thank you! Your order (' + money.format(answer.subtotal / scale) + ') was sent to the staff.', false);
+    } catch {
+      say('The order could not be sent. Please check your connection and try again.', true);
+      render();
+    }
+  });
+  render();
+})();
+`;
+
+export async function guestMenuRoutes(app: App): Promise<void> {
+  app.get('/m/assets/menu.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SCRIPT),
+  );
+
+  app.get<{ Params: { venue_slug: string; table_code: string } }>(
+    '/m/:venue_slug/:table_code',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8');
+      const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
+      const table = venue && (await service.findTable(app.deps.db, venue.id, req.params.table_code));
+      if (!venue || !table) {
+        return reply.code(404).send(page('Menu not found', '<body><main><p class="empty">This menu was not found. Please ask the staff.</p></main></body>'));
+      }
+      return reply.send(renderMenu(venue, table, await service.availableDishes(app.deps.db, venue.id)));
+    },
+  );
+}

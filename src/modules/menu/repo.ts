@@ -1,0 +1,111 @@
+// SQL for dishes and tables; the bulk sync is one upsert and one delete, whatever the number of dishes.
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { DishesTable } from '../../db/schema.js';
+import type { Page } from '../../shared/pagination.js';
+
+export type DishRow = Selectable<DishesTable>;
+
+/**
+ * Inserts new dishes and updates changed ones; a dish whose fields are all the same is left alone and not
+ * returned. `inserted` tells a new row from an updated one.
+ */
+export async function upsertDishes(db: Db, rows: Insertable<DishesTable>[]): Promise<(DishRow & { inserted: boolean })[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insertInto('dishes')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['venue_id', 'external_id'])
+        .doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          description: eb.ref('excluded.description'),
+          category: eb.ref('excluded.category'),
+          price: eb.ref('excluded.price'),
+          available: eb.ref('excluded.available'),
+          updated_at: sql<Date>`now()`,
+        }))
+        .where(
+          sql<boolean>`(dishes.name, dishes.description, dishes.category, dishes.price, dishes.available)
+            is distinct from (excluded.name, excluded.description, excluded.category, excluded.price, excluded.available)`,
+        ),
+    )
+    .returningAll()
+    .returning(sql<boolean>`xmax = 0`.as('inserted'))
+    .execute();
+}
+
+export async function deleteDishesExcept(db: Db, venueId: string, keep: string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('dishes')
+    .where('venue_id', '=', venueId)
+    .$if(keep.length > 0, (q) => q.where('external_id', 'not in', keep))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findDish(db: Db, venueId: string, externalId: string): Promise<DishRow | undefined> {
+  return db.selectFrom('dishes').selectAll().where('venue_id', '=', venueId).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function findDishes(db: Db, venueId: string, externalIds: string[]): Promise<DishRow[]> {
+  if (externalIds.length === 0) return [];
+  return db.selectFrom('dishes').selectAll().where('venue_id', '=', venueId).where('external_id', 'in', externalIds).execute();
+}
+
+export async function dishIdExists(db: Db, venueId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('dishes').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function listDishes(db: Db, venueId: string, page: Page, filter: { available?: boolean; category?: string }): Promise<DishRow[]> {
+  return db
+    .selectFrom('dishes')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .$if(filter.available !== undefined, (q) => q.where('available', '=', filter.available!))
+    .$if(filter.category !== undefined, (q) => q.where('category', '=', filter.category!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+/** Every dish on offer, for the guest menu: by category, then name. */
+export async function availableDishes(db: Db, venueId: string): Promise<DishRow[]> {
+  return db
+    .selectFrom('dishes')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('available', '=', true)
+    .orderBy(sql`coalesce(category, '')`)
+    .orderBy('name')
+    .execute();
+}
+
+export async function updateDish(db: Db, venueId: string, externalId: string, changes: Partial<Insertable<DishesTable>>): Promise<DishRow | undefined> {
+  return db
+    .updateTable('dishes')
+    .set({ ...changes, updated_at: sql<Date>`now()` })
+    .where('venue_id', '=', venueId)
+    .where('external_id', '=', externalId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteDish(db: Db, venueId: string, externalId: string): Promise<boolean> {
+  const result = await db.deleteFrom('dishes').where('venue_id', '=', venueId).where('external_id', '=', externalId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function insertTable(db: Db, row: { venue_id: string; id: string; table_code: string; name: string }) {
+  return db.insertInto('venue_tables').values(row).onConflict((oc) => oc.columns(['venue_id', 'table_code']).doNothing()).returningAll().executeTakeFirst();
+}
+
+export async function findTable(db: Db, venueId: string, tableCode: string) {
+  return db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).where('table_code', '=', tableCode).executeTakeFirst();
+}
+
+export async function listTables(db: Db, venueId: string) {
+  return db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).orderBy('name').execute();
+}

@@ -1,0 +1,67 @@
+// Dishes (keyed by the caller's SKU), the bulk sync, and tables (D14).
+import { Type, type Static } from 'typebox';
+
+export const ExternalId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description: "The caller's SKU." });
+
+const DishFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  category: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
+  price: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Minor units of the venue currency.' }),
+  available: Type.Optional(Type.Boolean({ default: true, description: 'false puts the dish on the stop list.' })),
+};
+
+export const DishBody = Type.Object(DishFields, { additionalProperties: false });
+export type DishBody = Static<typeof DishBody>;
+
+export const DishPatch = Type.Partial(Type.Object(DishFields), { additionalProperties: false });
+export type DishPatch = Static<typeof DishPatch>;
+
+export const BulkDish = Type.Object({ external_id: ExternalId, ...DishFields }, { additionalProperties: false });
+export type BulkDish = Static<typeof BulkDish>;
+
+export const MAX_BULK_DISHES = 500;
+
+export const BulkSync = Type.Object(
+  {
+    items: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      maxItems: MAX_BULK_DISHES,
+      description: `Up to ${MAX_BULK_DISHES} dishes, each {external_id, name, description?, category?, price, available?}.`,
+    }),
+    replace: Type.Optional(Type.Boolean({ default: false, description: 'true removes every dish not in items.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkResult = Type.Object({
+  object: Type.Literal('menu_sync'),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+  removed: Type.Integer(),
+});
+export type BulkResult = Static<typeof BulkResult>;
+
+export const Dish = Type.Object({
+  object: Type.Literal('dish'),
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Union([Type.String(), Type.Null()]),
+  price: Type.Integer(),
+  available: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type Dish = Static<typeof Dish>;
+
+export const DeletedDish = Type.Object({ object: Type.Literal('dish'), external_id: Type.String(), deleted: Type.Literal(true) });
+
+export const DishParams = Type.Object({ external_id: Type.String() });
+
+export interface VenueTable {
+  id: string;
+  tableCode: string;
+  name: string;
+}

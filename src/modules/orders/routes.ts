@@ -1,0 +1,88 @@
+// HTTP routes for orders: the till's list, read and status moves, and the guests' public order endpoint.
+import { Type } from 'typebox';
+import { callerOf, type App } from '../../http/context.js';
+import { runMutation } from '../../http/idempotency.js';
+import { withErrors } from '../../http/responses.js';
+import { ApiError } from '../../shared/errors.js';
+import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import { MoveOrder, Order, OrderParams, ORDER_STATUSES, PlaceOrder, PublicOrderParams } from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['Orders'];
+
+export async function orderRoutes(app: App): Promise<void> {
+  app.get(
+    '/v1/orders',
+    {
+      schema: {
+        tags,
+        summary: 'Table orders, newest first; poll every 10-15 s or use the order.created webhook',
+        querystring: Type.Object(
+          {
+            ...PageQuery,
+            status: Type.Optional(Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)) as [ReturnType<typeof Type.Literal<'new'>>])),
+            created_after: Type.Optional(Type.String({ format: 'date-time' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: withErrors({ 200: ListOf(Order) }),
+      },
+    },
+    (req) => service.listOrders(app.deps.db, callerOf(req), pageFromQuery(req.query), req.query),
+  );
+
+  app.get(
+    '/v1/orders/:id',
+    { schema: { tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
+    (req) => service.getOrder(app.deps.db, callerOf(req), req.params.id),
+  );
+
+  app.post(
+    '/v1/orders/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Move an order: new → accepted | rejected; accepted → preparing → ready → served → closed; new…ready → cancelled',
+        description: 'Any other move is 409 invalid_status_transition, naming both states.',
+        params: OrderParams,
+        body: MoveOrder,
+        response: withErrors({ 200: Order }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.moveOrder(trx, callerOf(req), req.params.id, req.body as MoveOrder)),
+  );
+}
+
+/** The guests' endpoint behind the QR menu: no key, prices from the server, limited per client address. */
+export async function publicOrderRoutes(app: App): Promise<void> {
+  app.post(
+    '/public/v1/menus/:venue_slug/orders',
+    {
+      schema: {
+        tags: ['Public menu'],
+        summary: 'Place a table order from the QR menu (no key)',
+        description: 'Limited per client address. Unknown dishes: 400; stop-listed dishes: 409 dish_unavailable; unknown table: 404 table_not_found.',
+        security: [],
+        params: PublicOrderParams,
+        body: PlaceOrder,
+        response: withErrors({ 201: Order }),
+      },
+      preHandler: async (req) => {
+        const { limiter, clock, config } = app.deps;
+        const limit = config.publicOrdersPerMinute;
+        const decision = await limiter.hit(`public-order:${req.ip}`, limit, 60_000, clock.now().getTime());
+        if (!decision.allowed) {
+          throw new ApiError('rate_limited', {
+            message: `Too many orders from this address: the limit is ${limit} per minute. Ask the staff for help.`,
+            headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) },
+          });
+        }
+      },
+    },
+    async (req, reply) => {
+      const order = await app.deps.db.transaction().execute((trx) => service.placeOrder(trx, req.params.venue_slug, req.body));
+      reply.code(201);
+      return order;
+    },
+  );
+}
