@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import * as accounts from '../../src/modules/accounts/service.js';
 import * as members from '../../src/modules/members/service.js';
+import * as menu from '../../src/modules/menu/service.js';
 import type { ProgramType } from '../../src/modules/programs/schemas.js';
 import * as programs from '../../src/modules/programs/service.js';
 import type { TestApp } from './app.js';
@@ -66,4 +67,8 @@ export const newCardNumber = () => `C${randomBytes(5).toString('hex').toUpperCas
 /** Records spend, visits, stamps or cashback straight in the ledger, as applied checks will. */
 export async function seedLedger(t: TestApp, venue: accounts.Venue, entry: members.LedgerInput) {
   return t.db.transaction().execute((trx) => members.appendLedger(trx, { venueId: venue.id, livemode: false }, [entry]));
+}
+
+export async function createTable(t: TestApp, venue: accounts.Venue, name = `Table ${randomBytes(2).toString('hex')}`) {
+  return menu.createTable(t.db, venue.id, { name });
 }

@@ -33,6 +33,7 @@ export function client(t: TestApp, key: string | null) {
   return {
     get: (url: string, headers?: Record<string, string>) => request(t, 'GET', url, { key, headers }),
     post: (url: string, body?: unknown, headers?: Record<string, string>) => request(t, 'POST', url, { key, body, headers }),
+    put: (url: string, body?: unknown, headers?: Record<string, string>) => request(t, 'PUT', url, { key, body, headers }),
     patch: (url: string, body?: unknown, headers?: Record<string, string>) => request(t, 'PATCH', url, { key, body, headers }),
     delete: (url: string, headers?: Record<string, string>) => request(t, 'DELETE', url, { key, headers }),
   };

@@ -5,7 +5,7 @@ import { SCOPES, type Scope } from '../../src/modules/accounts/schemas.js';
 import type { TestApp } from './app.js';
 import { createKey, revokeKey, venueWithKey } from './factories.js';
 import { expectError, request } from './http.js';
-import type { RouteFixture } from './route-fixtures.js';
+import { UPSERT_ROUTES, type RouteFixture } from './route-fixtures.js';
 
 /** Past authentication and the scope check; a venue rule may still refuse (403 adjustments_disabled). */
 const passedAuth = (res: { status: number; body: any }) => res.status !== 401 && res.body?.error?.code !== 'missing_scope';
@@ -77,7 +77,16 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
         }
       }
 
-      if (path.includes(':')) {
+      if (UPSERT_ROUTES.has(route)) {
+        it("another venue's key creates its own object and leaves the owner's as it was", async () => {
+          const { venue, secret: ownerKey } = await venueWithKey(t);
+          const { secret: intruder } = await venueWithKey(t);
+          const { url, body } = await fixture({ t, ownerKey, ownerVenue: venue });
+          const before = await request(t, 'GET', url, { key: ownerKey });
+          expect((await request(t, method, url, { key: intruder, body })).status).toBe(201);
+          expect((await request(t, 'GET', url, { key: ownerKey })).body).toEqual(before.body);
+        });
+      } else if (path.includes(':')) {
         it("another venue's id → 404, as for an id that does not exist", async () => {
           const { venue, secret: ownerKey } = await venueWithKey(t);
           const { secret: intruder } = await venueWithKey(t);

@@ -1,7 +1,7 @@
 // A valid request for every keyed route, so the generated auth tests can call it; a new route adds its entry here.
 import type { Venue } from '../../src/modules/accounts/service.js';
 import type { TestApp } from './app.js';
-import { createProgram, newCardNumber, seedLedger } from './factories.js';
+import { createProgram, createTable, newCardNumber, seedLedger } from './factories.js';
 import { client } from './http.js';
 
 export interface FixtureContext {
@@ -17,6 +17,12 @@ export interface RouteRequest {
 }
 
 export type RouteFixture = (ctx: FixtureContext) => Promise<RouteRequest>;
+
+/**
+ * Routes whose path names the caller's own key (a SKU): another venue's key does not get 404 but creates its
+ * own object, and the owner's stays as it was.
+ */
+export const UPSERT_ROUTES = new Set(['PUT /v1/menu/items/:external_id']);
 
 const hook = { url: 'https://hooks.example.com/fixture' };
 
@@ -47,6 +53,22 @@ async function memberUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<s
   const res = await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true, program_id: program.id });
   await seedLedger(t, ownerVenue, { memberId: res.body.id, kind: 'import', stamps: 5 });
   return `/api/v1/members/${res.body.id}`;
+}
+
+async function dishUrl({ t, ownerKey }: FixtureContext): Promise<string> {
+  const sku = `sku-${Math.random().toString(36).slice(2, 10)}`;
+  await client(t, ownerKey).put(`/api/v1/menu/items/${sku}`, { name: 'Soup', price: 650 });
+  return `/api/v1/menu/items/${sku}`;
+}
+
+async function orderUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
+  await client(t, ownerKey).put('/api/v1/menu/items/tea', { name: 'Tea', price: 300 });
+  const table = await createTable(t, ownerVenue);
+  const res = await client(t, null).post(`/api/public/v1/menus/${ownerVenue.slug}/orders`, {
+    table_code: table.tableCode,
+    items: [{ external_id: 'tea', quantity: 1 }],
+  });
+  return `/api/v1/orders/${res.body.id}`;
 }
 
 async function withProgram(ctx: FixtureContext) {
@@ -80,4 +102,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${await memberUrl(ctx)}/barcode.svg` }),
   'POST /v1/members/:id/adjustments': async (ctx) => ({ url: `${await memberUrl(ctx)}/adjustments`, body: { amount: 100, reason: 'test' } }),
   'POST /v1/members/:id/rewards/redeem': async (ctx) => ({ url: `${await memberUrl(ctx)}/rewards/redeem` }),
+  'GET /v1/menu/items': async () => ({ url: '/api/v1/menu/items' }),
+  'GET /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx) }),
+  'PUT /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx), body: { name: 'Bread', price: 200 } }),
+  'PATCH /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx), body: { available: false } }),
+  'DELETE /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx) }),
+  'POST /v1/menu/items/bulk': async () => ({ url: '/api/v1/menu/items/bulk', body: { items: [{ external_id: 'b1', name: 'Bun', price: 150 }] } }),
+  'GET /v1/orders': async () => ({ url: '/api/v1/orders' }),
+  'GET /v1/orders/:id': async (ctx) => ({ url: await orderUrl(ctx) }),
+  'POST /v1/orders/:id/status': async (ctx) => ({ url: `${await orderUrl(ctx)}/status`, body: { status: 'accepted' } }),
 };
