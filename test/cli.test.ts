@@ -16,7 +16,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const env = (): Record<string, string> => (onPostgres() ? { DATABASE_URL: t.testDatabase.url!, API_KEY_PEPPER: TEST_PEPPER } : { DATA_DIR: dataDir, DATABASE_URL: '' });
 
 describe('npm run cli', () => {
-  it('creates a venue, a program, an owner and keys, lists and revokes keys', async () => {
+  it('creates a venue, a program, a table, an owner and keys, lists and revokes keys', async () => {
     const slug = `cli-${Date.now().toString(36)}`;
     const venue = await runCli(['venue', 'create', '--name', 'CLI Bar', '--slug', slug, '--currency', 'GBP', '--timezone', 'Europe/London', '--country', 'GB', '--locale', 'en-GB'], env());
     expect(venue.stderr).toBe('');
@@ -29,6 +29,10 @@ describe('npm run cli', () => {
     expect(program.stderr).toBe('');
     expect(program.stdout).toMatch(/Created stamps program .* "Coffee card" for cli-\w+ \(the default\)\./);
     expect((await runCli(['program', 'list', '--venue', slug], env())).stdout).toContain('"stamps_required":8');
+
+    const table = await runCli(['table', 'create', '--venue', slug, '--name', 'Table 4', '--code', 't4'], env());
+    expect(table.stdout).toContain(`Created Table 4 (code t4); its QR code points to http://localhost:3000/m/${slug}/t4`);
+    expect((await runCli(['table', 'list', '--venue', slug], env())).stdout).toContain(`t4  Table 4  http://localhost:3000/m/${slug}/t4`);
 
     const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
     expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);
