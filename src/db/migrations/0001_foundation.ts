@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('timezone', 'text', (c) => c.notNull())
     .addColumn('country', 'char(2)', (c) => c.notNull())
     .addColumn('settings', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
 
   await db.schema
@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'uuid', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('owners_pkey', ['venue_id', 'id'])
     .execute();
   // Owners sign in by e-mail alone, so the address is unique across venues.
@@ -37,9 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('display_prefix', 'text', (c) => c.notNull())
     .addColumn('scopes', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('rules', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('revoked_at', 'timestamptz')
-    .addColumn('last_used_at', 'timestamptz')
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('revoked_at', 'timestamptz(3)')
+    .addColumn('last_used_at', 'timestamptz(3)')
     .addPrimaryKeyConstraint('api_keys_pkey', ['venue_id', 'id'])
     .execute();
   // Authentication looks a key up by its hash before the venue is known.
@@ -52,7 +52,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('fingerprint', 'text', (c) => c.notNull())
     .addColumn('status_code', 'integer', (c) => c.notNull())
     .addColumn('response_body', 'jsonb', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('idempotency_keys_pkey', ['venue_id', 'key'])
     .execute();
   await db.schema.createIndex('idempotency_keys_created_at').on('idempotency_keys').column('created_at').execute();
@@ -68,8 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('disabled_reason', 'text')
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('livemode', 'boolean', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('webhook_endpoints_pkey', ['venue_id', 'id'])
     .execute();
 }

@@ -11,14 +11,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('data', 'jsonb', (c) => c.notNull())
     .addColumn('request_id', 'text')
     .addColumn('idempotency_key', 'text')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('events_pkey', ['venue_id', 'id'])
     .execute();
 
   await db.schema
     .alterTable('webhook_endpoints')
     .addColumn('consecutive_failures', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('failing_since', 'timestamptz')
+    .addColumn('failing_since', 'timestamptz(3)')
     .execute();
 
   await db.schema
@@ -29,8 +29,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('event_id', 'uuid', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'delivered', 'failed')`))
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('next_attempt_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('next_attempt_at', 'timestamptz(3)')
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('webhook_deliveries_pkey', ['venue_id', 'id'])
     .addForeignKeyConstraint('webhook_deliveries_endpoint_fkey', ['venue_id', 'endpoint_id'], 'webhook_endpoints', ['venue_id', 'id'], (fk) => fk.onDelete('cascade'))
     .addForeignKeyConstraint('webhook_deliveries_event_fkey', ['venue_id', 'event_id'], 'events', ['venue_id', 'id'])
@@ -49,8 +49,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status_code', 'integer', (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .addColumn('error', 'text')
-    .addColumn('next_attempt_at', 'timestamptz')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('next_attempt_at', 'timestamptz(3)')
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('webhook_attempts_pkey', ['venue_id', 'id'])
     .addForeignKeyConstraint('webhook_attempts_delivery_fkey', ['venue_id', 'delivery_id'], 'webhook_deliveries', ['venue_id', 'id'], (fk) => fk.onDelete('cascade'))
     .execute();

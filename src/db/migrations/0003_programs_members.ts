@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       c.notNull().check(sql`barcode_format in ('qr_card_number', 'code128_card_number', 'qr_serial')`),
     )
     .addColumn('is_default', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('programs_pkey', ['venue_id', 'id'])
     .execute();
   await sql`create unique index programs_one_default on programs (venue_id) where is_default`.execute(db);
@@ -26,10 +26,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('serial', 'text', (c) => c.notNull())
     .addColumn('phone', 'text')
     .addColumn('name', 'text')
-    .addColumn('consented_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('consented_at', 'timestamptz(3)', (c) => c.notNull())
     .addColumn('vip_level', 'text')
     .addColumn('livemode', 'boolean', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('members_pkey', ['venue_id', 'id'])
     .addUniqueConstraint('members_serial_key', ['venue_id', 'serial'])
     .addForeignKeyConstraint('members_program_fkey', ['venue_id', 'program_id'], 'programs', ['venue_id', 'id'])
@@ -42,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('venue_id', 'uuid', (c) => c.notNull())
     .addColumn('card_number', 'text', (c) => c.notNull())
     .addColumn('member_id', 'uuid', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('member_cards_pkey', ['venue_id', 'card_number'])
     .addForeignKeyConstraint('member_cards_member_fkey', ['venue_id', 'member_id'], 'members', ['venue_id', 'id'])
     .execute();
@@ -62,7 +62,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reason', 'text')
     .addColumn('reference', 'text')
     .addColumn('livemode', 'boolean', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('ledger_entries_pkey', ['venue_id', 'id'])
     .addForeignKeyConstraint('ledger_entries_member_fkey', ['venue_id', 'member_id'], 'members', ['venue_id', 'id'])
     .execute();

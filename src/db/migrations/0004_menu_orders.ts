@@ -12,8 +12,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('category', 'text')
     .addColumn('price', 'bigint', (c) => c.notNull().check(sql`price >= 0`))
     .addColumn('available', 'boolean', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('dishes_pkey', ['venue_id', 'id'])
     .addUniqueConstraint('dishes_external_id_key', ['venue_id', 'external_id'])
     .execute();
@@ -24,7 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('id', 'uuid', (c) => c.notNull())
     .addColumn('table_code', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('venue_tables_pkey', ['venue_id', 'id'])
     .addUniqueConstraint('venue_tables_code_key', ['venue_id', 'table_code'])
     .execute();
@@ -41,8 +41,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subtotal', 'bigint', (c) => c.notNull())
     .addColumn('comment', 'text')
     .addColumn('livemode', 'boolean', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('created_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz(3)', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('orders_pkey', ['venue_id', 'id'])
     .execute();
   await db.schema.createIndex('orders_by_status').on('orders').columns(['venue_id', 'status', 'id']).execute();
