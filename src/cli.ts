@@ -6,6 +6,7 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import * as accounts from './modules/accounts/service.js';
+import * as catalogue from './modules/catalogue/service.js';
 import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
 import * as programs from './modules/programs/service.js';
@@ -127,6 +128,30 @@ const COMMANDS: Record<string, Command> = {
       const venue = await venueOf(storage.database.db, v.venue);
       const base = loadConfig().publicBaseUrl;
       for (const t of await menu.listTables(storage.database.db, venue.id)) say(`${t.tableCode}  ${t.name}  ${base}/m/${venue.slug}/${t.tableCode}`);
+    },
+  },
+  'category rules': {
+    usage: 'category rules --category C [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V]',
+    options: { venue: { type: 'string' }, category: { type: 'string' }, earns: { type: 'string' }, payable: { type: 'string' }, percent: { type: 'string' } },
+    async run(storage, v) {
+      const flag = (name: string) => {
+        const value = v[name];
+        if (value === undefined) return undefined;
+        if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false.`);
+        return value === 'true';
+      };
+      const percent = v.percent === undefined ? undefined : v.percent === 'level' ? null : Number(v.percent);
+      if (percent !== undefined && percent !== null && Number.isNaN(percent)) throw new UsageError('--percent must be a number or "level".');
+      const venue = await venueOf(storage.database.db, v.venue);
+      const category = await catalogue.setCategoryRules(storage.database.db, venue.id, required(v, 'category'), {
+        earns_cashback: flag('earns'),
+        payable_with_cashback: flag('payable'),
+        cashback_percent: percent,
+      });
+      say(
+        `${category.name}: earns cashback ${category.earns_cashback ? 'yes' : 'no'}, payable with cashback ${category.payable_with_cashback ? 'yes' : 'no'}, ` +
+          `percent ${category.cashback_percent ?? "the member's level"}.`,
+      );
     },
   },
   'owner create': {

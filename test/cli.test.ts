@@ -34,6 +34,9 @@ describe('npm run cli', () => {
     expect(table.stdout).toContain(`Created Table 4 (code t4); its QR code points to http://localhost:3000/m/${slug}/t4`);
     expect((await runCli(['table', 'list', '--venue', slug], env())).stdout).toContain(`t4  Table 4  http://localhost:3000/m/${slug}/t4`);
 
+    const noCategory = await runCli(['category', 'rules', '--venue', slug, '--category', 'wine', '--earns', 'false'], env());
+    expect([noCategory.code, noCategory.stderr]).toEqual([2, 'No category with this external_id at this venue.\n']);
+
     const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
     expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);
 

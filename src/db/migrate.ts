@@ -4,12 +4,14 @@ import * as foundation from './migrations/0001_foundation.js';
 import * as webhookDelivery from './migrations/0002_webhook_delivery.js';
 import * as programsMembers from './migrations/0003_programs_members.js';
 import * as menuOrders from './migrations/0004_menu_orders.js';
+import * as catalogue from './migrations/0005_catalogue.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_webhook_delivery': webhookDelivery,
   '0003_programs_members': programsMembers,
   '0004_menu_orders': menuOrders,
+  '0005_catalogue': catalogue,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -190,6 +190,29 @@ export interface OrderItemRow {
   note: string | null;
 }
 
+export interface CatalogCategoriesTable {
+  venue_id: string;
+  id: string;
+  external_id: string;
+  name: string;
+  earns_cashback: Generated<boolean>;
+  payable_with_cashback: Generated<boolean>;
+  cashback_percent_bp: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CatalogProductsTable {
+  venue_id: string;
+  id: string;
+  sku: string;
+  name: string;
+  category: string | null;
+  price: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
@@ -206,4 +229,6 @@ export interface DB {
   dishes: DishesTable;
   venue_tables: VenueTablesTable;
   orders: OrdersTable;
+  catalog_categories: CatalogCategoriesTable;
+  catalog_products: CatalogProductsTable;
 }

@@ -32,6 +32,13 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/orders': ['orders:read'],
   'GET /v1/orders/:id': ['orders:read'],
   'POST /v1/orders/:id/status': ['orders:write'],
+  'GET /v1/catalog/products': ['catalog:read'],
+  'GET /v1/catalog/products/:sku': ['catalog:read'],
+  'PUT /v1/catalog/products/:sku': ['catalog:write'],
+  'DELETE /v1/catalog/products/:sku': ['catalog:write'],
+  'POST /v1/catalog/products/bulk': ['catalog:write'],
+  'GET /v1/catalog/categories': ['catalog:read'],
+  'PUT /v1/catalog/categories/:external_id': ['catalog:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

@@ -81,10 +81,11 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
         it("another venue's key creates its own object and leaves the owner's as it was", async () => {
           const { venue, secret: ownerKey } = await venueWithKey(t);
           const { secret: intruder } = await venueWithKey(t);
-          const { url, body } = await fixture({ t, ownerKey, ownerVenue: venue });
-          const before = await request(t, 'GET', url, { key: ownerKey });
+          const { url, body, readUrl = url } = await fixture({ t, ownerKey, ownerVenue: venue });
+          const before = await request(t, 'GET', readUrl, { key: ownerKey });
+          expect(before.status).toBe(200);
           expect((await request(t, method, url, { key: intruder, body })).status).toBe(201);
-          expect((await request(t, 'GET', url, { key: ownerKey })).body).toEqual(before.body);
+          expect((await request(t, 'GET', readUrl, { key: ownerKey })).body).toEqual(before.body);
         });
       } else if (path.includes(':')) {
         it("another venue's id → 404, as for an id that does not exist", async () => {

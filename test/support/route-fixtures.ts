@@ -14,6 +14,8 @@ export interface FixtureContext {
 export interface RouteRequest {
   url: string;
   body?: unknown;
+  /** Where the owner reads back what an upsert route's url names, when that url has no GET. */
+  readUrl?: string;
 }
 
 export type RouteFixture = (ctx: FixtureContext) => Promise<RouteRequest>;
@@ -22,7 +24,11 @@ export type RouteFixture = (ctx: FixtureContext) => Promise<RouteRequest>;
  * Routes whose path names the caller's own key (a SKU): another venue's key does not get 404 but creates its
  * own object, and the owner's stays as it was.
  */
-export const UPSERT_ROUTES = new Set(['PUT /v1/menu/items/:external_id']);
+export const UPSERT_ROUTES = new Set([
+  'PUT /v1/menu/items/:external_id',
+  'PUT /v1/catalog/products/:sku',
+  'PUT /v1/catalog/categories/:external_id',
+]);
 
 const hook = { url: 'https://hooks.example.com/fixture' };
 
@@ -71,6 +77,12 @@ async function orderUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<st
   return `/api/v1/orders/${res.body.id}`;
 }
 
+async function productUrl({ t, ownerKey }: FixtureContext): Promise<string> {
+  const sku = `p-${Math.random().toString(36).slice(2, 10)}`;
+  await client(t, ownerKey).put(`/api/v1/catalog/products/${sku}`, { name: 'Flat white', category: 'coffee', price: 350 });
+  return `/api/v1/catalog/products/${sku}`;
+}
+
 async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
@@ -111,4 +123,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/orders': async () => ({ url: '/api/v1/orders' }),
   'GET /v1/orders/:id': async (ctx) => ({ url: await orderUrl(ctx) }),
   'POST /v1/orders/:id/status': async (ctx) => ({ url: `${await orderUrl(ctx)}/status`, body: { status: 'accepted' } }),
+  'GET /v1/catalog/products': async () => ({ url: '/api/v1/catalog/products' }),
+  'GET /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx) }),
+  'PUT /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx), body: { name: 'Espresso', price: 250 } }),
+  'DELETE /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx) }),
+  'POST /v1/catalog/products/bulk': async () => ({ url: '/api/v1/catalog/products/bulk', body: { items: [{ sku: 'b1', name: 'Bun' }] } }),
+  'GET /v1/catalog/categories': async () => ({ url: '/api/v1/catalog/categories' }),
+  'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
+    await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
+    return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };
+  },
 };

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
+import { assertBulkValid } from '../../shared/bulk.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
@@ -76,48 +77,9 @@ export async function listDishes(db: Db, caller: Caller, page: Page, filter: { a
   return toList('/v1/menu/items', page, await repo.listDishes(db, caller.venueId, page, filter), presentDish);
 }
 
-interface ItemError {
-  index: number;
-  param: string;
-  message: string;
-}
-
-/** Every problem of every item, so a sync job can fix them all at once. */
-function itemErrors(items: unknown[]): ItemError[] {
-  const errors: ItemError[] = [];
-  const seen = new Map<string, number>();
-  items.forEach((item, index) => {
-    const first = Value.Errors(BulkDish, item)[0];
-    if (first) {
-      const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-      const field = first.instancePath.slice(1).replaceAll('/', '.') || missing || '';
-      const message =
-        first.keyword === 'required' ? `${field} is required.`
-        : first.schemaPath.endsWith('additionalProperties') ? `${field} is not a known field.`
-        : `${field || 'Each item'} ${first.message}.`;
-      errors.push({ index, param: `items[${index}]${field ? `.${field}` : ''}`, message });
-      return;
-    }
-    const externalId = (item as BulkDish).external_id;
-    const earlier = seen.get(externalId);
-    if (earlier !== undefined) {
-      errors.push({ index, param: `items[${index}].external_id`, message: `external_id ${externalId} is also item ${earlier}` });
-    }
-    seen.set(externalId, index);
-  });
-  return errors;
-}
-
 /** The bulk sync: all items or none, in one transaction, one upsert statement (and one delete with replace). */
 export async function syncDishes(trx: Db, caller: Caller, input: { items: unknown[]; replace?: boolean }): Promise<BulkResult> {
-  const errors = itemErrors(input.items);
-  if (errors.length) {
-    throw new ApiError('parameter_invalid', {
-      param: 'items',
-      message: `${errors.length} of ${input.items.length} dishes are invalid; nothing was applied. See errors.`,
-      details: { errors },
-    });
-  }
+  assertBulkValid(BulkDish, input.items, 'external_id', 'dishes');
   const items = input.items as BulkDish[];
   const written = await repo.upsertDishes(trx, items.map((item) => dishRow(caller.venueId, item.external_id, item)));
   const created = written.filter((r) => r.inserted).length;

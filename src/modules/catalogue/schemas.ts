@@ -1,0 +1,92 @@
+// The catalogue (D14): products by SKU and categories with the owner's money rules.
+import { Type, type Static } from 'typebox';
+
+const Key = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description });
+
+export const MAX_BULK_PRODUCTS = 1000;
+
+const ProductFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  category: Type.Optional(Type.Union([Key("The category's external_id; created if new."), Type.Null()])),
+  price: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 100_000_000 }), Type.Null()], { description: 'Minor units; informational.' })),
+};
+
+export const ProductBody = Type.Object(ProductFields, { additionalProperties: false });
+export type ProductBody = Static<typeof ProductBody>;
+
+export const BulkProduct = Type.Object({ sku: Key('The SKU.'), ...ProductFields }, { additionalProperties: false });
+export type BulkProduct = Static<typeof BulkProduct>;
+
+export const BulkProducts = Type.Object(
+  {
+    items: Type.Array(Type.Object({}, { additionalProperties: true }), {
+      maxItems: MAX_BULK_PRODUCTS,
+      description: `Up to ${MAX_BULK_PRODUCTS} products, each {sku, name, category?, price?}.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkProductsResult = Type.Object({
+  object: Type.Literal('catalog_sync'),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  unchanged: Type.Integer(),
+});
+
+export const Product = Type.Object({
+  object: Type.Literal('product'),
+  id: Type.String({ format: 'uuid' }),
+  sku: Type.String(),
+  name: Type.String(),
+  category: Type.Union([Type.String(), Type.Null()]),
+  price: Type.Union([Type.Integer(), Type.Null()]),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type Product = Static<typeof Product>;
+
+export const MoneyRules = {
+  earns_cashback: Type.Boolean({ description: 'Lines of this category earn cashback. Owner only.' }),
+  payable_with_cashback: Type.Boolean({ description: 'Lines of this category can be paid with cashback. Owner only.' }),
+  cashback_percent: Type.Union([Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01 }), Type.Null()], {
+    description: "The category's own earning percent; null: the member's level percent. Owner only.",
+  }),
+};
+
+export const Category = Type.Object({
+  object: Type.Literal('category'),
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  name: Type.String(),
+  ...MoneyRules,
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export type Category = Static<typeof Category>;
+
+/** Keys may name categories; sending a money rule is answered 403 owner_only rather than "unknown field". */
+export const CategoryBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    earns_cashback: Type.Optional(MoneyRules.earns_cashback),
+    payable_with_cashback: Type.Optional(MoneyRules.payable_with_cashback),
+    cashback_percent: Type.Optional(MoneyRules.cashback_percent),
+  },
+  { additionalProperties: false },
+);
+export type CategoryBody = Static<typeof CategoryBody>;
+
+export type CategoryRules = Partial<{ earns_cashback: boolean; payable_with_cashback: boolean; cashback_percent: number | null }>;
+
+export const SkuParams = Type.Object({ sku: Type.String() });
+export const CategoryParams = Type.Object({ external_id: Type.String() });
+
+/** How a check line is treated, resolved sku → product → category → rules. */
+export interface LineRule {
+  category: string | null;
+  earnsCashback: boolean;
+  payableWithCashback: boolean;
+  /** null: the member's level percent. */
+  percentBp: number | null;
+}

@@ -1,0 +1,147 @@
+// The catalogue: products by SKU, categories, the owner's money rules, and how a check line resolves its rule.
+import type { Db } from '../../db/database.js';
+import { assertBulkValid } from '../../shared/bulk.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as repo from './repo.js';
+import {
+  BulkProduct,
+  type Category,
+  type CategoryBody,
+  type CategoryRules,
+  type LineRule,
+  type Product,
+  type ProductBody,
+} from './schemas.js';
+
+const MONEY_RULES = ['earns_cashback', 'payable_with_cashback', 'cashback_percent'] as const;
+
+function presentProduct(row: repo.ProductRow): Product {
+  return {
+    object: 'product',
+    id: row.id,
+    sku: row.sku,
+    name: row.name,
+    category: row.category,
+    price: row.price === null ? null : Number(row.price),
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function presentCategory(row: repo.CategoryRow): Category {
+  return {
+    object: 'category',
+    id: row.id,
+    external_id: row.external_id,
+    name: row.name,
+    earns_cashback: row.earns_cashback,
+    payable_with_cashback: row.payable_with_cashback,
+    cashback_percent: row.cashback_percent_bp === null ? null : row.cashback_percent_bp / 100,
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function productRow(venueId: string, sku: string, body: ProductBody) {
+  return { venue_id: venueId, id: newId(), sku, name: body.name, category: body.category ?? null, price: body.price ?? null };
+}
+
+async function writeProducts(trx: Db, venueId: string, rows: ReturnType<typeof productRow>[]) {
+  const categories = [...new Set(rows.map((r) => r.category).filter((c): c is string => c !== null))];
+  await repo.ensureCategories(trx, venueId, categories.map((external_id) => ({ id: newId(), external_id })));
+  return repo.upsertProducts(trx, rows);
+}
+
+export async function putProduct(trx: Db, caller: Caller, sku: string, body: ProductBody): Promise<{ product: Product; created: boolean }> {
+  assertBulkValid(BulkProduct, [{ sku, ...body }], 'sku', 'products');
+  const [written] = await writeProducts(trx, caller.venueId, [productRow(caller.venueId, sku, body)]);
+  if (written) return { product: presentProduct(written), created: written.inserted };
+  return { product: presentProduct((await repo.findProduct(trx, caller.venueId, sku))!), created: false };
+}
+
+export async function getProduct(db: Db, caller: Caller, sku: string): Promise<Product> {
+  const row = await repo.findProduct(db, caller.venueId, sku);
+  if (!row) throw new ApiError('product_not_found');
+  return presentProduct(row);
+}
+
+export async function deleteProduct(trx: Db, caller: Caller, sku: string) {
+  if (!(await repo.deleteProduct(trx, caller.venueId, sku))) throw new ApiError('product_not_found');
+  return { object: 'product' as const, sku, deleted: true as const };
+}
+
+export async function listProducts(db: Db, caller: Caller, page: Page, filter: { category?: string }): Promise<List<Product>> {
+  await checkCursor(page, (id) => repo.productIdExists(db, caller.venueId, id));
+  return toList('/v1/catalog/products', page, await repo.listProducts(db, caller.venueId, page, filter.category), presentProduct);
+}
+
+/** Up to 1000 products, all or nothing, with every bad item reported; categories they name are created. */
+export async function syncProducts(trx: Db, caller: Caller, input: { items: unknown[] }) {
+  assertBulkValid(BulkProduct, input.items, 'sku', 'products');
+  const items = input.items as BulkProduct[];
+  const written = await writeProducts(trx, caller.venueId, items.map((i) => productRow(caller.venueId, i.sku, i)));
+  const created = written.filter((r) => r.inserted).length;
+  return { object: 'catalog_sync' as const, created, updated: written.length - created, unchanged: items.length - written.length };
+}
+
+export async function listCategories(db: Db, caller: Caller, page: Page): Promise<List<Category>> {
+  await checkCursor(page, (id) => repo.categoryIdExists(db, caller.venueId, id));
+  return toList('/v1/catalog/categories', page, await repo.listCategories(db, caller.venueId, page), presentCategory);
+}
+
+/** A key names categories; their money rules belong to the owner (403 owner_only). */
+export async function putCategory(trx: Db, caller: Caller, externalId: string, body: CategoryBody): Promise<{ category: Category; created: boolean }> {
+  const sent = MONEY_RULES.filter((rule) => body[rule] !== undefined);
+  if (sent.length) {
+    throw new ApiError('owner_only', {
+      param: sent[0],
+      message: `${sent.join(', ')} can be set only by the venue's owner, in the dashboard. Send only name.`,
+    });
+  }
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(externalId)) {
+    throw new ApiError('parameter_invalid', { param: 'external_id', message: 'external_id must be 1-64 letters, digits or . _ : -' });
+  }
+  const row = await repo.upsertCategoryName(trx, caller.venueId, newId(), externalId, body.name);
+  return { category: presentCategory(row), created: row.inserted };
+}
+
+/** The owner's tool (dashboard, CLI) sets a category's money rules; the category must exist. */
+export async function setCategoryRules(db: Db, venueId: string, externalId: string, rules: CategoryRules): Promise<Category> {
+  const percent = rules.cashback_percent;
+  if (percent !== undefined && percent !== null && !(percent >= 0 && percent <= 100 && Math.round(percent * 100) === percent * 100)) {
+    throw new ApiError('parameter_invalid', { param: 'cashback_percent', message: 'cashback_percent must be 0-100 with up to two decimals, or null.' });
+  }
+  const row = await repo.updateCategoryRules(db, venueId, externalId, {
+    ...(rules.earns_cashback === undefined ? {} : { earns_cashback: rules.earns_cashback }),
+    ...(rules.payable_with_cashback === undefined ? {} : { payable_with_cashback: rules.payable_with_cashback }),
+    ...(percent === undefined ? {} : { cashback_percent_bp: percent === null ? null : Math.round(percent * 100) }),
+  });
+  if (!row) throw new ApiError('category_not_found');
+  return presentCategory(row);
+}
+
+/**
+ * How each check line is treated: sku → product → category → rules; without a product, the category the line
+ * names; with neither, the program's defaults (earns, payable, the member's level percent).
+ */
+export async function resolveLineRules(db: Db, venueId: string, lines: { sku?: string; category?: string }[]): Promise<LineRule[]> {
+  const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
+  const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
+  const rows = await repo.rulesForLines(db, venueId, skus, named);
+  const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
+  const byCategory = new Map(rows.map((r) => [r.external_id, r]));
+  return lines.map((line) => {
+    const rule = (line.sku && bySku.get(line.sku)) || (line.category ? byCategory.get(line.category) : undefined);
+    if (!rule) return { category: line.category ?? null, earnsCashback: true, payableWithCashback: true, percentBp: null };
+    return {
+      category: rule.external_id,
+      earnsCashback: rule.earns_cashback,
+      payableWithCashback: rule.payable_with_cashback,
+      percentBp: rule.cashback_percent_bp,
+    };
+  });
+}

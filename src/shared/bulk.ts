@@ -1,0 +1,46 @@
+// Checking a bulk upload item by item, so one answer lists every bad item by index (menu sync, catalogue).
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { ApiError } from './errors.js';
+
+export interface ItemError {
+  index: number;
+  param: string;
+  message: string;
+}
+
+/** Every item's first problem against the schema, and any key (SKU) that appears twice. */
+export function bulkItemErrors(schema: TSchema, items: unknown[], keyField: string): ItemError[] {
+  const errors: ItemError[] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, index) => {
+    const first = Value.Errors(schema, item)[0];
+    if (first) {
+      const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+      const field = first.instancePath.slice(1).replaceAll('/', '.') || missing || '';
+      const message =
+        first.keyword === 'required' ? `${field} is required.`
+        : first.schemaPath.endsWith('additionalProperties') ? `${field} is not a known field.`
+        : `${field || 'Each item'} ${first.message}.`;
+      errors.push({ index, param: `items[${index}]${field ? `.${field}` : ''}`, message });
+      return;
+    }
+    const key = (item as Record<string, string>)[keyField]!;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) errors.push({ index, param: `items[${index}].${keyField}`, message: `${keyField} ${key} is also item ${earlier}` });
+    seen.set(key, index);
+  });
+  return errors;
+}
+
+/** Refuses the whole upload when any item is bad: nothing is applied. */
+export function assertBulkValid(schema: TSchema, items: unknown[], keyField: string, noun: string): void {
+  const errors = bulkItemErrors(schema, items, keyField);
+  if (errors.length) {
+    throw new ApiError('parameter_invalid', {
+      param: 'items',
+      message: `${errors.length} of ${items.length} ${noun} are invalid; nothing was applied. See errors.`,
+      details: { errors },
+    });
+  }
+}
