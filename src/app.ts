@@ -10,6 +10,7 @@ import { requestIdFor } from './http/request-id.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
+import { checkRoutes } from './modules/checks/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
@@ -55,6 +56,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(orderRoutes);
       await api.register(publicOrderRoutes);
       await api.register(catalogueRoutes);
+      await api.register(checkRoutes);
     },
     { prefix: '/api' },
   );

@@ -39,6 +39,7 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'POST /v1/catalog/products/bulk': ['catalog:write'],
   'GET /v1/catalog/categories': ['catalog:read'],
   'PUT /v1/catalog/categories/:external_id': ['catalog:write'],
+  'POST /v1/checks/calculate': ['transactions:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

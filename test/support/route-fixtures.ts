@@ -129,6 +129,10 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'DELETE /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx) }),
   'POST /v1/catalog/products/bulk': async () => ({ url: '/api/v1/catalog/products/bulk', body: { items: [{ sku: 'b1', name: 'Bun' }] } }),
   'GET /v1/catalog/categories': async () => ({ url: '/api/v1/catalog/categories' }),
+  'POST /v1/checks/calculate': async () => ({
+    url: '/api/v1/checks/calculate',
+    body: { external_id: 'chk-1', line_items: [{ name: 'Coffee', quantity: 1, unit_price: 300 }] },
+  }),
   'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
     await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
     return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };

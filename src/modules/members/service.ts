@@ -265,3 +265,33 @@ export async function redeemReward(trx: Db, caller: Caller, id: string): Promise
     display: { cashier: `${member.display.cashier}`, receipt: [`Reward: ${rules.rewardName}`, ...member.display.receipt] },
   };
 }
+
+export interface CheckMember {
+  record: repo.MemberRecord;
+  program: ProgramInfo;
+  available: number;
+}
+
+/** The member a check names by one of member_id, card_number or barcode; null when it names none. */
+export async function findMemberForCheck(
+  db: Db,
+  caller: Caller,
+  ref: { member_id?: string; card_number?: string; barcode?: string },
+): Promise<CheckMember | null> {
+  const given = [ref.member_id, ref.card_number, ref.barcode].filter((v) => v !== undefined);
+  if (given.length === 0) return null;
+  if (given.length > 1) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
+  const match: repo.MemberMatch = ref.member_id !== undefined
+    ? { by: 'id', id: isUuid(ref.member_id) ? ref.member_id : '00000000-0000-0000-0000-000000000000' }
+    : ref.card_number !== undefined
+      ? { by: 'card', cardNumber: ref.card_number }
+      : { by: 'code', code: ref.barcode!.trim() };
+  const [record] = await repo.findMembers(db, caller.venueId, match);
+  if (!record) throw notFound();
+  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
+  return { record, program, available: availableOf(record) };
+}
+
+export async function earnedToday(db: Db, caller: Caller, memberId: string, now: Date): Promise<number> {
+  return repo.earnedToday(db, caller.venueId, memberId, now, caller.venue.timezone);
+}

@@ -1,0 +1,141 @@
+// The money rules of a check (D11), as one pure function: line amounts, redemption within caps, its exact
+// spread over payable lines, per-line earning, caps, discounts and stamps. No I/O: apply and calculate share it.
+import { ApiError } from '../../shared/errors.js';
+import type { LineRule } from '../catalogue/schemas.js';
+import type { ProgramRules } from '../programs/schemas.js';
+import { levelAt, visitDiscountBp } from '../programs/service.js';
+
+/** quantity × unit_price rounded half up, in integers: quantity has at most 3 decimals (dishes sold by weight). */
+export function lineAmount(quantity: number, unitPrice: number): number {
+  const milli = Math.round(quantity * 1000);
+  return Math.floor((milli * unitPrice + 500) / 1000);
+}
+
+export const hasAtMostThreeDecimals = (quantity: number): boolean => Math.abs(quantity * 1000 - Math.round(quantity * 1000)) < 1e-6;
+
+export interface CalcMember {
+  available: number;
+  totalSpend: number;
+  visits: number;
+  /** VIP: a level set by hand. */
+  vipLevel: string | null;
+}
+
+export interface CalcInput {
+  amounts: number[];
+  rules: LineRule[];
+  /** Null for a check without a member: recorded, earns nothing. */
+  member: (CalcMember & { program: ProgramRules }) | null;
+  redeemAmount: number;
+  /** max_cashback_per_check and what is left of max_cashback_per_day for the member today; null: no cap. */
+  caps: { perCheck: number | null; leftToday: number | null };
+}
+
+export interface CalcLine {
+  amount: number;
+  redeemedShare: number;
+  percentBp: number;
+  earned: number;
+}
+
+export interface Calculation {
+  subtotal: number;
+  discountAmount: number;
+  payableBase: number;
+  maxRedeem: number;
+  redeemed: number;
+  earned: number;
+  earnCapped: boolean;
+  stampsEarned: number;
+  /** subtotal − discount − redeemed: what total_spend grows by. */
+  paid: number;
+  /** The percent the member's level gave before this check (cashback and VIP). */
+  levelPercentBp: number | null;
+  lines: CalcLine[];
+}
+
+const minOf = (...values: (number | null)[]) => Math.min(...values.filter((v): v is number => v !== null));
+
+/**
+ * Spreads `redeem` over the payable lines in proportion: floor shares first, then the cents left over one each
+ * to the largest remainders (ties: the earlier line), so the shares add up to `redeem` exactly.
+ */
+export function spreadRedemption(redeem: number, amounts: number[], payable: boolean[]): number[] {
+  const base = amounts.reduce((sum, a, i) => sum + (payable[i] ? a : 0), 0);
+  if (redeem === 0 || base === 0) return amounts.map(() => 0);
+  const shares = amounts.map((a, i) => (payable[i] ? Math.floor((redeem * a) / base) : 0));
+  let left = redeem - shares.reduce((s, x) => s + x, 0);
+  const byRemainder = amounts
+    .map((a, i) => ({ i, remainder: payable[i] ? (redeem * a) % base : -1 }))
+    .filter((x) => x.remainder >= 0)
+    .sort((x, y) => y.remainder - x.remainder || x.i - y.i);
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    shares[i]! += 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+export function calculate(input: CalcInput): Calculation {
+  const { amounts, rules, member, redeemAmount, caps } = input;
+  const subtotal = amounts.reduce((s, a) => s + a, 0);
+  const program = member?.program;
+  const payable = rules.map((r) => r.payableWithCashback);
+  const payableBase = amounts.reduce((s, a, i) => s + (payable[i] ? a : 0), 0);
+
+  if (redeemAmount > 0) {
+    if (!member) throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: 'A check without a member cannot redeem cashback.' });
+    if (program!.type !== 'cashback') throw new ApiError('redeem_not_supported');
+  }
+
+  let levelPercentBp: number | null = null;
+  let discountBp = 0;
+  if (program?.type === 'cashback') levelPercentBp = levelAt(program.levels, member!.totalSpend).percentBp;
+  if (program?.type === 'vip') {
+    const manual = member!.vipLevel ? program.levels.find((l) => l.name === member!.vipLevel) : undefined;
+    levelPercentBp = (manual ?? levelAt(program.levels, member!.totalSpend)).percentBp;
+    discountBp = levelPercentBp;
+  }
+  if (program?.type === 'visit_discount') discountBp = visitDiscountBp(program.tiers, member!.visits);
+  const discountAmount = Math.floor((subtotal * discountBp) / 10_000);
+
+  const maxRedeem =
+    program?.type === 'cashback' ? Math.max(0, minOf(member!.available, Math.floor((payableBase * program.maxRedeemBp) / 10_000), caps.perCheck)) : 0;
+  if (member && redeemAmount > member.available) {
+    throw new ApiError('insufficient_balance', {
+      message: `redeem_amount ${redeemAmount} is more than the ${member.available} available.`,
+      details: { available: member.available },
+    });
+  }
+  if (redeemAmount > maxRedeem) {
+    throw new ApiError('redeem_limit_exceeded', {
+      message: `This check can be paid with at most ${maxRedeem} of cashback.`,
+      details: { max_redeem: maxRedeem },
+    });
+  }
+
+  const shares = spreadRedemption(redeemAmount, amounts, payable);
+  const lines = amounts.map((amount, i) => {
+    const rule = rules[i]!;
+    const percentBp = program?.type === 'cashback' && rule.earnsCashback ? (rule.percentBp ?? levelPercentBp!) : 0;
+    return { amount, redeemedShare: shares[i]!, percentBp, earned: Math.floor(((amount - shares[i]!) * percentBp) / 10_000) };
+  });
+  const uncapped = lines.reduce((s, l) => s + l.earned, 0);
+  const earned = minOf(uncapped, caps.perCheck, caps.leftToday === null ? null : Math.max(0, caps.leftToday));
+
+  const stampsEarned = program?.type === 'stamps' && subtotal >= program.minCheckAmount ? program.stampsPerVisit : 0;
+  return {
+    subtotal,
+    discountAmount,
+    payableBase,
+    maxRedeem,
+    redeemed: redeemAmount,
+    earned,
+    earnCapped: earned < uncapped,
+    stampsEarned,
+    paid: subtotal - discountAmount - redeemAmount,
+    levelPercentBp,
+    lines,
+  };
+}

@@ -1,0 +1,63 @@
+// Checks (D11): the body a till sends, and what a calculation answers.
+import { Type, type Static } from 'typebox';
+import { Display } from '../../shared/display.js';
+
+export const LineItem = Type.Object(
+  {
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Resolves the line through the catalogue.' })),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A category's external_id, when there is no SKU." })),
+    quantity: Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'Positive, up to 3 decimals (sold by weight).' }),
+    unit_price: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Minor units.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckBody = Type.Object(
+  {
+    external_id: Type.String({ minLength: 1, maxLength: 64, description: "The till's check number; makes applying idempotent." }),
+    member_id: Type.Optional(Type.String({ maxLength: 64 })),
+    card_number: Type.Optional(Type.String({ maxLength: 64 })),
+    barcode: Type.Optional(Type.String({ maxLength: 256 })),
+    line_items: Type.Array(LineItem, { minItems: 1, maxItems: 500 }),
+    redeem_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Cashback to pay with, minor units.' })),
+    register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    closed_at: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export type CheckBody = Static<typeof CheckBody>;
+
+export const CalculatedLine = Type.Object({
+  sku: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  category: Type.Union([Type.String(), Type.Null()], { description: 'The category the line resolved to.' }),
+  quantity: Type.Number(),
+  unit_price: Type.Integer(),
+  amount: Type.Integer({ description: 'quantity × unit_price, rounded half up.' }),
+  earns_cashback: Type.Boolean(),
+  payable_with_cashback: Type.Boolean(),
+  cashback_percent: Type.Number({ description: 'The percent this line earns at (0 when it does not earn).' }),
+  redeemed: Type.Integer({ description: 'The share of redeem_amount paid on this line.' }),
+  earned: Type.Integer({ description: 'Before per-check and per-day caps.' }),
+});
+
+export const CheckCalculation = Type.Object({
+  object: Type.Literal('check_calculation'),
+  member_id: Type.Union([Type.String(), Type.Null()]),
+  program_type: Type.Union([Type.String(), Type.Null()]),
+  subtotal: Type.Integer(),
+  discount_amount: Type.Integer({ description: "Visit-discount and VIP programs: the member's discount on the subtotal." }),
+  payable_base: Type.Integer({ description: 'The sum of the lines that can be paid with cashback.' }),
+  max_redeem: Type.Integer({ description: 'The most cashback this check can be paid with.' }),
+  redeemed: Type.Integer(),
+  earned: Type.Integer({ description: 'Cashback the check would earn, after caps.' }),
+  earn_capped: Type.Boolean({ description: 'A per-check or per-day cap lowered earned.' }),
+  stamps_earned: Type.Integer(),
+  paid: Type.Integer({ description: 'subtotal − discount_amount − redeemed: what total_spend would grow by.' }),
+  balance_after: Type.Union([Type.Integer(), Type.Null()]),
+  available_after: Type.Union([Type.Integer(), Type.Null()]),
+  line_items: Type.Array(CalculatedLine),
+  display: Display,
+});
+export type CheckCalculation = Static<typeof CheckCalculation>;
