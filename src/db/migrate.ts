@@ -5,6 +5,7 @@ import * as webhookDelivery from './migrations/0002_webhook_delivery.js';
 import * as programsMembers from './migrations/0003_programs_members.js';
 import * as menuOrders from './migrations/0004_menu_orders.js';
 import * as catalogue from './migrations/0005_catalogue.js';
+import * as transactions from './migrations/0006_transactions.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_programs_members': programsMembers,
   '0004_menu_orders': menuOrders,
   '0005_catalogue': catalogue,
+  '0006_transactions': transactions,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

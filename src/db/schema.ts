@@ -213,6 +213,43 @@ export interface CatalogProductsTable {
   updated_at: Timestamp;
 }
 
+export interface TransactionsTable {
+  venue_id: string;
+  id: string;
+  external_id: string;
+  register_key: string;
+  register_id: string | null;
+  member_id: string | null;
+  status: 'completed' | 'voided';
+  line_items: JSONColumnType<Record<string, unknown>[]>;
+  subtotal: number;
+  discount_amount: number;
+  redeemed: number;
+  earned: number;
+  earn_capped: boolean;
+  stamps_earned: number;
+  paid: number;
+  refunded_amount: Generated<number>;
+  closed_at: NullableTimestamp;
+  display: JSONColumnType<{ cashier: string; receipt: string[] }>;
+  fingerprint: string;
+  livemode: boolean;
+  created_at: Timestamp;
+  voided_at: NullableTimestamp;
+}
+
+export interface RefundsTable {
+  venue_id: string;
+  id: string;
+  transaction_id: string;
+  external_id: string;
+  amount: number;
+  earned_reversed: number;
+  redeemed_returned: number;
+  livemode: boolean;
+  created_at: Timestamp;
+}
+
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
@@ -231,4 +268,6 @@ export interface DB {
   orders: OrdersTable;
   catalog_categories: CatalogCategoriesTable;
   catalog_products: CatalogProductsTable;
+  transactions: TransactionsTable;
+  refunds: RefundsTable;
 }

@@ -40,6 +40,11 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/catalog/categories': ['catalog:read'],
   'PUT /v1/catalog/categories/:external_id': ['catalog:write'],
   'POST /v1/checks/calculate': ['transactions:write'],
+  'POST /v1/checks': ['transactions:write'],
+  'GET /v1/transactions': ['transactions:write'],
+  'GET /v1/transactions/:external_id': ['transactions:write'],
+  'POST /v1/transactions/:external_id/void': ['transactions:write'],
+  'POST /v1/transactions/:external_id/refunds': ['transactions:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

@@ -83,6 +83,12 @@ async function productUrl({ t, ownerKey }: FixtureContext): Promise<string> {
   return `/api/v1/catalog/products/${sku}`;
 }
 
+async function transactionUrl({ t, ownerKey }: FixtureContext): Promise<string> {
+  const externalId = `chk-${Math.random().toString(36).slice(2, 10)}`;
+  await client(t, ownerKey).post('/api/v1/checks', { external_id: externalId, line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }] });
+  return `/api/v1/transactions/${externalId}`;
+}
+
 async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
@@ -133,6 +139,11 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     url: '/api/v1/checks/calculate',
     body: { external_id: 'chk-1', line_items: [{ name: 'Coffee', quantity: 1, unit_price: 300 }] },
   }),
+  'POST /v1/checks': async () => ({ url: '/api/v1/checks', body: { external_id: `chk-${Math.random()}`, line_items: [{ name: 'Tea', quantity: 1, unit_price: 300 }] } }),
+  'GET /v1/transactions': async () => ({ url: '/api/v1/transactions' }),
+  'GET /v1/transactions/:external_id': async (ctx) => ({ url: await transactionUrl(ctx) }),
+  'POST /v1/transactions/:external_id/void': async (ctx) => ({ url: `${await transactionUrl(ctx)}/void` }),
+  'POST /v1/transactions/:external_id/refunds': async (ctx) => ({ url: `${await transactionUrl(ctx)}/refunds`, body: { external_id: 'r1', amount: 100 } }),
   'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
     await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
     return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };

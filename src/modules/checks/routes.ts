@@ -1,22 +1,121 @@
-// HTTP routes for checks: the dry-run calculation (applying, voids and refunds come with the rest of the money engine).
-import { callerOf, type App } from '../../http/context.js';
+// HTTP routes for checks and transactions: calculate, apply, list, get, void, partial refunds.
+import { Type } from 'typebox';
+import { callerOf, eventRequestOf, type App } from '../../http/context.js';
+import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
-import { CheckBody, CheckCalculation } from './schemas.js';
+import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import { CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
 import * as service from './service.js';
+
+const tags = ['Checks'];
+const CHECK_ERRORS =
+  'Errors: 400 parameter_invalid, register_id_required, check_too_old, hold_required, redeem_not_supported; 402 insufficient_balance (with available), redeem_limit_exceeded (with max_redeem); 404 member_not_found.';
 
 export async function checkRoutes(app: App): Promise<void> {
   app.post(
     '/v1/checks/calculate',
     {
       schema: {
-        tags: ['Checks'],
+        tags,
         summary: 'What a check would earn and redeem, with display text; writes nothing',
-        description:
-          'Errors: 400 parameter_invalid, 400 redeem_not_supported, 402 insufficient_balance (with available), 402 redeem_limit_exceeded (with max_redeem), 404 member_not_found.',
+        description: CHECK_ERRORS,
         body: CheckBody,
         response: withErrors({ 200: CheckCalculation }),
       },
     },
     (req) => service.calculateCheck(app.deps.db, callerOf(req), req.body, app.deps.clock),
+  );
+
+  app.post(
+    '/v1/checks',
+    {
+      schema: {
+        tags,
+        summary: 'Apply a check: 201 the transaction; the same external_id and body again: 200, Idempotent-Replayed: true',
+        description: `${CHECK_ERRORS} 409 external_id_reused (same external_id, another body), 409 balance_conflict (retry with the same external_id).`,
+        body: CheckBody,
+        response: withErrors({ 200: Transaction, 201: Transaction }),
+      },
+    },
+    async (req, reply) => {
+      let replayed = false;
+      const transaction = await runMutationWithStatus(req, reply, async (trx) => {
+        const result = await service.applyCheck(trx, callerOf(req), req.body, app.deps.clock, eventRequestOf(req));
+        replayed = result.replayed;
+        return { status: result.replayed ? 200 : 201, body: result.transaction };
+      });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return transaction;
+    },
+  );
+
+  app.get(
+    '/v1/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'Transactions, newest first',
+        querystring: Type.Object(
+          {
+            ...PageQuery,
+            member_id: Type.Optional(Type.String({ format: 'uuid' })),
+            status: Type.Optional(Type.Union([Type.Literal('completed'), Type.Literal('voided')])),
+          },
+          { additionalProperties: false },
+        ),
+        response: withErrors({ 200: ListOf(Transaction) }),
+      },
+    },
+    (req) => service.listTransactions(app.deps.db, callerOf(req), pageFromQuery(req.query), req.query),
+  );
+
+  app.get(
+    '/v1/transactions/:external_id',
+    {
+      schema: { tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
+    },
+    (req) => service.getTransaction(app.deps.db, callerOf(req), req.params.external_id, req.query.register_id),
+  );
+
+  app.post(
+    '/v1/transactions/:external_id/void',
+    {
+      schema: {
+        tags,
+        summary: 'Void a check: redeemed cashback comes back, earned goes (the balance may go negative)',
+        description: 'Send no body; register_id (when checks are numbered per register) goes in the query string.',
+        params: TransactionParams,
+        querystring: RegisterQuery,
+        response: withErrors({ 200: Transaction }),
+      },
+    },
+    (req, reply) =>
+      runMutation(req, reply, 200, (trx) =>
+        service.voidTransaction(trx, callerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
+      ),
+  );
+
+  app.post(
+    '/v1/transactions/:external_id/refunds',
+    {
+      schema: {
+        tags,
+        summary: 'Refund part of a check; earned and redeemed cashback are reversed in proportion',
+        description: 'Errors: 402 refund_exceeds_check (with refundable), 404 transaction_not_found, 409 external_id_reused.',
+        params: TransactionParams,
+        body: RefundBody,
+        response: withErrors({ 200: Refund, 201: Refund }),
+      },
+    },
+    async (req, reply) => {
+      let replayed = false;
+      const refund = await runMutationWithStatus(req, reply, async (trx) => {
+        const result = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, eventRequestOf(req));
+        replayed = result.replayed;
+        return { status: result.replayed ? 200 : 201, body: result.refund };
+      });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return refund;
+    },
   );
 }

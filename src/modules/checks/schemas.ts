@@ -61,3 +61,58 @@ export const CheckCalculation = Type.Object({
   display: Display,
 });
 export type CheckCalculation = Static<typeof CheckCalculation>;
+
+export const Transaction = Type.Object({
+  object: Type.Literal('transaction'),
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  register_id: Type.Union([Type.String(), Type.Null()]),
+  member_id: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.Literal('completed'), Type.Literal('voided')]),
+  line_items: Type.Array(CalculatedLine),
+  subtotal: Type.Integer(),
+  discount_amount: Type.Integer(),
+  redeemed: Type.Integer(),
+  earned: Type.Integer(),
+  earn_capped: Type.Boolean(),
+  stamps_earned: Type.Integer(),
+  paid: Type.Integer(),
+  refunded_amount: Type.Integer(),
+  refundable: Type.Integer({ description: 'What can still be refunded; 0 once voided.' }),
+  closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  hold_id: Type.Union([Type.String(), Type.Null()]),
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  display: Display,
+});
+export type Transaction = Static<typeof Transaction>;
+
+export const RefundBody = Type.Object(
+  {
+    external_id: Type.String({ minLength: 1, maxLength: 64, description: "The refund's own id; makes it idempotent." }),
+    amount: Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'Part of what was paid, minor units.' }),
+    register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Static<typeof RefundBody>;
+
+export const Refund = Type.Object({
+  object: Type.Literal('refund'),
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  amount: Type.Integer(),
+  earned_reversed: Type.Integer({ description: 'Earned cashback taken back.' }),
+  redeemed_returned: Type.Integer({ description: 'Redeemed cashback given back.' }),
+  transaction: Transaction,
+  livemode: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  display: Display,
+});
+export type Refund = Static<typeof Refund>;
+
+export const TransactionParams = Type.Object({ external_id: Type.String({ maxLength: 64 }) });
+export const RegisterQuery = Type.Object(
+  { register_id: Type.Optional(Type.String({ maxLength: 64, description: 'When checks are numbered per register.' })) },
+  { additionalProperties: false },
+);

@@ -292,6 +292,23 @@ export async function findMemberForCheck(
   return { record, program, available: availableOf(record) };
 }
 
+/** Like findMemberForCheck, and locks the member for the rest of the transaction, reading them after the lock. */
+export async function lockMemberForCheck(
+  trx: Db,
+  caller: Caller,
+  ref: { member_id?: string; card_number?: string; barcode?: string },
+): Promise<CheckMember | null> {
+  const found = await findMemberForCheck(trx, caller, ref);
+  if (!found) return null;
+  const record = await lockMember(trx, caller, found.record.id);
+  return { record, program: found.program, available: availableOf(record) };
+}
+
+/** The member's current view, for answers that show it after a change. */
+export async function memberById(db: Db, caller: Caller, id: string): Promise<Member> {
+  return getMember(db, caller, id);
+}
+
 export async function earnedToday(db: Db, caller: Caller, memberId: string, now: Date): Promise<number> {
   return repo.earnedToday(db, caller.venueId, memberId, now, caller.venue.timezone);
 }

@@ -103,7 +103,13 @@ describe('worked examples (docs/checks.md)', () => {
       expect.objectContaining({ category: null, cashback_percent: 5, redeemed: 150, earned: 7 }),
     ]);
     expect(res.body.earned).toBe(38);
-    expect(res.body.display.receipt).toEqual(['Cashback used: −€4.00', 'Cashback earned: +€0.38', 'To pay: €14.00', 'Cashback available: €46.38']);
+    expect(res.body.display.receipt).toEqual([
+      'Cashback used: −€4.00',
+      'Cashback earned: +€0.38',
+      'To pay: €14.00',
+      'Cashback available: €46.38',
+      'Level: Member 5%',
+    ]);
   });
 });
 

@@ -1,0 +1,93 @@
+// SQL for transactions (applied checks) and refunds.
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
+import type { Page } from '../../shared/pagination.js';
+
+export type TransactionRow = Selectable<TransactionsTable>;
+export type RefundRow = Selectable<RefundsTable>;
+
+/** Holds the external id for the rest of the transaction: the same check sent twice at once is applied once. */
+export async function lockExternalId(trx: Db, venueId: string, scope: string, externalId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:${scope}:${externalId}`}, 0))`.execute(trx);
+}
+
+export async function findTransaction(db: Db, venueId: string, registerKey: string, externalId: string, forUpdate = false) {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('register_key', '=', registerKey)
+    .where('external_id', '=', externalId)
+    .$if(forUpdate, (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function insertTransaction(db: Db, row: Insertable<TransactionsTable>): Promise<TransactionRow> {
+  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listTransactions(db: Db, venueId: string, page: Page, filter: { memberId?: string; status?: string }) {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .$if(filter.memberId !== undefined, (q) => q.where('member_id', '=', filter.memberId!))
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status as 'completed'))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function transactionIdExists(db: Db, venueId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('transactions').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function markVoided(db: Db, venueId: string, id: string, at: Date): Promise<TransactionRow> {
+  return db
+    .updateTable('transactions')
+    .set({ status: 'voided', voided_at: at })
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function addRefunded(db: Db, venueId: string, id: string, amount: number): Promise<TransactionRow> {
+  return db
+    .updateTable('transactions')
+    .set((eb) => ({ refunded_amount: eb('refunded_amount', '+', amount) }))
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findRefund(db: Db, venueId: string, transactionId: string, externalId: string): Promise<RefundRow | undefined> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('transaction_id', '=', transactionId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+}
+
+export async function insertRefund(db: Db, row: Insertable<RefundsTable>): Promise<RefundRow> {
+  return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What earlier refunds of a transaction already reversed. */
+export async function refundedSoFar(db: Db, venueId: string, transactionId: string) {
+  const row = await db
+    .selectFrom('refunds')
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum<number>('earned_reversed'), sql<number>`0`).as('earned'),
+      eb.fn.coalesce(eb.fn.sum<number>('redeemed_returned'), sql<number>`0`).as('redeemed'),
+    ])
+    .where('venue_id', '=', venueId)
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirstOrThrow();
+  return { earned: Number(row.earned), redeemed: Number(row.redeemed) };
+}
