@@ -110,7 +110,7 @@ export async function checkRoutes(app: App): Promise<void> {
     async (req, reply) => {
       let replayed = false;
       const refund = await runMutationWithStatus(req, reply, async (trx) => {
-        const result = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, eventRequestOf(req));
+        const result = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
         replayed = result.replayed;
         return { status: result.replayed ? 200 : 201, body: result.refund };
       });

@@ -226,7 +226,7 @@ export async function applyCheck(
       ...(calc.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -calc.redeemed, reference: body.external_id }] : []),
       ...(calc.earned > 0 ? [{ memberId, kind: 'earn', cashback: calc.earned, reference: body.external_id }] : []),
       { memberId, kind: 'check', spend: calc.paid, visits: 1, stamps: calc.stampsEarned, reference: body.external_id },
-    ]);
+    ], clock.now());
   }
   const transaction = presentTransaction(row);
   await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: transaction, request });
@@ -266,7 +266,7 @@ export async function voidTransaction(trx: Db, caller: Caller, externalId: strin
       ...(redeemedBack > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: redeemedBack, reference: externalId }] : []),
       ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: externalId }] : []),
       { memberId, kind: 'void', spend: -(Number(row.paid) - Number(row.refunded_amount)), visits: -1, stamps: -row.stamps_earned, reference: externalId },
-    ]);
+    ], clock.now());
   }
   return presentTransaction(await repo.markVoided(trx, caller.venueId, row.id, clock.now()));
 }
@@ -280,6 +280,7 @@ export async function refundTransaction(
   caller: Caller,
   externalId: string,
   body: RefundBody,
+  clock: Clock,
   request: EventRequest,
 ): Promise<{ refund: Refund; replayed: boolean }> {
   const row = await ownTransaction(trx, caller, externalId, body.register_id, true);
@@ -307,7 +308,7 @@ export async function refundTransaction(
       ...(redeemedBack > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: redeemedBack, reference: body.external_id }] : []),
       ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: body.external_id }] : []),
       { memberId, kind: 'refund', spend: -body.amount, reference: body.external_id },
-    ]);
+    ], clock.now());
   }
   const refundRow = await repo.insertRefund(trx, {
     venue_id: caller.venueId,

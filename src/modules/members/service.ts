@@ -178,8 +178,16 @@ export interface LedgerInput {
   reference?: string | null;
 }
 
-/** Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first. */
-export async function appendLedger(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[]): Promise<repo.LedgerRow[]> {
+/**
+ * Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first.
+ * `at` stamps them with the caller's clock where rules count by day (the per-day cap); else the database's.
+ */
+export async function appendLedger(
+  trx: Db,
+  caller: Pick<Caller, 'venueId' | 'livemode'>,
+  entries: LedgerInput[],
+  at?: Date,
+): Promise<repo.LedgerRow[]> {
   return repo.insertLedgerEntries(
     trx,
     entries.map((e) => ({
@@ -194,6 +202,7 @@ export async function appendLedger(trx: Db, caller: Pick<Caller, 'venueId' | 'li
       reason: e.reason ?? null,
       reference: e.reference ?? null,
       livemode: caller.livemode,
+      ...(at ? { created_at: at } : {}),
     })),
   );
 }
