@@ -6,6 +6,7 @@ import * as programsMembers from './migrations/0003_programs_members.js';
 import * as menuOrders from './migrations/0004_menu_orders.js';
 import * as catalogue from './migrations/0005_catalogue.js';
 import * as transactions from './migrations/0006_transactions.js';
+import * as holds from './migrations/0007_holds.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_menu_orders': menuOrders,
   '0005_catalogue': catalogue,
   '0006_transactions': transactions,
+  '0007_holds': holds,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

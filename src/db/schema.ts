@@ -231,6 +231,7 @@ export interface TransactionsTable {
   paid: number;
   refunded_amount: Generated<number>;
   closed_at: NullableTimestamp;
+  hold_id: string | null;
   display: JSONColumnType<{ cashier: string; receipt: string[] }>;
   fingerprint: string;
   livemode: boolean;
@@ -248,6 +249,20 @@ export interface RefundsTable {
   redeemed_returned: number;
   livemode: boolean;
   created_at: Timestamp;
+}
+
+export interface HoldsTable {
+  venue_id: string;
+  id: string;
+  member_id: string;
+  amount: number;
+  status: 'active' | 'captured' | 'released';
+  expires_at: Timestamp;
+  captured_amount: number | null;
+  captured_by: string | null;
+  livemode: boolean;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
 }
 
 export interface DB {
@@ -270,4 +285,5 @@ export interface DB {
   catalog_products: CatalogProductsTable;
   transactions: TransactionsTable;
   refunds: RefundsTable;
+  holds: HoldsTable;
 }

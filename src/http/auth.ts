@@ -42,7 +42,7 @@ export function installKeyAuth(app: App): void {
       }
       throw new ApiError(result.code);
     }
-    req.caller = result.caller;
+    req.caller = { ...result.caller, now: clock.now() };
 
     const limit = config.rateLimitPerMinute;
     const decision = await limiter.hit(`key:${result.caller.keyId}`, limit, WINDOW_MS, clock.now().getTime());

@@ -45,6 +45,9 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'GET /v1/transactions/:external_id': ['transactions:write'],
   'POST /v1/transactions/:external_id/void': ['transactions:write'],
   'POST /v1/transactions/:external_id/refunds': ['transactions:write'],
+  'POST /v1/holds': ['transactions:write', 'devices:write'],
+  'GET /v1/holds/:id': ['transactions:write', 'devices:write'],
+  'POST /v1/holds/:id/release': ['transactions:write', 'devices:write'],
 };
 
 /** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */

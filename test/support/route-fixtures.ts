@@ -89,6 +89,15 @@ async function transactionUrl({ t, ownerKey }: FixtureContext): Promise<string> 
   return `/api/v1/transactions/${externalId}`;
 }
 
+/** A cashback member with a balance, and a hold of part of it. */
+async function holdUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
+  await createProgram(t, ownerVenue, 'cashback');
+  const member = await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true });
+  await seedLedger(t, ownerVenue, { memberId: member.body.id, kind: 'import', cashback: 1000 });
+  const hold = await client(t, ownerKey).post('/api/v1/holds', { member_id: member.body.id, amount: 100 });
+  return `/api/v1/holds/${hold.body.id}`;
+}
+
 async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
@@ -144,6 +153,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/transactions/:external_id': async (ctx) => ({ url: await transactionUrl(ctx) }),
   'POST /v1/transactions/:external_id/void': async (ctx) => ({ url: `${await transactionUrl(ctx)}/void` }),
   'POST /v1/transactions/:external_id/refunds': async (ctx) => ({ url: `${await transactionUrl(ctx)}/refunds`, body: { external_id: 'r1', amount: 100 } }),
+  'POST /v1/holds': async (ctx) => {
+    const url = await holdUrl(ctx);
+    const hold = await client(ctx.t, ctx.ownerKey).get(url);
+    return { url: '/api/v1/holds', body: { member_id: hold.body.member_id, amount: 50 } };
+  },
+  'GET /v1/holds/:id': async (ctx) => ({ url: await holdUrl(ctx) }),
+  'POST /v1/holds/:id/release': async (ctx) => ({ url: `${await holdUrl(ctx)}/release` }),
   'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
     await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
     return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };

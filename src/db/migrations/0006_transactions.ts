@@ -22,6 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('paid', 'bigint', (c) => c.notNull())
     .addColumn('refunded_amount', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('closed_at', 'timestamptz(3)')
+    .addColumn('hold_id', 'uuid')
     .addColumn('display', 'jsonb', (c) => c.notNull())
     .addColumn('fingerprint', 'text', (c) => c.notNull())
     .addColumn('livemode', 'boolean', (c) => c.notNull())

@@ -3,13 +3,13 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashKeySecret, isWellFormedKey } from './api-key-format.js';
 import * as repo from './repo.js';
-import type { Caller, Scope } from './schemas.js';
+import type { KeyIdentity, Scope } from './schemas.js';
 import { effectiveSettings, localAuthChanges } from './service.js';
 
-export type AuthResult = { ok: true; caller: Caller } | { ok: false; code: 'api_key_invalid' | 'api_key_revoked' };
+export type AuthResult = { ok: true; caller: KeyIdentity } | { ok: false; code: 'api_key_invalid' | 'api_key_revoked' };
 
 interface Entry {
-  caller: Caller | null; // null: revoked
+  caller: KeyIdentity | null; // null: revoked
   cachedAt: number;
   lastUsedWrittenAt: number;
 }
@@ -60,7 +60,7 @@ export class KeyAuthenticator {
   private async load(secretHash: string, now: number): Promise<Entry | undefined> {
     const row = await repo.findApiKeyWithVenue(this.database.db, secretHash);
     if (!row) return undefined;
-    const caller: Caller | null = row.revoked_at
+    const caller: KeyIdentity | null = row.revoked_at
       ? null
       : {
           venueId: row.venue_id,

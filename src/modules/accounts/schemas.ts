@@ -76,8 +76,8 @@ export const Account = Type.Object({
 });
 export type Account = Static<typeof Account>;
 
-/** What authentication knows about the calling key; services receive it as plain data. */
-export interface Caller {
+/** What authentication knows about a key (cached between requests). */
+export interface KeyIdentity {
   venueId: string;
   keyId: string;
   keyName: string;
@@ -87,6 +87,12 @@ export interface Caller {
   /** The venue's rules with this key's own values applied. */
   settings: VenueSettings;
   venue: VenueLocale;
+}
+
+/** The calling key at the time of one request; services receive it as plain data. */
+export interface Caller extends KeyIdentity {
+  /** The request's time by the app's clock: what "now" means for holds and per-day caps. */
+  now: Date;
 }
 
 /** What rules and display text need to know of the venue. */

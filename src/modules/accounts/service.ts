@@ -228,5 +228,6 @@ export function ownerCaller(venue: Venue): Caller {
     scopes: [],
     settings: venue.settings,
     venue: { name: venue.name, country: venue.country, currency: venue.currency, locale: venue.locale, timezone: venue.timezone },
+    now: new Date(),
   };
 }

@@ -21,6 +21,7 @@ export const CheckBody = Type.Object(
     barcode: Type.Optional(Type.String({ maxLength: 256 })),
     line_items: Type.Array(LineItem, { minItems: 1, maxItems: 500 }),
     redeem_amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Cashback to pay with, minor units.' })),
+    hold_id: Type.Optional(Type.String({ maxLength: 64, description: 'Capture this hold: redeem its amount, or a smaller redeem_amount and release the rest.' })),
     register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     closed_at: Type.Optional(Type.String({ format: 'date-time' })),
   },

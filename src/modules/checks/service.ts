@@ -11,6 +11,7 @@ import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import * as catalogue from '../catalogue/service.js';
+import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
 import { presentMember } from '../members/view.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
@@ -38,16 +39,31 @@ function checkRegisterRules(caller: Caller, body: CheckBody, clock: Clock): void
       });
     }
   }
-  if (rules.redeem_only_via_holds && (body.redeem_amount ?? 0) > 0) throw new ApiError('hold_required', { param: 'redeem_amount' });
+  if (rules.redeem_only_via_holds && (body.redeem_amount ?? 0) > 0 && !body.hold_id) throw new ApiError('hold_required', { param: 'redeem_amount' });
 }
 
 interface Evaluated {
   member: members.CheckMember | null;
+  hold: { id: string; amount: number } | null;
   rules: LineRule[];
   calc: Calculation;
 }
 
-async function evaluate(db: Db, caller: Caller, body: CheckBody, clock: Clock, member: members.CheckMember | null): Promise<Evaluated> {
+type Hold = Awaited<ReturnType<typeof holds.usableHold>>;
+
+/** The member the check names, or the hold's member; a hold of another member is refused. */
+function memberRef(body: CheckBody, hold: Hold | null): MemberRef {
+  const named = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
+  return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
+}
+
+async function evaluate(db: Db, caller: Caller, body: CheckBody, clock: Clock, found: members.CheckMember | null, hold: Hold | null): Promise<Evaluated> {
+  if (hold && found?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
+  if (hold && (body.redeem_amount ?? 0) > hold.amount) {
+    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
+  }
+  // The hold's own reservation is what this check may spend.
+  const member = found && hold ? { ...found, available: found.available + hold.amount } : found;
   const rules = await catalogue.resolveLineRules(db, caller.venueId, body.line_items);
   const perDay = caller.settings.max_cashback_per_day;
   const leftToday = member && perDay !== null ? perDay - (await members.earnedToday(db, caller, member.record.id, clock.now())) : null;
@@ -61,10 +77,10 @@ async function evaluate(db: Db, caller: Caller, body: CheckBody, clock: Clock, m
       visits: member.record.visits,
       vipLevel: member.record.vip_level,
     },
-    redeemAmount: body.redeem_amount ?? 0,
+    redeemAmount: body.redeem_amount ?? hold?.amount ?? 0,
     caps: { perCheck: caller.settings.max_cashback_per_check, leftToday },
   });
-  return { member, rules, calc };
+  return { member, hold, rules, calc };
 }
 
 function presentLines(body: CheckBody, { rules, calc }: Evaluated) {
@@ -84,13 +100,16 @@ function presentLines(body: CheckBody, { rules, calc }: Evaluated) {
 }
 
 /** The member as they will be (or are) after the check, and the cashier and receipt text. */
-function outcome(caller: Caller, { member, calc }: Evaluated) {
+function outcome(caller: Caller, evaluated: Evaluated) {
+  const { member, calc } = evaluated;
   const after =
     member &&
     presentMember(
       {
         ...member.record,
         cashback: member.record.cashback + calc.earned - calc.redeemed,
+        // A captured hold no longer holds anything.
+        held: member.record.held - (evaluated.hold?.amount ?? 0),
         spend: member.record.spend + calc.paid,
         visits: member.record.visits + 1,
         stamps: member.record.stamps + calc.stampsEarned,
@@ -119,7 +138,8 @@ function outcome(caller: Caller, { member, calc }: Evaluated) {
 /** What the check would do, writing nothing: the till shows it before the guest pays. */
 export async function calculateCheck(db: Db, caller: Caller, body: CheckBody, clock: Clock): Promise<CheckCalculation> {
   checkRegisterRules(caller, body, clock);
-  const evaluated = await evaluate(db, caller, body, clock, await members.findMemberForCheck(db, caller, body as MemberRef));
+  const hold = body.hold_id ? await holds.usableHold(db, caller, body.hold_id) : null;
+  const evaluated = await evaluate(db, caller, body, clock, await members.findMemberForCheck(db, caller, memberRef(body, hold)), hold);
   const { calc, member } = evaluated;
   const { after, display } = outcome(caller, evaluated);
   const isCashback = member?.program.rules.type === 'cashback';
@@ -167,7 +187,7 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
     refunded_amount: refunded,
     refundable: row.status === 'completed' ? paid - refunded : 0,
     closed_at: formatNullableTimestamp(row.closed_at),
-    hold_id: null,
+    hold_id: row.hold_id,
     livemode: row.livemode,
     created_at: formatTimestamp(row.created_at),
     display: row.display,
@@ -196,7 +216,8 @@ export async function applyCheck(
     return { transaction: presentTransaction(existing), replayed: true };
   }
 
-  const evaluated = await evaluate(trx, caller, body, clock, await members.lockMemberForCheck(trx, caller, body as MemberRef));
+  const hold = body.hold_id ? await holds.usableHold(trx, caller, body.hold_id) : null;
+  const evaluated = await evaluate(trx, caller, body, clock, await members.lockMemberForCheck(trx, caller, memberRef(body, hold)), hold);
   const { calc, member } = evaluated;
   const { display } = outcome(caller, evaluated);
   const row = await repo.insertTransaction(trx, {
@@ -216,6 +237,7 @@ export async function applyCheck(
     stamps_earned: calc.stampsEarned,
     paid: calc.paid,
     closed_at: body.closed_at ?? null,
+    hold_id: hold?.id ?? null,
     display: JSON.stringify(display),
     fingerprint,
     livemode: caller.livemode,
@@ -228,6 +250,7 @@ export async function applyCheck(
       { memberId, kind: 'check', spend: calc.paid, visits: 1, stamps: calc.stampsEarned, reference: body.external_id },
     ], clock.now());
   }
+  if (hold) await holds.captureHold(trx, caller, hold.id, calc.redeemed, body.external_id);
   const transaction = presentTransaction(row);
   await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: transaction, request });
   return { transaction, replayed: false };

@@ -14,6 +14,8 @@ export interface MemberRecord extends MemberRow {
   spend: number;
   visits: number;
   stamps: number;
+  /** Cashback in active holds that have not expired by `now`. */
+  held: number;
 }
 
 export type MemberMatch =
@@ -23,8 +25,8 @@ export type MemberMatch =
   | { by: 'code'; code: string }
   | { by: 'phone'; phone: string };
 
-/** Members with cards and ledger sums in one statement, newest first. */
-export async function findMembers(db: Db, venueId: string, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
+/** Members with cards, ledger sums and what holds keep as of `now`, in one statement, newest first. */
+export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
   let query = db
     .selectFrom('members as m')
     .leftJoin('ledger_entries as l', (j) => j.onRef('l.venue_id', '=', 'm.venue_id').onRef('l.member_id', '=', 'm.id'))
@@ -36,6 +38,8 @@ export async function findMembers(db: Db, venueId: string, match: MemberMatch, l
       eb.fn.coalesce(eb.fn.sum<number>('l.spend'), sql<number>`0`).as('spend'),
       eb.fn.coalesce(eb.fn.sum<number>('l.visits'), sql<number>`0`).as('visits'),
       eb.fn.coalesce(eb.fn.sum<number>('l.stamps'), sql<number>`0`).as('stamps'),
+      sql<number>`coalesce((select sum(h.amount) from holds h where h.venue_id = m.venue_id and h.member_id = m.id
+        and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
     .where('m.venue_id', '=', venueId)
     .groupBy(['m.venue_id', 'm.id'])
@@ -69,7 +73,14 @@ export async function findMembers(db: Db, venueId: string, match: MemberMatch, l
     }
   }
   const rows = await query.execute();
-  return rows.map((r) => ({ ...r, cashback: Number(r.cashback), spend: Number(r.spend), visits: Number(r.visits), stamps: Number(r.stamps) }));
+  return rows.map((r) => ({
+    ...r,
+    cashback: Number(r.cashback),
+    spend: Number(r.spend),
+    visits: Number(r.visits),
+    stamps: Number(r.stamps),
+    held: Number(r.held),
+  }));
 }
 
 /** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */

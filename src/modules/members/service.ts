@@ -41,7 +41,7 @@ async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | un
 }
 
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
-  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, { by: 'id', id }) : [];
+  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, caller.now, { by: 'id', id }) : [];
   if (!record) throw notFound();
   return record;
 }
@@ -93,7 +93,7 @@ export async function lookupMember(db: Db, caller: Caller, query: { card_number?
     : query.barcode !== undefined
       ? { by: 'code', code: query.barcode.trim() }
       : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
-  const [record] = await repo.findMembers(db, caller.venueId, match);
+  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
   return memberView(db, caller, record);
 }
 
@@ -109,7 +109,7 @@ export async function listMembers(
     phone: filter.phone === undefined ? undefined : normalisePhone(filter.phone, caller.venue.country),
     livemode: filter.livemode,
   });
-  const records = await repo.findMembers(db, caller.venueId, { by: 'ids', ids }, ids.length);
+  const records = await repo.findMembers(db, caller.venueId, caller.now, { by: 'ids', ids }, ids.length);
   const all = await programsById(db, caller.venueId);
   return toList('/v1/members', page, records, (r) => presentMember(r, all.get(r.program_id)!, caller.venue));
 }
@@ -295,7 +295,7 @@ export async function findMemberForCheck(
     : ref.card_number !== undefined
       ? { by: 'card', cardNumber: ref.card_number }
       : { by: 'code', code: ref.barcode!.trim() };
-  const [record] = await repo.findMembers(db, caller.venueId, match);
+  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
   if (!record) throw notFound();
   const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
   return { record, program, available: availableOf(record) };

@@ -9,11 +9,8 @@ import type { Member } from './schemas.js';
 
 const pct = (bp: number) => bp / 100;
 
-/** Cashback reserved by active holds; holds arrive with the money engine, until then nothing is held. */
-const heldOf = (_record: MemberRecord): number => 0;
-
 export function availableOf(record: MemberRecord): number {
-  return record.cashback - heldOf(record);
+  return record.cashback - record.held;
 }
 
 export function presentMember(record: MemberRecord, program: ProgramInfo, venue: VenueLocale): Member {
@@ -61,7 +58,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     member.next_level = next ? { name: next.name, percent: pct(next.percentBp), spend_needed: next.minSpend - record.spend } : null;
     if (rules.type === 'cashback') {
       member.balance = record.cashback;
-      member.held = heldOf(record);
+      member.held = record.held;
       member.available = availableOf(record);
       member.display = {
         cashier: `${who} · ${level.name} ${percent(level.percentBp)} · available ${money(member.available)}`,

@@ -1,0 +1,87 @@
+// Holds: reserve cashback (moved from available to held), capture by a check, release; expiry is exact by the
+// request's time, with no sweeper needed: an active hold past expires_at is expired for every reader.
+import type { Db } from '../../db/database.js';
+import { formatMoney } from '../../shared/display.js';
+import { ApiError } from '../../shared/errors.js';
+import { isUuid, newId } from '../../shared/ids.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as members from '../members/service.js';
+import * as repo from './repo.js';
+import type { CreateHold, Hold } from './schemas.js';
+
+const statusOf = (row: repo.HoldRow, now: Date): Hold['status'] =>
+  row.status === 'active' && new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : row.status;
+
+function present(row: repo.HoldRow, caller: Caller): Hold {
+  const status = statusOf(row, caller.now);
+  const amount = Number(row.amount);
+  return {
+    object: 'hold',
+    id: row.id,
+    member_id: row.member_id,
+    amount,
+    status,
+    expires_at: formatTimestamp(row.expires_at),
+    captured_amount: row.captured_amount === null ? null : Number(row.captured_amount),
+    captured_by: row.captured_by,
+    livemode: row.livemode,
+    created_at: formatTimestamp(row.created_at),
+    display: {
+      cashier: `Hold ${formatMoney(amount, caller.venue)} · ${status}`,
+      receipt: status === 'active' ? [`Cashback reserved: ${formatMoney(amount, caller.venue)}`] : [],
+    },
+  };
+}
+
+export async function createHold(trx: Db, caller: Caller, input: CreateHold): Promise<Hold> {
+  const member = await members.lockMemberForCheck(trx, caller, input);
+  if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
+  if (member.program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported');
+  if (input.amount > member.available) {
+    throw new ApiError('insufficient_balance', {
+      message: `Cannot hold ${input.amount}: only ${member.available} is available.`,
+      details: { available: member.available },
+    });
+  }
+  const ttl = input.expires_in ?? caller.settings.hold_ttl_seconds;
+  const row = await repo.insertHold(trx, {
+    venue_id: caller.venueId,
+    id: newId(),
+    member_id: member.record.id,
+    amount: input.amount,
+    status: 'active',
+    expires_at: new Date(caller.now.getTime() + ttl * 1000),
+    livemode: caller.livemode,
+    created_at: caller.now,
+  });
+  return present(row, caller);
+}
+
+async function owned(db: Db, caller: Caller, id: string, forUpdate = false): Promise<repo.HoldRow> {
+  const row = isUuid(id) ? await repo.findHold(db, caller.venueId, id, forUpdate) : undefined;
+  if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  return row;
+}
+
+export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold> {
+  return present(await owned(db, caller, id), caller);
+}
+
+/** The hold, locked, if it can still be used; else the 409 that says why not. */
+export async function usableHold(trx: Db, caller: Caller, id: string): Promise<{ id: string; memberId: string; amount: number }> {
+  const row = await owned(trx, caller, id, true);
+  const status = statusOf(row, caller.now);
+  if (status !== 'active') throw new ApiError(`hold_${status}`, { param: 'hold_id' });
+  return { id: row.id, memberId: row.member_id, amount: Number(row.amount) };
+}
+
+export async function releaseHold(trx: Db, caller: Caller, id: string): Promise<Hold> {
+  await usableHold(trx, caller, id);
+  return present(await repo.finishHold(trx, caller.venueId, id, { status: 'released', at: caller.now }), caller);
+}
+
+/** Marks the hold captured by a check that redeemed `amount` of it; what it did not redeem is free again. */
+export async function captureHold(trx: Db, caller: Caller, id: string, amount: number, externalId: string): Promise<void> {
+  await repo.finishHold(trx, caller.venueId, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
+}
