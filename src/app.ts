@@ -12,6 +12,7 @@ import { accountRoutes } from './modules/accounts/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import { checkRoutes } from './modules/checks/routes.js';
 import { holdRoutes } from './modules/holds/routes.js';
+import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(catalogueRoutes);
       await api.register(checkRoutes);
       await api.register(holdRoutes);
+      await api.register(visitRoutes);
     },
     { prefix: '/api' },
   );

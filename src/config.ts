@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300 }),
   AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
   PUBLIC_ORDERS_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  SCAN_WINDOW_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 120 }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   WEBHOOK_RETRY_SCHEDULE: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?(,\\d+(ms|s|m|h|d)?)*$', default: '5s,5m,30m,2h,5h,10h,10h' }),
   WEBHOOK_RETRY_JITTER: Type.Number({ minimum: 0, maximum: 0.5, default: 0.1 }),
@@ -50,6 +51,8 @@ export interface Config {
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
   publicOrdersPerMinute: number;
+  /** How long a scan lets the same key apply a check for that card (card_scan_required). */
+  scanWindowSeconds: number;
   bodyLimitBytes: number;
   webhooks: WebhookDeliveryConfig;
 }
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE,
     publicOrdersPerMinute: parsed.PUBLIC_ORDERS_PER_MINUTE,
+    scanWindowSeconds: parsed.SCAN_WINDOW_SECONDS,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),

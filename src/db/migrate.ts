@@ -7,6 +7,7 @@ import * as menuOrders from './migrations/0004_menu_orders.js';
 import * as catalogue from './migrations/0005_catalogue.js';
 import * as transactions from './migrations/0006_transactions.js';
 import * as holds from './migrations/0007_holds.js';
+import * as visitsScans from './migrations/0008_visits_scans.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_catalogue': catalogue,
   '0006_transactions': transactions,
   '0007_holds': holds,
+  '0008_visits_scans': visitsScans,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

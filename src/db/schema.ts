@@ -265,6 +265,14 @@ export interface HoldsTable {
   finished_at: NullableTimestamp;
 }
 
+export interface ScansTable {
+  venue_id: string;
+  id: string;
+  key_id: string;
+  member_id: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
@@ -286,4 +294,5 @@ export interface DB {
   transactions: TransactionsTable;
   refunds: RefundsTable;
   holds: HoldsTable;
+  scans: ScansTable;
 }

@@ -160,6 +160,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   },
   'GET /v1/holds/:id': async (ctx) => ({ url: await holdUrl(ctx) }),
   'POST /v1/holds/:id/release': async (ctx) => ({ url: `${await holdUrl(ctx)}/release` }),
+  'POST /v1/visits': async (ctx) => {
+    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
+    return { url: '/api/v1/visits', body: { member_id: member.body.id } };
+  },
+  'POST /v1/scans': async (ctx) => {
+    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
+    return { url: '/api/v1/scans', body: { code: member.body.serial } };
+  },
   'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
     await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
     return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };

@@ -9,9 +9,10 @@ import * as service from './service.js';
 
 const tags = ['Checks'];
 const CHECK_ERRORS =
-  'Errors: 400 parameter_invalid, register_id_required, check_too_old, hold_required, redeem_not_supported; 402 insufficient_balance (with available), redeem_limit_exceeded (with max_redeem); 404 member_not_found.';
+  'Errors: 400 parameter_invalid, register_id_required, check_too_old, hold_required, redeem_not_supported; 402 insufficient_balance (with available), redeem_limit_exceeded (with max_redeem); 403 scan_required; 404 member_not_found, hold_not_found; 409 hold_expired, hold_captured, hold_released.';
 
 export async function checkRoutes(app: App): Promise<void> {
+  const ctx = { clock: app.deps.clock, scanWindowSeconds: app.deps.config.scanWindowSeconds };
   app.post(
     '/v1/checks/calculate',
     {
@@ -23,7 +24,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: CheckCalculation }),
       },
     },
-    (req) => service.calculateCheck(app.deps.db, callerOf(req), req.body, app.deps.clock),
+    (req) => service.calculateCheck(app.deps.db, callerOf(req), req.body, ctx),
   );
 
   app.post(
@@ -40,7 +41,7 @@ export async function checkRoutes(app: App): Promise<void> {
     async (req, reply) => {
       let replayed = false;
       const transaction = await runMutationWithStatus(req, reply, async (trx) => {
-        const result = await service.applyCheck(trx, callerOf(req), req.body, app.deps.clock, eventRequestOf(req));
+        const result = await service.applyCheck(trx, callerOf(req), req.body, ctx, eventRequestOf(req));
         replayed = result.replayed;
         return { status: result.replayed ? 200 : 201, body: result.transaction };
       });

@@ -13,6 +13,7 @@ import type { LineRule } from '../catalogue/schemas.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
+import * as visits from '../visits/service.js';
 import { presentMember } from '../members/view.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
@@ -20,6 +21,12 @@ import * as repo from './repo.js';
 import type { CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
 
 type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
+
+/** What checks need from outside the request: the clock, and the scan window of card_scan_required. */
+export interface CheckContext {
+  clock: Clock;
+  scanWindowSeconds: number;
+}
 
 /** The venue rules (D12) a check must meet before any number is worked out. */
 function checkRegisterRules(caller: Caller, body: CheckBody, clock: Clock): void {
@@ -57,7 +64,9 @@ function memberRef(body: CheckBody, hold: Hold | null): MemberRef {
   return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
 }
 
-async function evaluate(db: Db, caller: Caller, body: CheckBody, clock: Clock, found: members.CheckMember | null, hold: Hold | null): Promise<Evaluated> {
+async function evaluate(db: Db, caller: Caller, body: CheckBody, ctx: CheckContext, found: members.CheckMember | null, hold: Hold | null): Promise<Evaluated> {
+  const clock = ctx.clock;
+  if (found && caller.settings.card_scan_required) await visits.requireRecentScan(db, caller, found.record.id, ctx.scanWindowSeconds);
   if (hold && found?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
   if (hold && (body.redeem_amount ?? 0) > hold.amount) {
     throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
@@ -136,10 +145,10 @@ function outcome(caller: Caller, evaluated: Evaluated) {
 }
 
 /** What the check would do, writing nothing: the till shows it before the guest pays. */
-export async function calculateCheck(db: Db, caller: Caller, body: CheckBody, clock: Clock): Promise<CheckCalculation> {
-  checkRegisterRules(caller, body, clock);
+export async function calculateCheck(db: Db, caller: Caller, body: CheckBody, ctx: CheckContext): Promise<CheckCalculation> {
+  checkRegisterRules(caller, body, ctx.clock);
   const hold = body.hold_id ? await holds.usableHold(db, caller, body.hold_id) : null;
-  const evaluated = await evaluate(db, caller, body, clock, await members.findMemberForCheck(db, caller, memberRef(body, hold)), hold);
+  const evaluated = await evaluate(db, caller, body, ctx, await members.findMemberForCheck(db, caller, memberRef(body, hold)), hold);
   const { calc, member } = evaluated;
   const { after, display } = outcome(caller, evaluated);
   const isCashback = member?.program.rules.type === 'cashback';
@@ -203,9 +212,10 @@ export async function applyCheck(
   trx: Db,
   caller: Caller,
   body: CheckBody,
-  clock: Clock,
+  ctx: CheckContext,
   request: EventRequest,
 ): Promise<{ transaction: Transaction; replayed: boolean }> {
+  const clock = ctx.clock;
   checkRegisterRules(caller, body, clock);
   const scope = registerKey(caller, body.register_id);
   const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
@@ -217,7 +227,7 @@ export async function applyCheck(
   }
 
   const hold = body.hold_id ? await holds.usableHold(trx, caller, body.hold_id) : null;
-  const evaluated = await evaluate(trx, caller, body, clock, await members.lockMemberForCheck(trx, caller, memberRef(body, hold)), hold);
+  const evaluated = await evaluate(trx, caller, body, ctx, await members.lockMemberForCheck(trx, caller, memberRef(body, hold)), hold);
   const { calc, member } = evaluated;
   const { display } = outcome(caller, evaluated);
   const row = await repo.insertTransaction(trx, {

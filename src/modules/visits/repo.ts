@@ -1,0 +1,34 @@
+// SQL for scans and for finding a visit by its external_id.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+
+export async function insertScan(db: Db, row: { venue_id: string; id: string; key_id: string; member_id: string; created_at: Date }) {
+  return db.insertInto('scans').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function scannedSince(db: Db, venueId: string, keyId: string, memberId: string, since: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('scans')
+    .select('id')
+    .where('venue_id', '=', venueId)
+    .where('key_id', '=', keyId)
+    .where('member_id', '=', memberId)
+    .where('created_at', '>', since)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findVisitEntry(db: Db, venueId: string, externalId: string) {
+  return db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('kind', '=', 'visit')
+    .where('reference', '=', externalId)
+    .executeTakeFirst();
+}
+
+/** Holds the visit's external id for the rest of the transaction, so a visit sent twice at once counts once. */
+export async function lockVisitExternalId(trx: Db, venueId: string, externalId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:visit:${externalId}`}, 0))`.execute(trx);
+}

@@ -1,0 +1,45 @@
+// HTTP routes for kiosks, door scanners and tills: visits and scans.
+import { callerOf, eventRequestOf, type App } from '../../http/context.js';
+import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
+import { withErrors } from '../../http/responses.js';
+import { Scan, ScanBody, Visit, VisitBody } from './schemas.js';
+import * as service from './service.js';
+
+export async function visitRoutes(app: App): Promise<void> {
+  app.post(
+    '/v1/visits',
+    {
+      schema: {
+        tags: ['Visits and scans'],
+        summary: 'Record a visit (stamps, visit count); with external_id, sending it again replays it',
+        description: 'Errors: 400 visit_not_supported (a cashback program: send a check), 400 parameter_invalid, 404 member_not_found.',
+        body: VisitBody,
+        response: withErrors({ 200: Visit, 201: Visit }),
+      },
+    },
+    async (req, reply) => {
+      let replayed = false;
+      const visit = await runMutationWithStatus(req, reply, async (trx) => {
+        const result = await service.recordVisit(trx, callerOf(req), req.body, eventRequestOf(req));
+        replayed = result.replayed;
+        return { status: result.replayed ? 200 : 201, body: result.visit };
+      });
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return visit;
+    },
+  );
+
+  app.post(
+    '/v1/scans',
+    {
+      schema: {
+        tags: ['Visits and scans'],
+        summary: 'Resolve a scanned code (card number or serial) to the member; remembered for card_scan_required',
+        description: 'Errors: 404 member_not_found.',
+        body: ScanBody,
+        response: withErrors({ 201: Scan }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.scan(trx, callerOf(req), req.body.code)),
+  );
+}

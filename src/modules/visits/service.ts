@@ -1,0 +1,66 @@
+// Visits (stamps and visit counts for non-cashback programs) and scans (remembered per key for scan_required).
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as members from '../members/service.js';
+import { recordEvent, type EventRequest } from '../webhooks/events.js';
+import * as repo from './repo.js';
+import type { Scan, Visit, VisitBody } from './schemas.js';
+
+async function presentVisit(db: Db, caller: Caller, entry: { id: string; member_id: string; stamps: number; reference: string | null; livemode: boolean; created_at: Date }): Promise<Visit> {
+  const member = await members.memberById(db, caller, entry.member_id);
+  return {
+    object: 'visit',
+    id: entry.id,
+    external_id: entry.reference,
+    member_id: entry.member_id,
+    stamps_earned: entry.stamps,
+    member,
+    livemode: entry.livemode,
+    created_at: formatTimestamp(entry.created_at),
+    display: { cashier: member.display.cashier, receipt: [`Visit recorded${entry.stamps ? `: +${entry.stamps} stamp${entry.stamps > 1 ? 's' : ''}` : ''}`, ...member.display.receipt] },
+  };
+}
+
+/** A visit for stamps, visit discounts and VIP; with external_id, sending it again replays it. */
+export async function recordVisit(trx: Db, caller: Caller, body: VisitBody, request: EventRequest): Promise<{ visit: Visit; replayed: boolean }> {
+  if (body.external_id) {
+    await repo.lockVisitExternalId(trx, caller.venueId, body.external_id);
+    const existing = await repo.findVisitEntry(trx, caller.venueId, body.external_id);
+    if (existing) return { visit: await presentVisit(trx, caller, existing), replayed: true };
+  }
+  const member = await members.lockMemberForCheck(trx, caller, body);
+  if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
+  const rules = member.program.rules;
+  if (rules.type === 'cashback') throw new ApiError('visit_not_supported');
+  const stamps = rules.type === 'stamps' ? rules.stampsPerVisit : 0;
+  const [entry] = await members.appendLedger(
+    trx,
+    caller,
+    [{ memberId: member.record.id, kind: 'visit', visits: 1, stamps, reference: body.external_id ?? null }],
+    caller.now,
+  );
+  const visit = await presentVisit(trx, caller, entry!);
+  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: visit, request });
+  return { visit, replayed: false };
+}
+
+/** Resolves what a scanner read (a card number or a serial) and remembers that this key scanned the card. */
+export async function scan(trx: Db, caller: Caller, code: string): Promise<Scan> {
+  const found = await members.findMemberForCheck(trx, caller, { barcode: code });
+  const row = await repo.insertScan(trx, { venue_id: caller.venueId, id: newId(), key_id: caller.keyId, member_id: found!.record.id, created_at: caller.now });
+  const member = await members.memberById(trx, caller, found!.record.id);
+  return { object: 'scan', id: row.id, member, created_at: formatTimestamp(row.created_at), display: member.display };
+}
+
+/** card_scan_required: the calling key scanned this member's card within the window. */
+export async function requireRecentScan(db: Db, caller: Caller, memberId: string, windowSeconds: number): Promise<void> {
+  const since = new Date(caller.now.getTime() - windowSeconds * 1000);
+  if (!(await repo.scannedSince(db, caller.venueId, caller.keyId, memberId, since))) {
+    throw new ApiError('scan_required', {
+      message: `This venue accepts this only for a card this register scanned in the last ${windowSeconds} s: scan the card first (POST /v1/scans).`,
+    });
+  }
+}
