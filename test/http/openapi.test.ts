@@ -30,6 +30,15 @@ describe('OpenAPI', () => {
     }
   });
 
+  it('checks have request and response examples', async () => {
+    const spec = (await client(t, null).get('/api/v1/openapi.json')).body;
+    const apply = spec.paths['/v1/checks'].post;
+    const exampleOf = (content: any) => content['application/json'].example;
+    expect(exampleOf(apply.requestBody.content)).toMatchObject({ external_id: 'T7-000123', redeem_amount: 500 });
+    expect(exampleOf(apply.responses['201'].content)).toMatchObject({ object: 'transaction', redeemed: 500, earned: 50 });
+    expect(exampleOf(spec.paths['/v1/checks/calculate'].post.responses['200'].content)).toMatchObject({ object: 'check_calculation' });
+  });
+
   it('serves the reference page at /api/docs and the error reference at /api/errors', async () => {
     const docs = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(docs.statusCode).toBe(200);

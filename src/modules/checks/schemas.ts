@@ -25,7 +25,22 @@ export const CheckBody = Type.Object(
     register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     closed_at: Type.Optional(Type.String({ format: 'date-time' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        external_id: 'T7-000123',
+        card_number: '4000123',
+        line_items: [
+          { sku: 'PASTA-1', name: 'Carbonara', quantity: 1, unit_price: 900 },
+          { name: 'House wine', category: 'alcohol', quantity: 1, unit_price: 600 },
+        ],
+        redeem_amount: 500,
+        register_id: 'till-7',
+        closed_at: '2026-11-22T12:41:07.000+00:00',
+      },
+    ],
+  },
 );
 export type CheckBody = Static<typeof CheckBody>;
 
@@ -60,6 +75,16 @@ export const CheckCalculation = Type.Object({
   available_after: Type.Union([Type.Integer(), Type.Null()]),
   line_items: Type.Array(CalculatedLine),
   display: Display,
+}, {
+  examples: [
+    {
+      object: 'check_calculation', member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', program_type: 'cashback',
+      subtotal: 1500, discount_amount: 0, payable_base: 1500, max_redeem: 1240, redeemed: 500, earned: 50, earn_capped: false,
+      stamps_earned: 0, paid: 1000, balance_after: 790, available_after: 790,
+      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30 }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20 }],
+      display: { cashier: 'Anna K. · Member 5% · available €12.40 · up to €12.40 payable', receipt: ['Cashback used: −€5.00', 'Cashback earned: +€0.50', 'To pay: €10.00', 'Cashback available: €7.90', 'Level: Member 5%'] },
+    },
+  ],
 });
 export type CheckCalculation = Static<typeof CheckCalculation>;
 
@@ -85,6 +110,18 @@ export const Transaction = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
+}, {
+  examples: [
+    {
+      object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', external_id: 'T7-000123', register_id: 'till-7',
+      member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', status: 'completed',
+      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30 }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20 }],
+      subtotal: 1500, discount_amount: 0, redeemed: 500, earned: 50, earn_capped: false, stamps_earned: 0, paid: 1000,
+      refunded_amount: 0, refundable: 1000, closed_at: '2026-11-22T12:41:07.000+00:00', hold_id: null, livemode: true,
+      created_at: '2026-11-22T12:41:08.214+00:00',
+      display: { cashier: 'Anna K. · Member 5% · available €12.40 · up to €12.40 payable', receipt: ['Cashback used: −€5.00', 'Cashback earned: +€0.50', 'To pay: €10.00', 'Cashback available: €7.90', 'Level: Member 5%'] },
+    },
+  ],
 });
 export type Transaction = Static<typeof Transaction>;
 
