@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { ApiError, isErrorCode, type ErrorBody } from '../shared/errors.js';
 import { callerOf } from './context.js';
 import * as store from './idempotency-store.js';
@@ -39,7 +40,7 @@ export async function runMutationWithStatus<T>(
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
   if (key === undefined) {
-    const { status, body } = await db.transaction().execute(work);
+    const { status, body } = await inTransaction(db, work);
     reply.code(status);
     return body;
   }
@@ -55,7 +56,7 @@ export async function runMutationWithStatus<T>(
   const notBefore = new Date(at.getTime() - REMEMBER_MS);
   let workStarted = false;
   try {
-    const outcome = await db.transaction().execute(async (trx) => {
+    const outcome = await inTransaction(db, async (trx) => {
       if (!(await store.tryLockKey(trx, venueId, key))) throw new ApiError('idempotency_key_in_use');
       const prior = await store.findResponse(trx, venueId, key, notBefore);
       if (prior) {

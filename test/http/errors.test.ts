@@ -1,6 +1,6 @@
 // Every failure, the framework's included, answers the contract's envelope with the right status, type, code and param.
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../support/app.js';
+import { startTestApp, useTestApp } from '../support/app.js';
 import { venueWithKey } from '../support/factories.js';
 import { client, expectError, request } from '../support/http.js';
 
@@ -75,6 +75,20 @@ describe('error envelope', () => {
     const { secret } = await venueWithKey(t);
     const res = await client(t, secret).get('/api/v1/webhook_endpoints?colour=red');
     expect(expectError(res, 400, 'parameter_invalid').param).toBe('colour');
+  });
+});
+
+describe('failures on our side', () => {
+  it('answer 500 internal_error in the envelope, with no internals; /readyz says 503', async () => {
+    const broken = await startTestApp();
+    const { secret } = await venueWithKey(broken);
+    await broken.testDatabase.database.close();
+    const res = await client(broken, secret).get('/api/v1/account');
+    const e = expectError(res, 500, 'internal_error', 'api_error');
+    expect(e.message).toMatch(/retry with the same Idempotency-Key/);
+    expect(JSON.stringify(res.body)).not.toMatch(/stack|pglite|kysely|pool|\bat /i);
+    expect((await client(broken, null).get('/readyz')).status).toBe(503);
+    await broken.app.close();
   });
 });
 

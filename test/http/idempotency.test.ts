@@ -1,6 +1,8 @@
 // Idempotency-Key (D6): replays, reuse with another body, concurrency, refusals remembered, 24-hour memory.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
+import { onPostgres } from '../support/database.js';
 import { createKey, venueWithKey } from '../support/factories.js';
 import { client, expectError } from '../support/http.js';
 
@@ -57,6 +59,25 @@ describe('Idempotency-Key', () => {
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     for (const r of results.filter((r) => r.status !== 201)) expectError(r, 409, 'idempotency_key_in_use', 'idempotency_error');
+  });
+
+  // PGlite has one connection, so a second request simply waits its turn; PostgreSQL shows the in-flight case.
+  it.runIf(onPostgres())('a request while the first with the same key is still running is 409 idempotency_key_in_use', async () => {
+    const { venue, secret } = await venueWithKey(t);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const first = t.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`${venue.id}:in-flight`}, 0))`.execute(trx);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const res = await client(t, secret).post('/api/v1/webhook_endpoints', body, { 'idempotency-key': 'in-flight' });
+    release();
+    await first;
+    expectError(res, 409, 'idempotency_key_in_use', 'idempotency_error');
   });
 
   it('a refusal by the service is remembered and replayed with the current request id', async () => {

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestApp, useTestApp, type TestApp } from '../../support/app.js';
 import { venueWithKey } from '../../support/factories.js';
-import { client } from '../../support/http.js';
+import { client, expectError } from '../../support/http.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { fastDelivery, raiseEvent, startWorker } from '../../support/webhooks.js';
 
@@ -274,6 +274,6 @@ describe('events API', () => {
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([b.id, a.id]);
     expect((await api.get('/api/v1/events?type=order.created')).body.data.map((e: { id: string }) => e.id)).toEqual([a.id]);
     expect((await api.get(`/api/v1/events/${a.id}`)).body).toEqual(a);
-    expect((await api.get(`/api/v1/events/${foreign.id}`)).status).toBe(404);
+    expectError(await api.get(`/api/v1/events/${foreign.id}`), 404, 'event_not_found');
   });
 });
