@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installKeyAuth } from './http/auth.js';
 import type { App, AppDeps } from './http/context.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { ApiError } from './shared/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
@@ -27,14 +28,28 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body; ours below answers in the envelope (D5).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);
   app.setValidatorCompiler(validatorCompiler);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // Once shutting down, every answer closes its connection, so keep-alive clients do not hold the exit open.
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // Requests still arriving on open connections while shutting down go elsewhere: the balancer retries them.
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new ApiError('service_unavailable', { headers: { 'retry-after': '1' } });
+    }
   });
 
   // JSON only; an empty body with a JSON content type counts as no body (some clients send one on DELETE).
