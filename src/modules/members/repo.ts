@@ -1,7 +1,7 @@
 // SQL for members, their cards and their ledger.
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { LedgerEntriesTable, MembersTable } from '../../db/schema.js';
+import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
 export type MemberRow = Selectable<MembersTable>;
@@ -25,9 +25,49 @@ export type MemberMatch =
   | { by: 'code'; code: string }
   | { by: 'phone'; phone: string };
 
+/** The condition on members `m` that a match stands for. */
+function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: MemberMatch) {
+  switch (match.by) {
+    case 'id':
+      return eb('m.id', '=', match.id);
+    case 'ids':
+      return eb('m.id', 'in', match.ids);
+    case 'phone':
+      return eb('m.phone', '=', match.phone);
+    case 'card':
+    case 'code': {
+      const code = match.by === 'card' ? match.cardNumber : match.code;
+      const byCard = eb.exists(
+        eb
+          .selectFrom('member_cards as c')
+          .select('c.card_number')
+          .whereRef('c.venue_id', '=', 'm.venue_id')
+          .whereRef('c.member_id', '=', 'm.id')
+          .where('c.card_number', '=', code),
+      );
+      return match.by === 'card' ? byCard : eb.or([byCard, eb('m.serial', '=', code)]);
+    }
+  }
+}
+
+/** Finds the member a match names and locks their row for the rest of the transaction, in one statement. */
+export async function lockMatchingMember(db: Db, venueId: string, match: MemberMatch): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('members as m')
+    .select('m.id')
+    .where('m.venue_id', '=', venueId)
+    .where((eb) => matching(eb, match))
+    .orderBy('m.id', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** Members with cards, ledger sums and what holds keep as of `now`, in one statement, newest first. */
 export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
-  let query = db
+  if (match.by === 'ids' && match.ids.length === 0) return [];
+  const rows = await db
     .selectFrom('members as m')
     .leftJoin('ledger_entries as l', (j) => j.onRef('l.venue_id', '=', 'm.venue_id').onRef('l.member_id', '=', 'm.id'))
     .selectAll('m')
@@ -42,37 +82,11 @@ export async function findMembers(db: Db, venueId: string, now: Date, match: Mem
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
     .where('m.venue_id', '=', venueId)
+    .where((eb) => matching(eb, match))
     .groupBy(['m.venue_id', 'm.id'])
     .orderBy('m.id', 'desc')
-    .limit(limit);
-  switch (match.by) {
-    case 'id':
-      query = query.where('m.id', '=', match.id);
-      break;
-    case 'ids':
-      if (match.ids.length === 0) return [];
-      query = query.where('m.id', 'in', match.ids);
-      break;
-    case 'phone':
-      query = query.where('m.phone', '=', match.phone);
-      break;
-    case 'card':
-    case 'code': {
-      const code = match.by === 'card' ? match.cardNumber : match.code;
-      const byCard = (eb: any) =>
-        eb.exists(
-          eb
-            .selectFrom('member_cards as c')
-            .select('c.card_number')
-            .whereRef('c.venue_id', '=', 'm.venue_id')
-            .whereRef('c.member_id', '=', 'm.id')
-            .where('c.card_number', '=', code),
-        );
-      query = query.where((eb) => (match.by === 'card' ? byCard(eb) : eb.or([byCard(eb), eb('m.serial', '=', code)])));
-      break;
-    }
-  }
-  const rows = await query.execute();
+    .limit(limit)
+    .execute();
   return rows.map((r) => ({
     ...r,
     cashback: Number(r.cashback),

@@ -281,36 +281,45 @@ export interface CheckMember {
   available: number;
 }
 
+/** The match a check's member reference stands for; null when it names none. */
+function checkMatch(ref: { member_id?: string; card_number?: string; barcode?: string }): repo.MemberMatch | null {
+  const given = [ref.member_id, ref.card_number, ref.barcode].filter((v) => v !== undefined);
+  if (given.length === 0) return null;
+  if (given.length > 1) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
+  if (ref.member_id !== undefined) return { by: 'id', id: isUuid(ref.member_id) ? ref.member_id : '00000000-0000-0000-0000-000000000000' };
+  return ref.card_number !== undefined ? { by: 'card', cardNumber: ref.card_number } : { by: 'code', code: ref.barcode!.trim() };
+}
+
+async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<CheckMember> {
+  if (!record) throw notFound();
+  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
+  return { record, program, available: availableOf(record) };
+}
+
 /** The member a check names by one of member_id, card_number or barcode; null when it names none. */
 export async function findMemberForCheck(
   db: Db,
   caller: Caller,
   ref: { member_id?: string; card_number?: string; barcode?: string },
 ): Promise<CheckMember | null> {
-  const given = [ref.member_id, ref.card_number, ref.barcode].filter((v) => v !== undefined);
-  if (given.length === 0) return null;
-  if (given.length > 1) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
-  const match: repo.MemberMatch = ref.member_id !== undefined
-    ? { by: 'id', id: isUuid(ref.member_id) ? ref.member_id : '00000000-0000-0000-0000-000000000000' }
-    : ref.card_number !== undefined
-      ? { by: 'card', cardNumber: ref.card_number }
-      : { by: 'code', code: ref.barcode!.trim() };
+  const match = checkMatch(ref);
+  if (!match) return null;
   const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
-  if (!record) throw notFound();
-  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
-  return { record, program, available: availableOf(record) };
+  return checkMember(db, caller, record);
 }
 
-/** Like findMemberForCheck, and locks the member for the rest of the transaction, reading them after the lock. */
+/** Like findMemberForCheck, and locks the member for the rest of the transaction (one statement), reading them after the lock. */
 export async function lockMemberForCheck(
   trx: Db,
   caller: Caller,
   ref: { member_id?: string; card_number?: string; barcode?: string },
 ): Promise<CheckMember | null> {
-  const found = await findMemberForCheck(trx, caller, ref);
-  if (!found) return null;
-  const record = await lockMember(trx, caller, found.record.id);
-  return { record, program: found.program, available: availableOf(record) };
+  const match = checkMatch(ref);
+  if (!match) return null;
+  const id = await repo.lockMatchingMember(trx, caller.venueId, match);
+  if (!id) throw notFound();
+  const [record] = await repo.findMembers(trx, caller.venueId, caller.now, { by: 'id', id });
+  return checkMember(trx, caller, record);
 }
 
 /** The member's current view, for answers that show it after a change. */
