@@ -1,5 +1,6 @@
 // Factories for venues, owners and keys, through the domain services as the CLI and dashboard use them.
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import * as accounts from '../../src/modules/accounts/service.js';
 import * as members from '../../src/modules/members/service.js';
 import * as menu from '../../src/modules/menu/service.js';
@@ -71,4 +72,11 @@ export async function seedLedger(t: TestApp, venue: accounts.Venue, entry: membe
 
 export async function createTable(t: TestApp, venue: accounts.Venue, name = `Table ${randomBytes(2).toString('hex')}`) {
   return menu.createTable(t.db, venue.id, { name });
+}
+
+/** Σ of one ledger column for a member, read straight from the table: what balances must equal. */
+export async function ledgerSum(t: TestApp, memberId: string, column: 'cashback' | 'stamps' | 'spend' = 'cashback'): Promise<number> {
+  const { rows } = await sql<{ total: string | number }>`
+    select coalesce(sum(${sql.ref(column)}), 0) as total from ledger_entries where member_id = ${memberId}`.execute(t.db);
+  return Number(rows[0]!.total);
 }

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
-import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
+import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 
 const t = useTestApp();
@@ -25,11 +25,6 @@ async function setUp(opts: { balance?: number; spend?: number; rules?: Record<st
   return { venue, api, member, read, check };
 }
 
-async function ledgerSum(memberId: string): Promise<number> {
-  const { rows } = await sql<{ n: string | number }>`select coalesce(sum(cashback), 0) as n from ledger_entries where member_id = ${memberId}`.execute(t.db);
-  return Number(rows[0]!.n);
-}
-
 describe('apply', () => {
   it('calculate then apply with the same body give the same numbers; the member moves by them', async () => {
     const { api, read, check } = await setUp({ balance: 1000 });
@@ -41,7 +36,7 @@ describe('apply', () => {
     expect(applied.body).toMatchObject({ object: 'transaction', status: 'completed', external_id: 'A-1', redeemed: 300, earned: 85, paid: 1700, refundable: 1700 });
     const m = await read();
     expect(m).toMatchObject({ balance: calc.balance_after, available: calc.available_after, total_spend: 1700, visits: 1 });
-    expect(await ledgerSum(m.id)).toBe(m.balance);
+    expect(await ledgerSum(t, m.id)).toBe(m.balance);
     const event = (await api.get('/api/v1/events?type=transaction.completed')).body.data[0];
     expect(event.data.object).toEqual(applied.body);
   });
@@ -98,7 +93,7 @@ describe('void and refunds', () => {
     for (const field of ['balance', 'available', 'total_spend', 'visits', 'level', 'held'] as const) expect(after[field]).toEqual(before[field]);
     expect((await api.post('/api/v1/transactions/V-1/void')).body.status).toBe('voided');
     expect((await read()).balance).toBe(before.balance);
-    expect(await ledgerSum(after.id)).toBe(after.balance);
+    expect(await ledgerSum(t, after.id)).toBe(after.balance);
   });
 
   it('a void can leave the balance negative, and shows it so', async () => {
@@ -126,7 +121,7 @@ describe('void and refunds', () => {
     const m = await read();
     expect(m.total_spend).toBe(m0.total_spend - 1000);
     expect(m.balance).toBe(m0.balance - 50 + 1000);
-    expect(await ledgerSum(m.id)).toBe(m.balance);
+    expect(await ledgerSum(t, m.id)).toBe(m.balance);
     expect((await api.get('/api/v1/events?type=transaction.refunded')).body.data).toHaveLength(2);
     expectError(await api.post('/api/v1/transactions/NOPE/refunds', { external_id: 'x', amount: 1 }), 404, 'transaction_not_found');
   });
@@ -141,7 +136,7 @@ describe('races', () => {
     expect(ok).toHaveLength(33);
     const m = await read();
     expect(m.balance).toBe(10);
-    expect(await ledgerSum(m.id)).toBe(10);
+    expect(await ledgerSum(t, m.id)).toBe(10);
   });
 
   it('the same check sent 20 times at once with one external_id is applied once', async () => {

@@ -1,9 +1,8 @@
 // Manual adjustments (members:adjust): venue rule, limits, the balance.adjusted event, concurrency, ledger invariants.
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
-import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
+import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 
 const t = useTestApp();
@@ -16,12 +15,6 @@ async function cashbackMember(opts: { allowed?: boolean; start?: number } = {}) 
   const { body: member } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, name: 'Anna Kowalska' });
   if (opts.start) await seedLedger(t, venue, { memberId: member.id, kind: 'import', cashback: opts.start });
   return { venue, api, member };
-}
-
-async function ledgerSum(memberId: string, column: 'cashback' | 'stamps'): Promise<number> {
-  const { rows } = await sql<{ total: string | number }>`
-    select coalesce(sum(${sql.ref(column)}), 0) as total from ledger_entries where member_id = ${memberId}`.execute(t.db);
-  return Number(rows[0]!.total);
 }
 
 describe('adjustments', () => {
@@ -77,7 +70,7 @@ describe('adjustments', () => {
     const final = (await api.get(`/api/v1/members/${member.id}`)).body;
     expect(final.balance).toBe(expected);
     expect(final.balance).toBeGreaterThanOrEqual(0);
-    expect(await ledgerSum(member.id, 'cashback')).toBe(final.balance);
+    expect(await ledgerSum(t, member.id)).toBe(final.balance);
   });
 });
 
@@ -93,7 +86,7 @@ describe('ledger invariants (property)', () => {
         const m = (await api.get(`/api/v1/members/${member.id}`)).body;
         expect(m.available).toBe(m.balance - m.held);
         expect(m.available).toBeGreaterThanOrEqual(0);
-        expect(m.balance).toBe(await ledgerSum(member.id, 'cashback'));
+        expect(m.balance).toBe(await ledgerSum(t, member.id));
       }),
       { numRuns: 20 },
     );
@@ -119,7 +112,7 @@ describe('ledger invariants (property)', () => {
         }
         const m = (await api.get(`/api/v1/members/${member.id}`)).body;
         expect(m.stamps.count + 5 * m.stamps.rewards_available).toBe(expected);
-        expect(await ledgerSum(member.id, 'stamps')).toBe(expected);
+        expect(await ledgerSum(t, member.id, 'stamps')).toBe(expected);
         expect(expected).toBeGreaterThanOrEqual(0);
       }),
       { numRuns: 20 },
