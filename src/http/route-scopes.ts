@@ -48,6 +48,7 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'POST /v1/holds': ['transactions:write', 'devices:write'],
   'GET /v1/holds/:id': ['transactions:write', 'devices:write'],
   'POST /v1/holds/:id/release': ['transactions:write', 'devices:write'],
+  'POST /v1/holds/:id/capture': ['transactions:write'],
   'POST /v1/visits': ['devices:write', 'transactions:write'],
   'POST /v1/scans': ['devices:write', 'members:read'],
 };

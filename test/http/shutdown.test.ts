@@ -1,11 +1,12 @@
-// Shutting down (D1): close() waits for the request in flight, which finishes normally.
+// Shutting down (D1): close() waits for the request in flight; a request that still arrives is 503 in the envelope.
 import { createServer as createHttpServer } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import inject from 'light-my-request';
+import { describe, expect, it, vi } from 'vitest';
 import { startTestApp } from '../support/app.js';
 import { venueWithKey } from '../support/factories.js';
 
 describe('graceful shutdown', () => {
-  it('close() waits for the request in flight, which is answered normally', async () => {
+  it('close() waits for the request in flight; a late request is 503 service_unavailable with Connection: close', async () => {
     const t = await startTestApp({ config: { webhookAllowPrivateUrls: true } });
     const { secret } = await venueWithKey(t);
     // A receiver that holds the webhook test call keeps a request in flight while the app closes.
@@ -26,8 +27,16 @@ describe('graceful shutdown', () => {
 
     let closed = false;
     const closing = t.app.close().then(() => (closed = true));
-    await new Promise((resolve) => setImmediate(resolve));
+    // preClose has run once the listener is gone; a request that still reaches the router then is refused.
+    await vi.waitFor(() => expect(t.app.server.listening).toBe(false));
     expect(closed).toBe(false);
+    const late = await inject(t.app.routing, { method: 'GET', url: '/api/v1/account', headers: auth });
+    expect(late.statusCode).toBe(503);
+    expect(late.headers.connection).toBe('close');
+    expect(late.json()).toEqual({
+      error: expect.objectContaining({ type: 'api_error', code: 'service_unavailable' }),
+      request_id: late.headers['x-request-id'],
+    });
     answer();
     expect(await (await inFlight).json()).toMatchObject({ object: 'webhook_test', delivered: true, status_code: 200 });
     await closing;

@@ -160,6 +160,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   },
   'GET /v1/holds/:id': async (ctx) => ({ url: await holdUrl(ctx) }),
   'POST /v1/holds/:id/release': async (ctx) => ({ url: `${await holdUrl(ctx)}/release` }),
+  'POST /v1/holds/:id/capture': async (ctx) => {
+    const url = await holdUrl(ctx);
+    const hold = await client(ctx.t, ctx.ownerKey).get(url);
+    const externalId = `cap-${Math.random().toString(36).slice(2, 10)}`;
+    await client(ctx.t, ctx.ownerKey).post('/api/v1/checks', { external_id: externalId, member_id: hold.body.member_id, line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }] });
+    return { url: `${url}/capture`, body: { external_id: externalId } };
+  },
   'POST /v1/visits': async (ctx) => {
     const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
     return { url: '/api/v1/visits', body: { member_id: member.body.id } };

@@ -91,3 +91,26 @@ export async function refundedSoFar(db: Db, venueId: string, transactionId: stri
     .executeTakeFirstOrThrow();
   return { earned: Number(row.earned), redeemed: Number(row.redeemed) };
 }
+
+/** Records a hold captured into an applied check: what it now redeems, earns and was paid. */
+export async function recordCapture(
+  db: Db,
+  venueId: string,
+  id: string,
+  change: { redeemed: number; earned: number; paid: number; holdId: string; lineItems: unknown[]; display: unknown },
+): Promise<TransactionRow> {
+  return db
+    .updateTable('transactions')
+    .set({
+      redeemed: change.redeemed,
+      earned: change.earned,
+      paid: change.paid,
+      hold_id: change.holdId,
+      line_items: JSON.stringify(change.lineItems),
+      display: JSON.stringify(change.display),
+    })
+    .where('venue_id', '=', venueId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

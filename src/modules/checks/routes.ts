@@ -4,7 +4,7 @@ import { callerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
-import { CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
+import { CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
 import * as service from './service.js';
 
 const tags = ['Checks'];
@@ -48,6 +48,23 @@ export async function checkRoutes(app: App): Promise<void> {
       if (replayed) reply.header('idempotent-replayed', 'true');
       return transaction;
     },
+  );
+
+  app.post(
+    '/v1/holds/:id/capture',
+    {
+      schema: {
+        tags: ['Holds'],
+        summary: "Pay an applied check (external_id) with the hold: the check's numbers are worked out again with the redemption",
+        description:
+          'For tills that apply the check first. The check must be the same member\'s, completed, without redemption or refunds. ' +
+          'Errors: 400 parameter_invalid, 402 redeem_limit_exceeded (with max_redeem), 404 hold_not_found, transaction_not_found; 409 hold_expired, hold_captured, hold_released.',
+        params: Type.Object({ id: Type.String() }),
+        body: CaptureBody,
+        response: withErrors({ 200: Transaction }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, callerOf(req), req.params.id, req.body)),
   );
 
   app.get(

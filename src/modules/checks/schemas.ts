@@ -154,3 +154,13 @@ export const RegisterQuery = Type.Object(
   { register_id: Type.Optional(Type.String({ maxLength: 64, description: 'When checks are numbered per register.' })) },
   { additionalProperties: false },
 );
+
+export const CaptureBody = Type.Object(
+  {
+    external_id: Type.String({ minLength: 1, maxLength: 64, description: 'The applied check to pay with the hold.' }),
+    redeem_amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: "Default: the hold's amount; the rest is released." })),
+    register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type CaptureBody = Static<typeof CaptureBody>;

@@ -18,7 +18,7 @@ import { presentMember } from '../members/view.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
 import * as repo from './repo.js';
-import type { CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
+import type { CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
 
 type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
 
@@ -380,4 +380,73 @@ function presentRefund(row: repo.RefundRow, transaction: Transaction, caller: Ca
       ],
     },
   };
+}
+
+/**
+ * Captures a hold into a check applied without it: the check must be the hold's member's, completed, with no
+ * redemption and no refunds yet. Its stored lines are calculated again with the redemption (same amounts, rules
+ * and percents, the per-check cap), earning can only go down, and the ledger gets exactly the differences.
+ */
+export async function captureHoldIntoCheck(trx: Db, caller: Caller, holdId: string, body: CaptureBody): Promise<Transaction> {
+  const hold = await holds.usableHold(trx, caller, holdId);
+  const row = await ownTransaction(trx, caller, body.external_id, body.register_id, true);
+  if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
+  if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
+    throw new ApiError('parameter_invalid', {
+      param: 'external_id',
+      message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
+    });
+  }
+  const member = (await members.lockMemberForCheck(trx, caller, { member_id: hold.memberId }))!;
+  const lines = row.line_items as Transaction['line_items'];
+  const calc = calculate({
+    amounts: lines.map((l) => l.amount),
+    rules: lines.map((l) => ({ category: l.category, earnsCashback: l.earns_cashback, payableWithCashback: l.payable_with_cashback, percentBp: Math.round(l.cashback_percent * 100) })),
+    member: {
+      program: member.program.rules,
+      available: member.available + hold.amount,
+      totalSpend: member.record.spend,
+      visits: member.record.visits,
+      vipLevel: member.record.vip_level,
+    },
+    redeemAmount: body.redeem_amount ?? hold.amount,
+    caps: { perCheck: caller.settings.max_cashback_per_check, leftToday: null },
+  });
+  if (calc.redeemed > hold.amount) {
+    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
+  }
+  const earned = Math.min(calc.earned, Number(row.earned));
+  const earnedBack = Number(row.earned) - earned;
+  const memberId = hold.memberId;
+  await members.appendLedger(
+    trx,
+    caller,
+    [
+      { memberId, kind: 'redemption', cashback: -calc.redeemed, reference: body.external_id },
+      ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: body.external_id }] : []),
+      { memberId, kind: 'check', spend: -calc.redeemed, reference: body.external_id },
+    ],
+    caller.now,
+  );
+  await holds.captureHold(trx, caller, hold.id, calc.redeemed, body.external_id);
+  const paid = Number(row.paid) - calc.redeemed;
+  const available = member.available + hold.amount - calc.redeemed - earnedBack;
+  const money = (m: number) => formatMoney(m, caller.venue);
+  const updated = await repo.recordCapture(trx, caller.venueId, row.id, {
+    redeemed: calc.redeemed,
+    earned,
+    paid,
+    holdId: hold.id,
+    lineItems: lines.map((l, i) => ({ ...l, redeemed: calc.lines[i]!.redeemedShare, earned: calc.lines[i]!.earned })),
+    display: {
+      cashier: `Hold captured into check ${body.external_id}`,
+      receipt: [
+        `Cashback used: ${formatSignedMoney(-calc.redeemed, caller.venue)}`,
+        `Cashback earned: ${formatSignedMoney(earned, caller.venue)}`,
+        `To pay: ${money(paid)}`,
+        `Cashback available: ${money(available)}`,
+      ],
+    },
+  });
+  return presentTransaction(updated);
 }

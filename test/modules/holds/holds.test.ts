@@ -1,7 +1,7 @@
 // Holds: reserve, capture through a check (a smaller redeem releases the rest), release, exact expiry by the clock.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
-import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
+import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 
 const t = useTestApp();
@@ -78,5 +78,38 @@ describe('holds', () => {
     expect(expectError(await api.post('/api/v1/checks', check('HQ-2', { member_id: other.id, hold_id: hold.id })), 400, 'parameter_invalid').param).toBe('hold_id');
     expect((await api.post('/api/v1/checks', check('HQ-3', { hold_id: hold.id }))).status).toBe(201);
     expectError(await api.get('/api/v1/holds/00000000-0000-7000-8000-000000000000'), 404, 'hold_not_found');
+  });
+});
+
+describe('POST /v1/holds/{id}/capture', () => {
+  it('pays an applied check with the hold: redeemed, earned and paid are worked out again; the ledger moves by the difference', async () => {
+    const { api, member, read, check } = await setUp();
+    const applied = await api.post('/api/v1/checks', check('CAP-1', { member_id: member.id }));
+    expect(applied.body).toMatchObject({ redeemed: 0, earned: 100, paid: 2000 });
+    const { body: hold } = await api.post('/api/v1/holds', { member_id: member.id, amount: 500 });
+    const captured = await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'CAP-1' });
+    expect(captured.status).toBe(200);
+    expect(captured.body).toMatchObject({ external_id: 'CAP-1', redeemed: 500, earned: 75, paid: 1500, hold_id: hold.id, refundable: 1500 });
+    expect(captured.body.line_items[0]).toMatchObject({ redeemed: 500, earned: 75 });
+    expect((await api.get(`/api/v1/holds/${hold.id}`)).body).toMatchObject({ status: 'captured', captured_amount: 500, captured_by: 'CAP-1' });
+    const m = await read();
+    expect(m).toMatchObject({ balance: 1000 + 100 - 500 - 25, held: 0, total_spend: 1500, visits: 1 });
+    expect(await ledgerSum(t, member.id)).toBe(m.balance);
+    expect((await api.get('/api/v1/transactions/CAP-1')).body).toEqual(captured.body);
+  });
+
+  it('a smaller redeem_amount releases the rest; only a fresh check of the same member can take a hold', async () => {
+    const { api, member, read, check } = await setUp();
+    await api.post('/api/v1/checks', check('CAP-2', { member_id: member.id }));
+    await api.post('/api/v1/checks', check('CAP-3', { member_id: member.id, redeem_amount: 100 }));
+    const { body: other } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true });
+    await api.post('/api/v1/checks', check('CAP-4', { member_id: other.id }));
+    const { body: hold } = await api.post('/api/v1/holds', { member_id: member.id, amount: 400 });
+    expect(expectError(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'CAP-3' }), 400, 'parameter_invalid').param).toBe('external_id');
+    expect(expectError(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'CAP-4' }), 400, 'parameter_invalid').param).toBe('external_id');
+    expectError(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'NOPE' }), 404, 'transaction_not_found');
+    expect((await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'CAP-2', redeem_amount: 150 })).body.redeemed).toBe(150);
+    expect((await read()).held).toBe(0);
+    expectError(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'CAP-2' }), 409, 'hold_captured');
   });
 });
