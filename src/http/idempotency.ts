@@ -27,6 +27,13 @@ export function runMutation<T>(req: FastifyRequest, reply: FastifyReply, status:
   return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }));
 }
 
+/** What a change answers; `replayed` marks an answer repeated by the domain's own key (external_id). */
+export interface MutationResult<T> {
+  status: number;
+  body: T;
+  replayed?: boolean;
+}
+
 /**
  * Runs a change in a transaction; the work says which status its answer has (PUT: 201 created, 200 replaced).
  * With an Idempotency-Key, a retry of the same request replays the stored answer, and a crash can never leave
@@ -35,15 +42,16 @@ export function runMutation<T>(req: FastifyRequest, reply: FastifyReply, status:
 export async function runMutationWithStatus<T>(
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (trx: Db) => Promise<{ status: number; body: T }>,
+  work: (trx: Db) => Promise<MutationResult<T>>,
 ): Promise<T> {
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
-  if (key === undefined) {
-    const { status, body } = await inTransaction(db, work);
+  const answer = ({ status, body, replayed }: MutationResult<T>): T => {
     reply.code(status);
+    if (replayed) reply.header('idempotent-replayed', 'true');
     return body;
-  }
+  };
+  if (key === undefined) return answer(await inTransaction(db, work));
   if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
     throw new ApiError('parameter_invalid', {
       param: 'Idempotency-Key',
@@ -64,14 +72,11 @@ export async function runMutationWithStatus<T>(
         return { kind: 'replay' as const, prior };
       }
       workStarted = true;
-      const { status, body } = await work(trx);
-      await store.saveResponse(trx, { venueId, key, fingerprint, status, body, at, notBefore });
-      return { kind: 'done' as const, status, body };
+      const result = await work(trx);
+      await store.saveResponse(trx, { venueId, key, fingerprint, status: result.status, body: result.body, at, notBefore });
+      return { kind: 'done' as const, result };
     });
-    if (outcome.kind === 'done') {
-      reply.code(outcome.status);
-      return outcome.body;
-    }
+    if (outcome.kind === 'done') return answer(outcome.result);
     reply.header('idempotent-replayed', 'true');
     const { status_code, response_body } = outcome.prior;
     if (status_code >= 400) throw replayError(response_body);

@@ -38,16 +38,11 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Transaction, 201: Transaction }),
       },
     },
-    async (req, reply) => {
-      let replayed = false;
-      const transaction = await runMutationWithStatus(req, reply, async (trx) => {
-        const result = await service.applyCheck(trx, callerOf(req), req.body, ctx, eventRequestOf(req));
-        replayed = result.replayed;
-        return { status: result.replayed ? 200 : 201, body: result.transaction };
-      });
-      if (replayed) reply.header('idempotent-replayed', 'true');
-      return transaction;
-    },
+    (req, reply) =>
+      runMutationWithStatus(req, reply, async (trx) => {
+        const { transaction, replayed } = await service.applyCheck(trx, callerOf(req), req.body, ctx, eventRequestOf(req));
+        return { status: replayed ? 200 : 201, body: transaction, replayed };
+      }),
   );
 
   app.post(
@@ -125,15 +120,10 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Refund, 201: Refund }),
       },
     },
-    async (req, reply) => {
-      let replayed = false;
-      const refund = await runMutationWithStatus(req, reply, async (trx) => {
-        const result = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
-        replayed = result.replayed;
-        return { status: result.replayed ? 200 : 201, body: result.refund };
-      });
-      if (replayed) reply.header('idempotent-replayed', 'true');
-      return refund;
-    },
+    (req, reply) =>
+      runMutationWithStatus(req, reply, async (trx) => {
+        const { refund, replayed } = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
+        return { status: replayed ? 200 : 201, body: refund, replayed };
+      }),
   );
 }

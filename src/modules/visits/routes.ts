@@ -17,16 +17,11 @@ export async function visitRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Visit, 201: Visit }),
       },
     },
-    async (req, reply) => {
-      let replayed = false;
-      const visit = await runMutationWithStatus(req, reply, async (trx) => {
-        const result = await service.recordVisit(trx, callerOf(req), req.body, eventRequestOf(req));
-        replayed = result.replayed;
-        return { status: result.replayed ? 200 : 201, body: result.visit };
-      });
-      if (replayed) reply.header('idempotent-replayed', 'true');
-      return visit;
-    },
+    (req, reply) =>
+      runMutationWithStatus(req, reply, async (trx) => {
+        const { visit, replayed } = await service.recordVisit(trx, callerOf(req), req.body, eventRequestOf(req));
+        return { status: replayed ? 200 : 201, body: visit, replayed };
+      }),
   );
 
   app.post(
