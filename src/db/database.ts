@@ -20,11 +20,13 @@ export type DatabaseSource =
   | { kind: 'postgres'; url: string; poolSize?: number }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob };
 
-// int8 (counts, money sums) as numbers: money stays far below 2^53 minor units.
+// int8 (counts, money sums) as numbers: money stays far below 2^53 minor units. A date (a venue day) stays the
+// 'YYYY-MM-DD' it is: read as a Date it would be midnight in this process's time zone, not the venue's.
 const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8 ? Number : oid === pg.types.builtins.DATE ? String : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
+const pgliteParsers = { [pg.types.builtins.DATE]: (value: string) => value };
 
 export async function openDatabase(source: DatabaseSource): Promise<Database> {
   return source.kind === 'postgres' ? openPostgres(source.url, source.poolSize ?? 10) : openPglite(source);
@@ -32,7 +34,7 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
 
 async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
   if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir });
+  const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir, parsers: pgliteParsers });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return {
     db,

@@ -8,6 +8,7 @@ import * as catalogue from './migrations/0005_catalogue.js';
 import * as transactions from './migrations/0006_transactions.js';
 import * as holds from './migrations/0007_holds.js';
 import * as visitsScans from './migrations/0008_visits_scans.js';
+import * as checkDays from './migrations/0009_check_days.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_transactions': transactions,
   '0007_holds': holds,
   '0008_visits_scans': visitsScans,
+  '0009_check_days': checkDays,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -237,6 +237,11 @@ export interface TransactionsTable {
   livemode: boolean;
   created_at: Timestamp;
   voided_at: NullableTimestamp;
+  /** The venue-local date of closed_at (else of receipt), 'YYYY-MM-DD': the day max_cashback_per_day counts it in. */
+  venue_day: string;
+  /** What voids and refunds took back of `earned` and gave back of `redeemed` so far. */
+  earned_reversed: Generated<number>;
+  redeemed_returned: Generated<number>;
 }
 
 export interface RefundsTable {

@@ -11,10 +11,18 @@ import * as store from './idempotency-store.js';
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
 const KEY_SHAPE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 
+/** Method, path, query (parsed, so the order of its parameters does not matter) and canonical body. */
 function fingerprintOf(req: FastifyRequest): string {
   const path = req.url.split('?')[0];
-  return createHash('sha256').update(`${req.method} ${path}\n${stringify(req.body ?? null)}`).digest('hex');
+  const request = `${req.method} ${path}\n${stringify(req.query ?? {})}\n${stringify(req.body ?? null)}`;
+  return createHash('sha256').update(request).digest('hex');
 }
+
+/**
+ * Refusals that describe this moment, not the request: the client is told to retry them, so a retry with the
+ * same key must run again rather than get them replayed. (5xx answers are never stored either.)
+ */
+const TRANSIENT = new Set(['balance_conflict', 'idempotency_key_in_use', 'rate_limited']);
 
 function replayError(body: Record<string, unknown>): ApiError {
   const { type: _type, code, message, param, doc_url: _doc, ...details } = body.error as ErrorBody;
@@ -84,7 +92,7 @@ export async function runMutationWithStatus<T>(
     return response_body as T;
   } catch (err) {
     // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one.
-    if (workStarted && err instanceof ApiError && err.status < 500) {
+    if (workStarted && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
       await db.transaction().execute((trx) =>
         store.saveResponse(trx, { venueId, key, fingerprint, status: err.status, body, at, notBefore }),

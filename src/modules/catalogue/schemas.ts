@@ -82,9 +82,13 @@ export type CategoryRules = Partial<{ earns_cashback: boolean; payable_with_cash
 export const SkuParams = Type.Object({ sku: Type.String() });
 export const CategoryParams = Type.Object({ external_id: Type.String() });
 
+/** Where a line's rule came from: the SKU's product's category, the category the line named, or neither. */
+export type RuleSource = 'product' | 'category' | 'default';
+
 /** How a check line is treated, resolved sku → product → category → rules. */
 export interface LineRule {
   category: string | null;
+  source: RuleSource;
   earnsCashback: boolean;
   payableWithCashback: boolean;
   /** null: the member's level percent. */

@@ -135,10 +135,12 @@ export async function resolveLineRules(db: Db, venueId: string, lines: { sku?: s
   const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
   const byCategory = new Map(rows.map((r) => [r.external_id, r]));
   return lines.map((line) => {
-    const rule = (line.sku && bySku.get(line.sku)) || (line.category ? byCategory.get(line.category) : undefined);
-    if (!rule) return { category: line.category ?? null, earnsCashback: true, payableWithCashback: true, percentBp: null };
+    const product = line.sku ? bySku.get(line.sku) : undefined;
+    const rule = product ?? (line.category ? byCategory.get(line.category) : undefined);
+    if (!rule) return { category: line.category ?? null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null };
     return {
       category: rule.external_id,
+      source: product ? 'product' : 'category',
       earnsCashback: rule.earns_cashback,
       payableWithCashback: rule.payable_with_cashback,
       percentBp: rule.cashback_percent_bp,

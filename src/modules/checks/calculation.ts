@@ -27,8 +27,11 @@ export interface CalcInput {
   /** Null for a check without a member: recorded, earns nothing. */
   member: (CalcMember & { program: ProgramRules }) | null;
   redeemAmount: number;
-  /** max_cashback_per_check and what is left of max_cashback_per_day for the member today; null: no cap. */
-  caps: { perCheck: number | null; leftToday: number | null };
+  /**
+   * max_cashback_per_check (which also caps redemption), and the most this check may earn besides it: what the
+   * per-day cap leaves on the check's venue day (negative counts as 0). null: no cap.
+   */
+  caps: { perCheck: number | null; earnRoom: number | null };
 }
 
 export interface CalcLine {
@@ -102,7 +105,8 @@ export function calculate(input: CalcInput): Calculation {
 
   const maxRedeem =
     program?.type === 'cashback' ? Math.max(0, minOf(member!.available, Math.floor((payableBase * program.maxRedeemBp) / 10_000), caps.perCheck)) : 0;
-  if (member && redeemAmount > member.available) {
+  // A member in debt (available < 0) can still apply a check that redeems nothing.
+  if (member && redeemAmount > 0 && redeemAmount > member.available) {
     throw new ApiError('insufficient_balance', {
       message: `redeem_amount ${redeemAmount} is more than the ${member.available} available.`,
       details: { available: member.available },
@@ -122,7 +126,7 @@ export function calculate(input: CalcInput): Calculation {
     return { amount, redeemedShare: shares[i]!, percentBp, earned: Math.floor(((amount - shares[i]!) * percentBp) / 10_000) };
   });
   const uncapped = lines.reduce((s, l) => s + l.earned, 0);
-  const earned = minOf(uncapped, caps.perCheck, caps.leftToday === null ? null : Math.max(0, caps.leftToday));
+  const earned = minOf(uncapped, caps.perCheck, caps.earnRoom === null ? null : Math.max(0, caps.earnRoom));
 
   const stampsEarned = program?.type === 'stamps' && subtotal >= program.minCheckAmount ? program.stampsPerVisit : 0;
   return {

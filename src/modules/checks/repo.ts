@@ -12,15 +12,31 @@ export async function lockExternalId(trx: Db, venueId: string, scope: string, ex
   await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:${scope}:${externalId}`}, 0))`.execute(trx);
 }
 
-export async function findTransaction(db: Db, venueId: string, registerKey: string, externalId: string, forUpdate = false) {
+/** The transaction with this external id in the first of `registerKeys` that has one. */
+export async function findTransaction(db: Db, venueId: string, registerKeys: string[], externalId: string, forUpdate = false) {
   return db
     .selectFrom('transactions')
     .selectAll()
     .where('venue_id', '=', venueId)
-    .where('register_key', '=', registerKey)
+    .where('register_key', 'in', registerKeys)
     .where('external_id', '=', externalId)
+    .orderBy(sql`register_key = ${registerKeys[0]}`, 'desc')
+    .limit(1)
     .$if(forUpdate, (q) => q.forUpdate())
     .executeTakeFirst();
+}
+
+/** What a member's checks of one venue day earned, net of what their voids and refunds took back. */
+export async function earnedOnDay(db: Db, venueId: string, memberId: string, day: string, excludeId?: string): Promise<number> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql`earned - earned_reversed`), sql<number>`0`).as('net'))
+    .where('venue_id', '=', venueId)
+    .where('member_id', '=', memberId)
+    .where('venue_day', '=', day)
+    .$if(excludeId !== undefined, (q) => q.where('id', '<>', excludeId!))
+    .executeTakeFirstOrThrow();
+  return Number(row.net);
 }
 
 export async function insertTransaction(db: Db, row: Insertable<TransactionsTable>): Promise<TransactionRow> {
@@ -44,20 +60,36 @@ export async function transactionIdExists(db: Db, venueId: string, id: string): 
   return (await db.selectFrom('transactions').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-export async function markVoided(db: Db, venueId: string, id: string, at: Date): Promise<TransactionRow> {
+/** Marks a check voided: everything it earned is taken back and everything it redeemed given back. */
+export async function markVoided(db: Db, venueId: string, id: string, at: Date, display: unknown): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
-    .set({ status: 'voided', voided_at: at })
+    .set((eb) => ({
+      status: 'voided',
+      voided_at: at,
+      earned_reversed: eb.ref('earned'),
+      redeemed_returned: eb.ref('redeemed'),
+      display: JSON.stringify(display),
+    }))
     .where('venue_id', '=', venueId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function addRefunded(db: Db, venueId: string, id: string, amount: number): Promise<TransactionRow> {
+export async function addRefund(
+  db: Db,
+  venueId: string,
+  id: string,
+  refund: { amount: number; earnedBack: number; redeemedBack: number },
+): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
-    .set((eb) => ({ refunded_amount: eb('refunded_amount', '+', amount) }))
+    .set((eb) => ({
+      refunded_amount: eb('refunded_amount', '+', refund.amount),
+      earned_reversed: eb('earned_reversed', '+', refund.earnedBack),
+      redeemed_returned: eb('redeemed_returned', '+', refund.redeemedBack),
+    }))
     .where('venue_id', '=', venueId)
     .where('id', '=', id)
     .returningAll()
@@ -78,32 +110,19 @@ export async function insertRefund(db: Db, row: Insertable<RefundsTable>): Promi
   return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** What earlier refunds of a transaction already reversed. */
-export async function refundedSoFar(db: Db, venueId: string, transactionId: string) {
-  const row = await db
-    .selectFrom('refunds')
-    .select((eb) => [
-      eb.fn.coalesce(eb.fn.sum<number>('earned_reversed'), sql<number>`0`).as('earned'),
-      eb.fn.coalesce(eb.fn.sum<number>('redeemed_returned'), sql<number>`0`).as('redeemed'),
-    ])
-    .where('venue_id', '=', venueId)
-    .where('transaction_id', '=', transactionId)
-    .executeTakeFirstOrThrow();
-  return { earned: Number(row.earned), redeemed: Number(row.redeemed) };
-}
-
 /** Records a hold captured into an applied check: what it now redeems, earns and was paid. */
 export async function recordCapture(
   db: Db,
   venueId: string,
   id: string,
-  change: { redeemed: number; earned: number; paid: number; holdId: string; lineItems: unknown[]; display: unknown },
+  change: { redeemed: number; earned: number; earnCapped: boolean; paid: number; holdId: string; lineItems: unknown[]; display: unknown },
 ): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
     .set({
       redeemed: change.redeemed,
       earned: change.earned,
+      earn_capped: change.earnCapped,
       paid: change.paid,
       hold_id: change.holdId,
       line_items: JSON.stringify(change.lineItems),

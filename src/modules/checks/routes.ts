@@ -4,7 +4,7 @@ import { callerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
-import { CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
+import { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
 import * as service from './service.js';
 
 const tags = ['Checks'];
@@ -19,8 +19,8 @@ export async function checkRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'What a check would earn and redeem, with display text; writes nothing',
-        description: CHECK_ERRORS,
-        body: CheckBody,
+        description: `${CHECK_ERRORS} external_id is optional here.`,
+        body: CalculateBody,
         response: withErrors({ 200: CheckCalculation }),
       },
     },
@@ -53,13 +53,15 @@ export async function checkRoutes(app: App): Promise<void> {
         summary: "Pay an applied check (external_id) with the hold: the check's numbers are worked out again with the redemption",
         description:
           'For tills that apply the check first. The check must be the same member\'s, completed, without redemption or refunds. ' +
-          'Errors: 400 parameter_invalid, 402 redeem_limit_exceeded (with max_redeem), 404 hold_not_found, transaction_not_found; 409 hold_expired, hold_captured, hold_released.',
+          'Goes through the same calculation and write as a check: the per-check cap of the calling key and the per-day cap of the check\'s own day apply, and the check never earns more than it did. ' +
+          'Emits transaction.updated. ' +
+          'Errors: 400 parameter_invalid; 402 insufficient_balance (with available: the redemption plus the earning it takes back would leave available below zero), redeem_limit_exceeded (with max_redeem); 404 hold_not_found, transaction_not_found; 409 hold_expired, hold_captured, hold_released.',
         params: Type.Object({ id: Type.String() }),
         body: CaptureBody,
         response: withErrors({ 200: Transaction }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, callerOf(req), req.params.id, req.body)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, callerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
   );
 
   app.get(

@@ -44,6 +44,13 @@ export const CheckBody = Type.Object(
 );
 export type CheckBody = Static<typeof CheckBody>;
 
+/** A calculation writes nothing and needs no identity: external_id is optional there. */
+export const CalculateBody = Type.Object(
+  { ...CheckBody.properties, external_id: Type.Optional(CheckBody.properties.external_id) },
+  { additionalProperties: false },
+);
+export type CalculateBody = Static<typeof CalculateBody>;
+
 export const CalculatedLine = Type.Object({
   sku: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
@@ -56,6 +63,10 @@ export const CalculatedLine = Type.Object({
   cashback_percent: Type.Number({ description: 'The percent this line earns at (0 when it does not earn).' }),
   redeemed: Type.Integer({ description: 'The share of redeem_amount paid on this line.' }),
   earned: Type.Integer({ description: 'Before per-check and per-day caps.' }),
+  rule_source: Type.Union([Type.Literal('product'), Type.Literal('category'), Type.Literal('default')], {
+    description:
+      "Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults).",
+  }),
 });
 
 export const CheckCalculation = Type.Object({
@@ -81,7 +92,7 @@ export const CheckCalculation = Type.Object({
       object: 'check_calculation', member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', program_type: 'cashback',
       subtotal: 1500, discount_amount: 0, payable_base: 1500, max_redeem: 1240, redeemed: 500, earned: 50, earn_capped: false,
       stamps_earned: 0, paid: 1000, balance_after: 790, available_after: 790,
-      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30 }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20 }],
+      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30, rule_source: 'default' }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20, rule_source: 'default' }],
       display: { cashier: 'Anna K. · Member 5% · available €12.40 · up to €12.40 payable', receipt: ['Cashback used: −€5.00', 'Cashback earned: +€0.50', 'To pay: €10.00', 'Cashback available: €7.90', 'Level: Member 5%'] },
     },
   ],
@@ -115,7 +126,7 @@ export const Transaction = Type.Object({
     {
       object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', external_id: 'T7-000123', register_id: 'till-7',
       member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', status: 'completed',
-      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30 }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20 }],
+      line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30, rule_source: 'default' }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20, rule_source: 'default' }],
       subtotal: 1500, discount_amount: 0, redeemed: 500, earned: 50, earn_capped: false, stamps_earned: 0, paid: 1000,
       refunded_amount: 0, refundable: 1000, closed_at: '2026-11-22T12:41:07.000+00:00', hold_id: null, livemode: true,
       created_at: '2026-11-22T12:41:08.214+00:00',

@@ -1,26 +1,30 @@
-// Checks: calculate (writes nothing) and apply share one path; voids and partial refunds reverse through the ledger.
+// Checks: calculate (writes nothing), apply, and a hold captured into an applied check share one path (gather →
+// decide → write); voids and partial refunds reverse through the ledger.
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
-import { formatMoney, formatPercent, formatSignedMoney, type Display } from '../../shared/display.js';
+import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
-import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import { venueDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
-import type { LineRule } from '../catalogue/schemas.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
-import * as visits from '../visits/service.js';
 import { presentMember } from '../members/view.js';
+import * as visits from '../visits/service.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
 import * as repo from './repo.js';
-import type { CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
+import type { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
+import { checkDisplay, presentLines, presentRefund, presentTransaction, reversalDisplay, type PricedLine } from './view.js';
+
+export { presentTransaction };
 
 type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
+type UsableHold = Awaited<ReturnType<typeof holds.usableHold>>;
 
 /** What checks need from outside the request: the clock, and the scan window of card_scan_required. */
 export interface CheckContext {
@@ -28,17 +32,20 @@ export interface CheckContext {
   scanWindowSeconds: number;
 }
 
-/** The venue rules (D12) a check must meet before any number is worked out. */
-function checkRegisterRules(caller: Caller, body: CheckBody, clock: Clock): void {
-  const rules = caller.settings;
+function checkQuantities(body: CalculateBody): void {
   body.line_items.forEach((line, i) => {
     if (!hasAtMostThreeDecimals(line.quantity)) {
       throw new ApiError('parameter_invalid', { param: `line_items[${i}].quantity`, message: 'quantity has at most 3 decimals.' });
     }
   });
+}
+
+/** The venue rules (D12) a new check must meet before any number is worked out; a replay is answered before them. */
+function checkRegisterRules(caller: Caller, body: CalculateBody): void {
+  const rules = caller.settings;
   if (rules.checks_numbered_per_register && !body.register_id) throw new ApiError('register_id_required', { param: 'register_id' });
   if (rules.max_check_age_seconds !== null && body.closed_at) {
-    const age = (clock.now().getTime() - Date.parse(body.closed_at)) / 1000;
+    const age = (caller.now.getTime() - Date.parse(body.closed_at)) / 1000;
     if (age > rules.max_check_age_seconds) {
       throw new ApiError('check_too_old', {
         param: 'closed_at',
@@ -49,113 +56,152 @@ function checkRegisterRules(caller: Caller, body: CheckBody, clock: Clock): void
   if (rules.redeem_only_via_holds && (body.redeem_amount ?? 0) > 0 && !body.hold_id) throw new ApiError('hold_required', { param: 'redeem_amount' });
 }
 
-interface Evaluated {
+/** What a decision reads, after the member (and hold) are locked. */
+interface Gathered {
   member: members.CheckMember | null;
-  hold: { id: string; amount: number } | null;
-  rules: LineRule[];
+  hold: UsableHold | null;
+  /** The most this check may earn besides the per-check cap (what the per-day cap leaves); null: no limit. */
+  earnRoom: number | null;
+}
+
+/** What the check changes, as differences from what it had already changed (nothing, for a new check). */
+interface Effect {
+  redeemed: number;
+  earned: number;
+  spend: number;
+  visits: number;
+  stamps: number;
+  /** A captured hold no longer holds anything, whatever part of it was redeemed. */
+  held: number;
+}
+
+interface Decision {
   calc: Calculation;
+  effect: Effect;
 }
 
-type Hold = Awaited<ReturnType<typeof holds.usableHold>>;
-
-/** The member the check names, or the hold's member; a hold of another member is refused. */
-function memberRef(body: CheckBody, hold: Hold | null): MemberRef {
-  const named = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
-  return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
+/** What the member's earnings on a venue day leave of the per-day cap; checks of every key count. */
+async function perDayRoom(db: Db, caller: Caller, memberId: string, day: string, excludeId?: string): Promise<number | null> {
+  const cap = caller.settings.max_cashback_per_day;
+  return cap === null ? null : cap - (await repo.earnedOnDay(db, caller.venueId, memberId, day, excludeId));
 }
 
-async function evaluate(db: Db, caller: Caller, body: CheckBody, ctx: CheckContext, found: members.CheckMember | null, hold: Hold | null): Promise<Evaluated> {
-  const clock = ctx.clock;
-  if (found && caller.settings.card_scan_required) await visits.requireRecentScan(db, caller, found.record.id, ctx.scanWindowSeconds);
-  if (hold && found?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
-  if (hold && (body.redeem_amount ?? 0) > hold.amount) {
+/**
+ * The one calculation of a check's money, for a new check (`before` undefined) and for a hold captured into an
+ * applied check (`before` its row): redemption within the caps, the earning, and what it changes.
+ */
+function decide(caller: Caller, gathered: Gathered, lines: PricedLine[], redeemAmount: number | undefined, before?: repo.TransactionRow): Decision {
+  const { member, hold, earnRoom } = gathered;
+  if (hold && member?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
+  if (hold && (redeemAmount ?? 0) > hold.amount) {
     throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
   }
   // The hold's own reservation is what this check may spend.
-  const member = found && hold ? { ...found, available: found.available + hold.amount } : found;
-  const rules = await catalogue.resolveLineRules(db, caller.venueId, body.line_items);
-  const perDay = caller.settings.max_cashback_per_day;
-  const leftToday = member && perDay !== null ? perDay - (await members.earnedToday(db, caller, member.record.id, clock.now())) : null;
+  const available = member ? member.available + (hold?.amount ?? 0) : 0;
   const calc = calculate({
-    amounts: body.line_items.map((l) => lineAmount(l.quantity, l.unit_price)),
-    rules,
+    amounts: lines.map((l) => l.amount),
+    rules: lines.map((l) => l.rule),
     member: member && {
       program: member.program.rules,
-      available: member.available,
+      available,
       totalSpend: member.record.spend,
       visits: member.record.visits,
       vipLevel: member.record.vip_level,
     },
-    redeemAmount: body.redeem_amount ?? hold?.amount ?? 0,
-    caps: { perCheck: caller.settings.max_cashback_per_check, leftToday },
+    redeemAmount: redeemAmount ?? hold?.amount ?? 0,
+    caps: { perCheck: caller.settings.max_cashback_per_check, earnRoom },
   });
-  return { member, hold, rules, calc };
+  const effect: Effect = {
+    redeemed: calc.redeemed - Number(before?.redeemed ?? 0),
+    earned: calc.earned - Number(before?.earned ?? 0),
+    spend: calc.paid - Number(before?.paid ?? 0),
+    visits: before ? 0 : 1,
+    stamps: before ? 0 : calc.stampsEarned,
+    held: -(hold?.amount ?? 0),
+  };
+  // Redemption never leaves available below zero, counting the earning it takes back (a capture's case).
+  const availableAfter = available + effect.earned - effect.redeemed;
+  if (effect.redeemed > 0 && availableAfter < 0) {
+    throw new ApiError('insufficient_balance', {
+      message: `Redeeming ${calc.redeemed} would leave ${availableAfter} available: the check then earns ${-effect.earned} less, and that counts too.`,
+      details: { available },
+    });
+  }
+  return { calc, effect };
 }
 
-function presentLines(body: CheckBody, { rules, calc }: Evaluated) {
-  return body.line_items.map((line, i) => ({
-    sku: line.sku ?? null,
-    name: line.name,
-    category: rules[i]!.category,
-    quantity: line.quantity,
-    unit_price: line.unit_price,
-    amount: calc.lines[i]!.amount,
-    earns_cashback: rules[i]!.earnsCashback,
-    payable_with_cashback: rules[i]!.payableWithCashback,
-    cashback_percent: calc.lines[i]!.percentBp / 100,
-    redeemed: calc.lines[i]!.redeemedShare,
-    earned: calc.lines[i]!.earned,
+/** The member before and after the check, as the API shows them. */
+function memberViews(caller: Caller, member: members.CheckMember | null, effect: Effect) {
+  if (!member) return { before: null, after: null };
+  const r = member.record;
+  const after = {
+    ...r,
+    cashback: r.cashback + effect.earned - effect.redeemed,
+    held: r.held + effect.held,
+    spend: r.spend + effect.spend,
+    visits: r.visits + effect.visits,
+    stamps: r.stamps + effect.stamps,
+  };
+  return { before: presentMember(r, member.program, caller.venue), after: presentMember(after, member.program, caller.venue) };
+}
+
+/** The ledger entries and the hold capture of a decision: the one write of new checks and captures alike. */
+async function writeEffect(trx: Db, caller: Caller, ctx: CheckContext, gathered: Gathered, decision: Decision, externalId: string): Promise<void> {
+  const { member, hold } = gathered;
+  const { effect, calc } = decision;
+  if (member) {
+    const memberId = member.record.id;
+    await members.appendLedger(trx, caller, [
+      ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference: externalId }] : []),
+      ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference: externalId }] : []),
+      ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference: externalId }] : []),
+      { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference: externalId },
+    ], ctx.clock.now());
+  }
+  if (hold) await holds.captureHold(trx, caller, hold.id, calc.redeemed, externalId);
+}
+
+function pricedLines(body: CalculateBody, rules: Awaited<ReturnType<typeof catalogue.resolveLineRules>>): PricedLine[] {
+  return body.line_items.map((l, i) => ({
+    sku: l.sku ?? null,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    amount: lineAmount(l.quantity, l.unit_price),
+    rule: rules[i]!,
   }));
 }
 
-/** The member as they will be (or are) after the check, and the cashier and receipt text. */
-function outcome(caller: Caller, evaluated: Evaluated) {
-  const { member, calc } = evaluated;
-  const after =
-    member &&
-    presentMember(
-      {
-        ...member.record,
-        cashback: member.record.cashback + calc.earned - calc.redeemed,
-        // A captured hold no longer holds anything.
-        held: member.record.held - (evaluated.hold?.amount ?? 0),
-        spend: member.record.spend + calc.paid,
-        visits: member.record.visits + 1,
-        stamps: member.record.stamps + calc.stampsEarned,
-      },
-      member.program,
-      caller.venue,
-    );
-  const money = (m: number) => formatMoney(m, caller.venue);
-  const receipt: string[] = [];
-  if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, caller.venue)}`);
-  if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, caller.venue)}`);
-  if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, caller.venue)}`);
-  if (after?.stamps) receipt.push(`Stamps: +${calc.stampsEarned} (${after.stamps.count}/${after.stamps.required})`);
-  receipt.push(`To pay: ${money(calc.paid)}`);
-  if (after?.available !== null && after?.available !== undefined) receipt.push(`Cashback available: ${money(after.available)}`);
-  if (after?.level) receipt.push(`Level: ${after.level.name} ${formatPercent(Math.round(after.level.percent * 100), caller.venue.locale)}`);
-  const display: Display = {
-    cashier: after
-      ? `${presentMember(member!.record, member!.program, caller.venue).display.cashier}${after.program_type === 'cashback' ? ` · up to ${money(calc.maxRedeem)} payable` : ''}`
-      : `No member · ${money(calc.subtotal)}`,
-    receipt,
-  };
-  return { after, display };
+/** The member the check names, or the hold's member when it names none. */
+function memberRef(body: CalculateBody, hold: UsableHold | null): MemberRef {
+  const named = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
+  return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
+}
+
+/** Reads what a new check's decision needs; with `lock`, the hold and member are locked first. */
+async function gatherCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext, lock: boolean) {
+  const hold = body.hold_id ? await holds.usableHold(db, caller, body.hold_id, ctx.clock) : null;
+  const ref = memberRef(body, hold);
+  const member = lock ? await members.lockMemberForCheck(db, caller, ref, ctx.clock) : await members.findMemberForCheck(db, caller, ref);
+  if (member && caller.settings.card_scan_required) await visits.requireRecentScan(db, caller, member.record.id, ctx.scanWindowSeconds);
+  const day = venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
+  const earnRoom = member ? await perDayRoom(db, caller, member.record.id, day) : null;
+  const lines = pricedLines(body, await catalogue.resolveLineRules(db, caller.venueId, body.line_items));
+  return { gathered: { member, hold, earnRoom }, lines, day };
 }
 
 /** What the check would do, writing nothing: the till shows it before the guest pays. */
-export async function calculateCheck(db: Db, caller: Caller, body: CheckBody, ctx: CheckContext): Promise<CheckCalculation> {
-  checkRegisterRules(caller, body, ctx.clock);
-  const hold = body.hold_id ? await holds.usableHold(db, caller, body.hold_id) : null;
-  const evaluated = await evaluate(db, caller, body, ctx, await members.findMemberForCheck(db, caller, memberRef(body, hold)), hold);
-  const { calc, member } = evaluated;
-  const { after, display } = outcome(caller, evaluated);
-  const isCashback = member?.program.rules.type === 'cashback';
+export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
+  checkQuantities(body);
+  checkRegisterRules(caller, body);
+  const { gathered, lines } = await gatherCheck(db, caller, body, ctx, false);
+  const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
+  const { before, after } = memberViews(caller, gathered.member, effect);
+  const isCashback = after?.program_type === 'cashback';
   return {
     object: 'check_calculation',
-    member_id: member?.record.id ?? null,
-    program_type: member?.program.rules.type ?? null,
+    member_id: after?.id ?? null,
+    program_type: after?.program_type ?? null,
     subtotal: calc.subtotal,
     discount_amount: calc.discountAmount,
     payable_base: calc.payableBase,
@@ -165,48 +211,29 @@ export async function calculateCheck(db: Db, caller: Caller, body: CheckBody, ct
     earn_capped: calc.earnCapped,
     stamps_earned: calc.stampsEarned,
     paid: calc.paid,
-    balance_after: isCashback ? after!.balance : null,
-    available_after: isCashback ? after!.available : null,
-    line_items: presentLines(body, evaluated),
-    display,
+    balance_after: isCashback ? after.balance : null,
+    available_after: isCashback ? after.available : null,
+    line_items: presentLines(lines, calc),
+    display: checkDisplay(caller, calc, before, after),
   };
 }
 
 const registerKey = (caller: Caller, registerId: string | null | undefined) =>
   caller.settings.checks_numbered_per_register ? (registerId ?? '') : '';
 
-export function presentTransaction(row: repo.TransactionRow): Transaction {
-  const paid = Number(row.paid);
-  const refunded = Number(row.refunded_amount);
-  return {
-    object: 'transaction',
-    id: row.id,
-    external_id: row.external_id,
-    register_id: row.register_id,
-    member_id: row.member_id,
-    status: row.status,
-    line_items: row.line_items as Transaction['line_items'],
-    subtotal: Number(row.subtotal),
-    discount_amount: Number(row.discount_amount),
-    redeemed: Number(row.redeemed),
-    earned: Number(row.earned),
-    earn_capped: row.earn_capped,
-    stamps_earned: row.stamps_earned,
-    paid,
-    refunded_amount: refunded,
-    refundable: row.status === 'completed' ? paid - refunded : 0,
-    closed_at: formatNullableTimestamp(row.closed_at),
-    hold_id: row.hold_id,
-    livemode: row.livemode,
-    created_at: formatTimestamp(row.created_at),
-    display: row.display,
-  };
-}
+/**
+ * Where a check's external_id may live: the register scope the rules give now first, then the other one, so a
+ * check applied before the venue changed its numbering is still found (and replayed) under the scope it got.
+ */
+const scopesOf = (caller: Caller, registerId: string | null | undefined): string[] => [
+  ...new Set([registerKey(caller, registerId), caller.settings.checks_numbered_per_register ? '' : (registerId ?? '')]),
+];
 
 /**
- * Applies a check once: the same external_id with the same body replays the transaction (replayed: true), with
- * another body is 409 external_id_reused. The member's row lock makes concurrent checks take turns, so a
- * balance never goes below zero; the transaction, its ledger rows and its event commit together.
+ * Applies a check once: the same external_id with the same body replays the transaction as it is now (replayed:
+ * true), whatever the rules, key settings or clock say now; with another body it is 409 external_id_reused. The
+ * member's row lock makes concurrent checks take turns, so a balance never goes below zero through redemption;
+ * the transaction, its ledger rows and its event commit together.
  */
 export async function applyCheck(
   trx: Db,
@@ -215,30 +242,29 @@ export async function applyCheck(
   ctx: CheckContext,
   request: EventRequest,
 ): Promise<{ transaction: Transaction; replayed: boolean }> {
-  const clock = ctx.clock;
-  checkRegisterRules(caller, body, clock);
+  checkQuantities(body);
   const scope = registerKey(caller, body.register_id);
   const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
   await repo.lockExternalId(trx, caller.venueId, scope, body.external_id);
-  const existing = await repo.findTransaction(trx, caller.venueId, scope, body.external_id);
-  if (existing) {
-    if (existing.fingerprint !== fingerprint) throw new ApiError('external_id_reused', { param: 'external_id' });
-    return { transaction: presentTransaction(existing), replayed: true };
-  }
+  const existing = await repo.findTransaction(trx, caller.venueId, scopesOf(caller, body.register_id), body.external_id);
+  if (existing?.fingerprint === fingerprint) return { transaction: presentTransaction(existing), replayed: true };
+  if (existing?.register_key === scope) throw new ApiError('external_id_reused', { param: 'external_id' });
 
-  const hold = body.hold_id ? await holds.usableHold(trx, caller, body.hold_id) : null;
-  const evaluated = await evaluate(trx, caller, body, ctx, await members.lockMemberForCheck(trx, caller, memberRef(body, hold)), hold);
-  const { calc, member } = evaluated;
-  const { display } = outcome(caller, evaluated);
+  checkRegisterRules(caller, body);
+  const { gathered, lines, day } = await gatherCheck(trx, caller, body, ctx, true);
+  const decision = decide(caller, gathered, lines, body.redeem_amount);
+  const { calc } = decision;
+  const { before, after } = memberViews(caller, gathered.member, decision.effect);
+  await writeEffect(trx, caller, ctx, gathered, decision, body.external_id);
   const row = await repo.insertTransaction(trx, {
     venue_id: caller.venueId,
     id: newId(),
     external_id: body.external_id,
     register_key: scope,
     register_id: body.register_id ?? null,
-    member_id: member?.record.id ?? null,
+    member_id: gathered.member?.record.id ?? null,
     status: 'completed',
-    line_items: JSON.stringify(presentLines(body, evaluated)),
+    line_items: JSON.stringify(presentLines(lines, calc)),
     subtotal: calc.subtotal,
     discount_amount: calc.discountAmount,
     redeemed: calc.redeemed,
@@ -247,29 +273,78 @@ export async function applyCheck(
     stamps_earned: calc.stampsEarned,
     paid: calc.paid,
     closed_at: body.closed_at ?? null,
-    hold_id: hold?.id ?? null,
-    display: JSON.stringify(display),
+    venue_day: day,
+    hold_id: gathered.hold?.id ?? null,
+    display: JSON.stringify(checkDisplay(caller, calc, before, after)),
     fingerprint,
     livemode: caller.livemode,
   });
-  if (member) {
-    const memberId = member.record.id;
-    await members.appendLedger(trx, caller, [
-      ...(calc.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -calc.redeemed, reference: body.external_id }] : []),
-      ...(calc.earned > 0 ? [{ memberId, kind: 'earn', cashback: calc.earned, reference: body.external_id }] : []),
-      { memberId, kind: 'check', spend: calc.paid, visits: 1, stamps: calc.stampsEarned, reference: body.external_id },
-    ], clock.now());
-  }
-  if (hold) await holds.captureHold(trx, caller, hold.id, calc.redeemed, body.external_id);
   const transaction = presentTransaction(row);
   await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: transaction, request });
   return { transaction, replayed: false };
 }
 
+/**
+ * Captures a hold into a check applied without it: the check must be the hold's member's, completed, with no
+ * redemption and no refunds yet. Its stored lines go through the same calculation as a new check, with the
+ * redemption, the lines' percents as applied, the calling key's per-check cap and the per-day cap of the check's
+ * own venue day; it never earns more than it did. The ledger gets exactly the differences.
+ */
+export async function captureHoldIntoCheck(
+  trx: Db,
+  caller: Caller,
+  holdId: string,
+  body: CaptureBody,
+  ctx: CheckContext,
+  request: EventRequest,
+): Promise<Transaction> {
+  const hold = await holds.usableHold(trx, caller, holdId, ctx.clock);
+  const row = await ownTransaction(trx, caller, body.external_id, body.register_id, true);
+  if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
+  if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
+    throw new ApiError('parameter_invalid', {
+      param: 'external_id',
+      message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
+    });
+  }
+  const member = await members.lockMemberForCheck(trx, caller, { member_id: hold.memberId }, ctx.clock);
+  const dayRoom = await perDayRoom(trx, caller, hold.memberId, row.venue_day, row.id);
+  const earnedBefore = Number(row.earned);
+  const gathered: Gathered = { member, hold, earnRoom: dayRoom === null ? earnedBefore : Math.min(dayRoom, earnedBefore) };
+  const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
+    ...l,
+    rule: {
+      category: l.category,
+      source: l.rule_source,
+      earnsCashback: l.earns_cashback,
+      payableWithCashback: l.payable_with_cashback,
+      percentBp: Math.round(l.cashback_percent * 100),
+    },
+  }));
+  const decision = decide(caller, gathered, lines, body.redeem_amount, row);
+  const { calc } = decision;
+  const { before, after } = memberViews(caller, member, decision.effect);
+  await writeEffect(trx, caller, ctx, gathered, decision, row.external_id);
+  const updated = await repo.recordCapture(trx, caller.venueId, row.id, {
+    redeemed: calc.redeemed,
+    earned: calc.earned,
+    earnCapped: calc.earnCapped,
+    paid: calc.paid,
+    holdId: hold.id,
+    lineItems: presentLines(lines, calc),
+    display: checkDisplay(caller, calc, before, after),
+  });
+  const transaction = presentTransaction(updated);
+  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.updated', livemode: caller.livemode, object: transaction, request });
+  return transaction;
+}
+
 async function ownTransaction(db: Db, caller: Caller, externalId: string, registerId: string | undefined, forUpdate = false) {
-  const row = await repo.findTransaction(db, caller.venueId, registerKey(caller, registerId), externalId, forUpdate);
-  if (!row) throw new ApiError('transaction_not_found');
-  return row;
+  const row = await repo.findTransaction(db, caller.venueId, scopesOf(caller, registerId), externalId, forUpdate);
+  if (row) return row;
+  // Not found in the venue-wide scope while checks are numbered per register: say what is missing.
+  if (caller.settings.checks_numbered_per_register && !registerId) throw new ApiError('register_id_required', { param: 'register_id' });
+  throw new ApiError('transaction_not_found');
 }
 
 export async function getTransaction(db: Db, caller: Caller, externalId: string, registerId?: string): Promise<Transaction> {
@@ -282,6 +357,22 @@ export async function listTransactions(db: Db, caller: Caller, page: Page, filte
   return toList('/v1/transactions', page, rows, presentTransaction);
 }
 
+/** Appends a reversal's ledger entries; the caller holds the transaction's row lock, this takes the member's. */
+async function reverse(
+  trx: Db,
+  caller: Caller,
+  clock: Clock,
+  memberId: string,
+  back: { redeemed: number; earned: number; entry: members.LedgerInput },
+): Promise<void> {
+  await members.lockMember(trx, caller, memberId);
+  await members.appendLedger(trx, caller, [
+    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
+    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
+    back.entry,
+  ], clock.now());
+}
+
 /**
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
@@ -289,19 +380,20 @@ export async function listTransactions(db: Db, caller: Caller, page: Page, filte
 export async function voidTransaction(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
   const row = await ownTransaction(trx, caller, externalId, registerId, true);
   if (row.status === 'voided') return presentTransaction(row);
+  const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
+  const earnedBack = Number(row.earned) - Number(row.earned_reversed);
+  const back = Number(row.paid) - Number(row.refunded_amount);
   if (row.member_id) {
-    await members.lockMember(trx, caller, row.member_id);
-    const done = await repo.refundedSoFar(trx, caller.venueId, row.id);
-    const redeemedBack = Number(row.redeemed) - done.redeemed;
-    const earnedBack = Number(row.earned) - done.earned;
-    const memberId = row.member_id;
-    await members.appendLedger(trx, caller, [
-      ...(redeemedBack > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: redeemedBack, reference: externalId }] : []),
-      ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: externalId }] : []),
-      { memberId, kind: 'void', spend: -(Number(row.paid) - Number(row.refunded_amount)), visits: -1, stamps: -row.stamps_earned, reference: externalId },
-    ], clock.now());
+    const entry = { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
+    await reverse(trx, caller, clock, row.member_id, { redeemed: redeemedBack, earned: earnedBack, entry });
   }
-  return presentTransaction(await repo.markVoided(trx, caller.venueId, row.id, clock.now()));
+  const member = row.member_id ? await members.memberById(trx, caller, row.member_id) : null;
+  const display = reversalDisplay(
+    caller,
+    { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack },
+    member,
+  );
+  return presentTransaction(await repo.markVoided(trx, caller.venueId, row.id, clock.now(), display));
 }
 
 /**
@@ -320,7 +412,7 @@ export async function refundTransaction(
   const previous = await repo.findRefund(trx, caller.venueId, row.id, body.external_id);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
-    return { refund: presentRefund(previous, presentTransaction(row), caller), replayed: true };
+    return { refund: await refundAnswer(trx, caller, previous, row), replayed: true };
   }
   const paid = Number(row.paid);
   const refundable = row.status === 'completed' ? paid - Number(row.refunded_amount) : 0;
@@ -330,18 +422,12 @@ export async function refundTransaction(
       details: { refundable },
     });
   }
-  const done = await repo.refundedSoFar(trx, caller.venueId, row.id);
   const refundedAfter = Number(row.refunded_amount) + body.amount;
-  const earnedBack = Math.floor((Number(row.earned) * refundedAfter) / paid) - done.earned;
-  const redeemedBack = Math.floor((Number(row.redeemed) * refundedAfter) / paid) - done.redeemed;
+  const earnedBack = Math.floor((Number(row.earned) * refundedAfter) / paid) - Number(row.earned_reversed);
+  const redeemedBack = Math.floor((Number(row.redeemed) * refundedAfter) / paid) - Number(row.redeemed_returned);
   if (row.member_id) {
-    await members.lockMember(trx, caller, row.member_id);
-    const memberId = row.member_id;
-    await members.appendLedger(trx, caller, [
-      ...(redeemedBack > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: redeemedBack, reference: body.external_id }] : []),
-      ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: body.external_id }] : []),
-      { memberId, kind: 'refund', spend: -body.amount, reference: body.external_id },
-    ], clock.now());
+    const entry = { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
+    await reverse(trx, caller, clock, row.member_id, { redeemed: redeemedBack, earned: earnedBack, entry });
   }
   const refundRow = await repo.insertRefund(trx, {
     venue_id: caller.venueId,
@@ -353,100 +439,26 @@ export async function refundTransaction(
     redeemed_returned: redeemedBack,
     livemode: caller.livemode,
   });
-  const transaction = presentTransaction(await repo.addRefunded(trx, caller.venueId, row.id, body.amount));
-  const refund = presentRefund(refundRow, transaction, caller);
-  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: transaction, request });
+  const updated = await repo.addRefund(trx, caller.venueId, row.id, { amount: body.amount, earnedBack, redeemedBack });
+  const refund = await refundAnswer(trx, caller, refundRow, updated);
+  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request });
   return { refund, replayed: false };
 }
 
-function presentRefund(row: repo.RefundRow, transaction: Transaction, caller: Caller): Refund {
-  const where = caller.venue;
-  return {
-    object: 'refund',
-    id: row.id,
-    external_id: row.external_id,
-    amount: Number(row.amount),
-    earned_reversed: Number(row.earned_reversed),
-    redeemed_returned: Number(row.redeemed_returned),
-    transaction,
-    livemode: row.livemode,
-    created_at: formatTimestamp(row.created_at),
-    display: {
-      cashier: `Refund ${formatMoney(Number(row.amount), where)} of check ${transaction.external_id}`,
-      receipt: [
-        `Refund: ${formatSignedMoney(-Number(row.amount), where)}`,
-        ...(Number(row.redeemed_returned) > 0 ? [`Cashback returned: ${formatSignedMoney(Number(row.redeemed_returned), where)}`] : []),
-        ...(Number(row.earned_reversed) > 0 ? [`Cashback taken back: ${formatSignedMoney(-Number(row.earned_reversed), where)}`] : []),
-      ],
-    },
-  };
-}
-
-/**
- * Captures a hold into a check applied without it: the check must be the hold's member's, completed, with no
- * redemption and no refunds yet. Its stored lines are calculated again with the redemption (same amounts, rules
- * and percents, the per-check cap), earning can only go down, and the ledger gets exactly the differences.
- */
-export async function captureHoldIntoCheck(trx: Db, caller: Caller, holdId: string, body: CaptureBody): Promise<Transaction> {
-  const hold = await holds.usableHold(trx, caller, holdId);
-  const row = await ownTransaction(trx, caller, body.external_id, body.register_id, true);
-  if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
-  if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
-    throw new ApiError('parameter_invalid', {
-      param: 'external_id',
-      message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
-    });
-  }
-  const member = (await members.lockMemberForCheck(trx, caller, { member_id: hold.memberId }))!;
-  const lines = row.line_items as Transaction['line_items'];
-  const calc = calculate({
-    amounts: lines.map((l) => l.amount),
-    rules: lines.map((l) => ({ category: l.category, earnsCashback: l.earns_cashback, payableWithCashback: l.payable_with_cashback, percentBp: Math.round(l.cashback_percent * 100) })),
-    member: {
-      program: member.program.rules,
-      available: member.available + hold.amount,
-      totalSpend: member.record.spend,
-      visits: member.record.visits,
-      vipLevel: member.record.vip_level,
-    },
-    redeemAmount: body.redeem_amount ?? hold.amount,
-    caps: { perCheck: caller.settings.max_cashback_per_check, leftToday: null },
-  });
-  if (calc.redeemed > hold.amount) {
-    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
-  }
-  const earned = Math.min(calc.earned, Number(row.earned));
-  const earnedBack = Number(row.earned) - earned;
-  const memberId = hold.memberId;
-  await members.appendLedger(
-    trx,
+/** A refund with its check and the member's balance as they are now. */
+async function refundAnswer(db: Db, caller: Caller, row: repo.RefundRow, transaction: repo.TransactionRow): Promise<Refund> {
+  const member = transaction.member_id ? await members.memberById(db, caller, transaction.member_id) : null;
+  const amount = Number(row.amount);
+  const display = reversalDisplay(
     caller,
-    [
-      { memberId, kind: 'redemption', cashback: -calc.redeemed, reference: body.external_id },
-      ...(earnedBack > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -earnedBack, reference: body.external_id }] : []),
-      { memberId, kind: 'check', spend: -calc.redeemed, reference: body.external_id },
-    ],
-    caller.now,
-  );
-  await holds.captureHold(trx, caller, hold.id, calc.redeemed, body.external_id);
-  const paid = Number(row.paid) - calc.redeemed;
-  const available = member.available + hold.amount - calc.redeemed - earnedBack;
-  const money = (m: number) => formatMoney(m, caller.venue);
-  const updated = await repo.recordCapture(trx, caller.venueId, row.id, {
-    redeemed: calc.redeemed,
-    earned,
-    paid,
-    holdId: hold.id,
-    lineItems: lines.map((l, i) => ({ ...l, redeemed: calc.lines[i]!.redeemedShare, earned: calc.lines[i]!.earned })),
-    display: {
-      cashier: `Hold captured into check ${body.external_id}`,
-      receipt: [
-        `Cashback used: ${formatSignedMoney(-calc.redeemed, caller.venue)}`,
-        `Cashback earned: ${formatSignedMoney(earned, caller.venue)}`,
-        `To pay: ${money(paid)}`,
-        `Cashback available: ${money(available)}`,
-      ],
+    {
+      cashier: `Refund ${formatMoney(amount, caller.venue)} of check ${transaction.external_id}`,
+      amountLine: 'Refund',
+      amount,
+      redeemedReturned: Number(row.redeemed_returned),
+      earnedReversed: Number(row.earned_reversed),
     },
-  });
-  return presentTransaction(updated);
+    member,
+  );
+  return presentRefund(row, presentTransaction(transaction), display);
 }

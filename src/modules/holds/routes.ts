@@ -19,7 +19,7 @@ export async function holdRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Hold }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.createHold(trx, callerOf(req), req.body)),
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.createHold(trx, callerOf(req), req.body, app.deps.clock)),
   );
 
   app.get(
@@ -39,6 +39,6 @@ export async function holdRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Hold }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.releaseHold(trx, callerOf(req), req.params.id)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.releaseHold(trx, callerOf(req), req.params.id, app.deps.clock)),
   );
 }

@@ -1,6 +1,7 @@
 // Holds: reserve cashback (moved from available to held), capture by a check, release; expiry is exact by the
 // request's time, with no sweeper needed: an active hold past expires_at is expired for every reader.
 import type { Db } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
@@ -34,11 +35,12 @@ function present(row: repo.HoldRow, caller: Caller): Hold {
   };
 }
 
-export async function createHold(trx: Db, caller: Caller, input: CreateHold): Promise<Hold> {
-  const member = await members.lockMemberForCheck(trx, caller, input);
+export async function createHold(trx: Db, caller: Caller, input: CreateHold, clock: Clock): Promise<Hold> {
+  const member = await members.lockMemberForCheck(trx, caller, input, clock);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   if (member.program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported');
   if (input.amount > member.available) {
+    // Also when the member is in debt (available ≤ 0): nothing can be held then.
     throw new ApiError('insufficient_balance', {
       message: `Cannot hold ${input.amount}: only ${member.available} is available.`,
       details: { available: member.available },
@@ -68,16 +70,19 @@ export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold>
   return present(await owned(db, caller, id), caller);
 }
 
-/** The hold, locked, if it can still be used; else the 409 that says why not. */
-export async function usableHold(trx: Db, caller: Caller, id: string): Promise<{ id: string; memberId: string; amount: number }> {
+/**
+ * The hold, locked, if it can still be used; else the 409 that says why not. Expiry is judged by the clock read
+ * once the lock is held: a request that waited on the lock past expires_at finds the hold expired.
+ */
+export async function usableHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<{ id: string; memberId: string; amount: number }> {
   const row = await owned(trx, caller, id, true);
-  const status = statusOf(row, caller.now);
+  const status = statusOf(row, clock.now());
   if (status !== 'active') throw new ApiError(`hold_${status}`, { param: 'hold_id' });
   return { id: row.id, memberId: row.member_id, amount: Number(row.amount) };
 }
 
-export async function releaseHold(trx: Db, caller: Caller, id: string): Promise<Hold> {
-  await usableHold(trx, caller, id);
+export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<Hold> {
+  await usableHold(trx, caller, id, clock);
   return present(await repo.finishHold(trx, caller.venueId, id, { status: 'released', at: caller.now }), caller);
 }
 

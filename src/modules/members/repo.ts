@@ -176,11 +176,3 @@ export async function ledgerEntryExists(db: Db, venueId: string, memberId: strin
   return row !== undefined;
 }
 
-/** Cashback a member earned from checks since the start of `now`'s day in the venue's time zone (per-day cap). */
-export async function earnedToday(db: Db, venueId: string, memberId: string, now: Date, timezone: string): Promise<number> {
-  const { rows } = await sql<{ total: number | string }>`
-    select coalesce(sum(cashback), 0) as total from ledger_entries
-    where venue_id = ${venueId} and member_id = ${memberId} and kind in ('earn', 'earn_reversal')
-      and created_at >= (date_trunc('day', ${now}::timestamptz at time zone ${timezone}) at time zone ${timezone})`.execute(db);
-  return Number(rows[0]!.total);
-}

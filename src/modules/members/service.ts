@@ -2,6 +2,7 @@
 import bwipjs from 'bwip-js/node';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
@@ -180,7 +181,7 @@ export interface LedgerInput {
 
 /**
  * Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first.
- * `at` stamps them with the caller's clock where rules count by day (the per-day cap); else the database's.
+ * `at` stamps them with the app's clock (the request's time, as the history shows it); else the database's.
  */
 export async function appendLedger(
   trx: Db,
@@ -308,25 +309,25 @@ export async function findMemberForCheck(
   return checkMember(db, caller, record);
 }
 
-/** Like findMemberForCheck, and locks the member for the rest of the transaction (one statement), reading them after the lock. */
+/**
+ * Like findMemberForCheck, and locks the member for the rest of the transaction (one statement), reading them
+ * after the lock: what holds keep is judged by the clock read then, not when the request arrived.
+ */
 export async function lockMemberForCheck(
   trx: Db,
   caller: Caller,
   ref: { member_id?: string; card_number?: string; barcode?: string },
+  clock: Clock,
 ): Promise<CheckMember | null> {
   const match = checkMatch(ref);
   if (!match) return null;
   const id = await repo.lockMatchingMember(trx, caller.venueId, match);
   if (!id) throw notFound();
-  const [record] = await repo.findMembers(trx, caller.venueId, caller.now, { by: 'id', id });
+  const [record] = await repo.findMembers(trx, caller.venueId, clock.now(), { by: 'id', id });
   return checkMember(trx, caller, record);
 }
 
 /** The member's current view, for answers that show it after a change. */
 export async function memberById(db: Db, caller: Caller, id: string): Promise<Member> {
   return getMember(db, caller, id);
-}
-
-export async function earnedToday(db: Db, caller: Caller, memberId: string, now: Date): Promise<number> {
-  return repo.earnedToday(db, caller.venueId, memberId, now, caller.venue.timezone);
 }

@@ -19,7 +19,7 @@ export async function visitRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { visit, replayed } = await service.recordVisit(trx, callerOf(req), req.body, eventRequestOf(req));
+        const { visit, replayed } = await service.recordVisit(trx, callerOf(req), req.body, app.deps.clock, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: visit, replayed };
       }),
   );

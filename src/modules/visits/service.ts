@@ -1,5 +1,6 @@
 // Visits (stamps and visit counts for non-cashback programs) and scans (remembered per key for scan_required).
 import type { Db } from '../../db/database.js';
+import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
@@ -24,14 +25,31 @@ async function presentVisit(db: Db, caller: Caller, entry: { id: string; member_
   };
 }
 
-/** A visit for stamps, visit discounts and VIP; with external_id, sending it again replays it. */
-export async function recordVisit(trx: Db, caller: Caller, body: VisitBody, request: EventRequest): Promise<{ visit: Visit; replayed: boolean }> {
+/**
+ * A visit for stamps, visit discounts and VIP. With external_id, sending it again for the same member replays it
+ * (whatever the rules say now); the same external_id for another member is 409 external_id_reused.
+ */
+export async function recordVisit(
+  trx: Db,
+  caller: Caller,
+  body: VisitBody,
+  clock: Clock,
+  request: EventRequest,
+): Promise<{ visit: Visit; replayed: boolean }> {
   if (body.external_id) {
     await repo.lockVisitExternalId(trx, caller.venueId, body.external_id);
     const existing = await repo.findVisitEntry(trx, caller.venueId, body.external_id);
-    if (existing) return { visit: await presentVisit(trx, caller, existing), replayed: true };
+    if (existing) {
+      // A body naming no member, or one that does not exist, is another visit as much as another member is.
+      const named = await members.findMemberForCheck(trx, caller, body).catch((err: unknown) => {
+        if (err instanceof ApiError) return null;
+        throw err;
+      });
+      if (named?.record.id !== existing.member_id) throw new ApiError('external_id_reused', { param: 'external_id' });
+      return { visit: await presentVisit(trx, caller, existing), replayed: true };
+    }
   }
-  const member = await members.lockMemberForCheck(trx, caller, body);
+  const member = await members.lockMemberForCheck(trx, caller, body, clock);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   const rules = member.program.rules;
   if (rules.type === 'cashback') throw new ApiError('visit_not_supported');

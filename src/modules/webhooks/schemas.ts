@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 
 export const EVENT_TYPES = [
   'transaction.completed',
+  'transaction.updated',
   'transaction.refunded',
   'balance.adjusted',
   'order.created',

@@ -81,12 +81,12 @@ describe('categories and money rules', () => {
       {},
     ]);
     expect(rules).toEqual([
-      { category: 'alcohol', earnsCashback: false, payableWithCashback: false, percentBp: null },
-      { category: 'desserts', earnsCashback: true, payableWithCashback: true, percentBp: 1250 },
-      { category: 'alcohol', earnsCashback: false, payableWithCashback: false, percentBp: null },
-      { category: null, earnsCashback: true, payableWithCashback: true, percentBp: null },
-      { category: 'mystery', earnsCashback: true, payableWithCashback: true, percentBp: null },
-      { category: null, earnsCashback: true, payableWithCashback: true, percentBp: null },
+      { category: 'alcohol', source: 'product', earnsCashback: false, payableWithCashback: false, percentBp: null },
+      { category: 'desserts', source: 'product', earnsCashback: true, payableWithCashback: true, percentBp: 1250 },
+      { category: 'alcohol', source: 'category', earnsCashback: false, payableWithCashback: false, percentBp: null },
+      { category: null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null },
+      { category: 'mystery', source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null },
+      { category: null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null },
     ]);
   });
 });

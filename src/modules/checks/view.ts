@@ -1,0 +1,116 @@
+// Checks as the API shows them: transactions, refunds, calculated lines, and the cashier and receipt text of each.
+import { formatMoney, formatPercent, formatSignedMoney, type Display } from '../../shared/display.js';
+import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import type { LineRule } from '../catalogue/schemas.js';
+import type { Member } from '../members/schemas.js';
+import type { Calculation } from './calculation.js';
+import type * as repo from './repo.js';
+import type { Refund, Transaction } from './schemas.js';
+
+/** A check line as sent, with its amount and the rule it resolved to. */
+export interface PricedLine {
+  sku: string | null;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  amount: number;
+  rule: LineRule;
+}
+
+export function presentLines(lines: PricedLine[], calc: Calculation): Transaction['line_items'] {
+  return lines.map((line, i) => ({
+    sku: line.sku,
+    name: line.name,
+    category: line.rule.category,
+    quantity: line.quantity,
+    unit_price: line.unit_price,
+    amount: line.amount,
+    earns_cashback: line.rule.earnsCashback,
+    payable_with_cashback: line.rule.payableWithCashback,
+    cashback_percent: calc.lines[i]!.percentBp / 100,
+    redeemed: calc.lines[i]!.redeemedShare,
+    earned: calc.lines[i]!.earned,
+    rule_source: line.rule.source,
+  }));
+}
+
+/**
+ * The cashier line and receipt of a check: `before` is the member as the till sees them now, `after` as the
+ * check leaves them (null for a check without a member).
+ */
+export function checkDisplay(caller: Caller, calc: Calculation, before: Member | null, after: Member | null): Display {
+  const where = caller.venue;
+  const money = (m: number) => formatMoney(m, where);
+  const receipt: string[] = [];
+  if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, where)}`);
+  if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, where)}`);
+  if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, where)}`);
+  if (after?.stamps) receipt.push(`Stamps: +${calc.stampsEarned} (${after.stamps.count}/${after.stamps.required})`);
+  receipt.push(`To pay: ${money(calc.paid)}`);
+  if (after?.available !== null && after?.available !== undefined) receipt.push(`Cashback available: ${money(after.available)}`);
+  if (after?.level) receipt.push(`Level: ${after.level.name} ${formatPercent(Math.round(after.level.percent * 100), where.locale)}`);
+  const payable = after?.program_type === 'cashback' ? ` · up to ${money(calc.maxRedeem)} payable` : '';
+  return { cashier: before ? `${before.display.cashier}${payable}` : `No member · ${money(calc.subtotal)}`, receipt };
+}
+
+/** What a void or refund did: the amount, the cashback it gave back and took back, and the balance it left. */
+export function reversalDisplay(
+  caller: Caller,
+  what: { cashier: string; amountLine: string; amount: number; redeemedReturned: number; earnedReversed: number },
+  member: Member | null,
+): Display {
+  const where = caller.venue;
+  return {
+    cashier: member?.balance != null ? `${what.cashier} · balance ${formatMoney(member.balance, where)}` : what.cashier,
+    receipt: [
+      `${what.amountLine}: ${formatSignedMoney(-what.amount, where)}`,
+      ...(what.redeemedReturned > 0 ? [`Cashback returned: ${formatSignedMoney(what.redeemedReturned, where)}`] : []),
+      ...(what.earnedReversed > 0 ? [`Cashback taken back: ${formatSignedMoney(-what.earnedReversed, where)}`] : []),
+      ...(member?.balance != null ? [`Cashback balance: ${formatMoney(member.balance, where)}`] : []),
+    ],
+  };
+}
+
+export function presentTransaction(row: repo.TransactionRow): Transaction {
+  const paid = Number(row.paid);
+  const refunded = Number(row.refunded_amount);
+  return {
+    object: 'transaction',
+    id: row.id,
+    external_id: row.external_id,
+    register_id: row.register_id,
+    member_id: row.member_id,
+    status: row.status,
+    line_items: row.line_items as Transaction['line_items'],
+    subtotal: Number(row.subtotal),
+    discount_amount: Number(row.discount_amount),
+    redeemed: Number(row.redeemed),
+    earned: Number(row.earned),
+    earn_capped: row.earn_capped,
+    stamps_earned: row.stamps_earned,
+    paid,
+    refunded_amount: refunded,
+    refundable: row.status === 'completed' ? paid - refunded : 0,
+    closed_at: formatNullableTimestamp(row.closed_at),
+    hold_id: row.hold_id,
+    livemode: row.livemode,
+    created_at: formatTimestamp(row.created_at),
+    display: row.display,
+  };
+}
+
+export function presentRefund(row: repo.RefundRow, transaction: Transaction, display: Display): Refund {
+  return {
+    object: 'refund',
+    id: row.id,
+    external_id: row.external_id,
+    amount: Number(row.amount),
+    earned_reversed: Number(row.earned_reversed),
+    redeemed_returned: Number(row.redeemed_returned),
+    transaction,
+    livemode: row.livemode,
+    created_at: formatTimestamp(row.created_at),
+    display,
+  };
+}
