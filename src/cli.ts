@@ -7,6 +7,7 @@ import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import * as accounts from './modules/accounts/service.js';
 import * as catalogue from './modules/catalogue/service.js';
+import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
 import * as programs from './modules/programs/service.js';
@@ -16,7 +17,8 @@ import { openStorage, type Storage } from './server.js';
 interface Command {
   usage: string;
   options?: Record<string, { type: 'string' | 'boolean' }>;
-  run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void>;
+  /** Resolves to the exit code when it is not 0. */
+  run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void | number>;
 }
 
 class UsageError extends Error {}
@@ -195,6 +197,18 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  'ledger verify': {
+    usage: 'ledger verify [--venue V]        Recompute every member\'s totals from the ledger; exit 1 on any difference.',
+    options: { venue: { type: 'string' } },
+    async run(storage, v) {
+      const db = storage.database.db;
+      const venue = v.venue ? await venueOf(db, v.venue) : undefined;
+      const differences = await members.verifyTotals(db, venue?.id);
+      for (const d of differences) say(`${d.venue_id}  member ${d.member_id}  ${d.field}: stored ${d.stored}, ledger ${d.ledger}`);
+      say(differences.length ? `${differences.length} totals differ from the ledger.` : 'Every member\'s totals equal the ledger.');
+      return differences.length ? 1 : 0;
+    },
+  },
   'key revoke': {
     usage: 'key revoke <key id> [--venue V]  Takes effect on the next request.',
     options: { venue: { type: 'string' } },
@@ -232,8 +246,7 @@ async function main(argv: string[]): Promise<number> {
   const storage = await openStorage(loadConfig(), 'cli');
   try {
     const asText = Object.fromEntries(Object.entries(values).map(([k, val]) => [k, val === undefined ? undefined : String(val)]));
-    await command.run(storage, asText, positionals);
-    return 0;
+    return (await command.run(storage, asText, positionals)) ?? 0;
   } finally {
     await storage.close();
   }

@@ -9,6 +9,7 @@ import * as transactions from './migrations/0006_transactions.js';
 import * as holds from './migrations/0007_holds.js';
 import * as visitsScans from './migrations/0008_visits_scans.js';
 import * as checkDays from './migrations/0009_check_days.js';
+import * as memberTotals from './migrations/0010_member_totals.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_holds': holds,
   '0008_visits_scans': visitsScans,
   '0009_check_days': checkDays,
+  '0010_member_totals': memberTotals,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

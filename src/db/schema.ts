@@ -121,6 +121,11 @@ export interface MembersTable {
   vip_level: string | null;
   livemode: boolean;
   created_at: Timestamp;
+  /** Totals of the member's ledger, changed in the same statement as the ledger rows that move them. */
+  cashback: Generated<number>;
+  spend: Generated<number>;
+  visits: Generated<number>;
+  stamps: Generated<number>;
 }
 
 export interface MemberCardsTable {

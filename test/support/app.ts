@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import type { App } from '../../src/http/context.js';
 import type { RateLimiter } from '../../src/http/rate-limit.js';
+import * as members from '../../src/modules/members/service.js';
 import { createServer } from '../../src/server.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
@@ -63,14 +64,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
-/** Starts one app for the whole file; the returned object is filled in before the first test runs. */
+/**
+ * Starts one app for the whole file; the returned object is filled in before the first test runs. After the
+ * file, every member's stored totals are checked against the ledger (`ledger verify`): a difference fails it.
+ */
 export function useTestApp(options: TestAppOptions = {}): TestApp {
   const t = {} as TestApp;
   beforeAll(async () => {
     Object.assign(t, await startTestApp(options));
   });
   afterAll(async () => {
-    await t.close?.();
+    if (!t.close) return;
+    try {
+      const differences = await members.verifyTotals(t.db);
+      if (differences.length) throw new Error(`member totals differ from the ledger: ${JSON.stringify(differences.slice(0, 5))}`);
+    } finally {
+      await t.close();
+    }
   });
   return t;
 }

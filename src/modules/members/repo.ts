@@ -7,13 +7,9 @@ import type { Page } from '../../shared/pagination.js';
 export type MemberRow = Selectable<MembersTable>;
 export type LedgerRow = Selectable<LedgerEntriesTable>;
 
-/** A member with its cards and ledger totals: everything a member's view is computed from. */
+/** A member with its cards and totals: everything a member's view is computed from. */
 export interface MemberRecord extends MemberRow {
   card_numbers: string[];
-  cashback: number;
-  spend: number;
-  visits: number;
-  stamps: number;
   /** Cashback in active holds that have not expired by `now`. */
   held: number;
 }
@@ -64,26 +60,20 @@ export async function lockMatchingMember(db: Db, venueId: string, match: MemberM
   return row?.id;
 }
 
-/** Members with cards, ledger sums and what holds keep as of `now`, in one statement, newest first. */
+/** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
 export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
   if (match.by === 'ids' && match.ids.length === 0) return [];
   const rows = await db
     .selectFrom('members as m')
-    .leftJoin('ledger_entries as l', (j) => j.onRef('l.venue_id', '=', 'm.venue_id').onRef('l.member_id', '=', 'm.id'))
     .selectAll('m')
-    .select((eb) => [
+    .select([
       sql<string[]>`coalesce((select array_agg(c.card_number order by c.created_at, c.card_number) from member_cards c
         where c.venue_id = m.venue_id and c.member_id = m.id), '{}')`.as('card_numbers'),
-      eb.fn.coalesce(eb.fn.sum<number>('l.cashback'), sql<number>`0`).as('cashback'),
-      eb.fn.coalesce(eb.fn.sum<number>('l.spend'), sql<number>`0`).as('spend'),
-      eb.fn.coalesce(eb.fn.sum<number>('l.visits'), sql<number>`0`).as('visits'),
-      eb.fn.coalesce(eb.fn.sum<number>('l.stamps'), sql<number>`0`).as('stamps'),
       sql<number>`coalesce((select sum(h.amount) from holds h where h.venue_id = m.venue_id and h.member_id = m.id
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
     .where('m.venue_id', '=', venueId)
     .where((eb) => matching(eb, match))
-    .groupBy(['m.venue_id', 'm.id'])
     .orderBy('m.id', 'desc')
     .limit(limit)
     .execute();
@@ -148,9 +138,72 @@ export async function updateMember(db: Db, venueId: string, id: string, changes:
   await db.updateTable('members').set(changes).where('venue_id', '=', venueId).where('id', '=', id).execute();
 }
 
-export async function insertLedgerEntries(db: Db, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
+/**
+ * Inserts ledger rows and adds them to their members' totals in the same statement, so the two can never part.
+ * All rows are of one venue.
+ */
+export async function insertLedgerEntries(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
   if (rows.length === 0) return [];
-  return db.insertInto('ledger_entries').values(rows).returningAll().execute();
+  return db
+    .with('inserted', (q) => q.insertInto('ledger_entries').values(rows).returningAll())
+    .with('moved', (q) =>
+      q
+        .updateTable('members as m')
+        .from(
+          q
+            .selectFrom('inserted')
+            .select((eb) => [
+              'member_id',
+              eb.fn.sum<number>('cashback').as('cashback'),
+              eb.fn.sum<number>('spend').as('spend'),
+              eb.fn.sum<number>('visits').as('visits'),
+              eb.fn.sum<number>('stamps').as('stamps'),
+            ])
+            .groupBy('member_id')
+            .as('s'),
+        )
+        .set((eb) => ({
+          cashback: eb('m.cashback', '+', eb.ref('s.cashback')),
+          spend: eb('m.spend', '+', eb.ref('s.spend')),
+          visits: eb('m.visits', '+', eb.ref('s.visits')),
+          stamps: eb('m.stamps', '+', eb.ref('s.stamps')),
+        }))
+        .where('m.venue_id', '=', venueId)
+        .whereRef('m.id', '=', 's.member_id')
+        .returning('m.id'),
+    )
+    .selectFrom('inserted')
+    .selectAll()
+    .execute();
+}
+
+export interface TotalsDifference {
+  venue_id: string;
+  member_id: string;
+  field: 'cashback' | 'spend' | 'visits' | 'stamps';
+  stored: number;
+  ledger: number;
+}
+
+/** Members whose stored totals differ from the sums of their ledger rows (all venues, or one). */
+export async function totalsDifferences(db: Db, venueId?: string): Promise<TotalsDifference[]> {
+  const { rows } = await sql<TotalsDifference>`
+    with sums as (
+      select venue_id, member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
+      from ledger_entries ${venueId ? sql`where venue_id = ${venueId}` : sql``} group by venue_id, member_id
+    ), totals as (
+      select m.venue_id, m.id as member_id, f.field, f.stored, f.ledger
+      from members m left join sums l on l.venue_id = m.venue_id and l.member_id = m.id
+      cross join lateral (values
+        ('cashback', m.cashback, coalesce(l.cashback, 0)),
+        ('spend', m.spend, coalesce(l.spend, 0)),
+        ('visits', m.visits::bigint, coalesce(l.visits, 0)),
+        ('stamps', m.stamps::bigint, coalesce(l.stamps, 0))) as f(field, stored, ledger)
+      ${venueId ? sql`where m.venue_id = ${venueId}` : sql``}
+    )
+    select venue_id, member_id, field, stored::bigint as stored, ledger::bigint as ledger from totals
+    where stored <> ledger order by venue_id, member_id, field`.execute(db);
+  return rows.map((r) => ({ ...r, stored: Number(r.stored), ledger: Number(r.ledger) }));
 }
 
 export async function listLedger(db: Db, venueId: string, memberId: string, page: Page): Promise<LedgerRow[]> {

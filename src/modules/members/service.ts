@@ -191,6 +191,7 @@ export async function appendLedger(
 ): Promise<repo.LedgerRow[]> {
   return repo.insertLedgerEntries(
     trx,
+    caller.venueId,
     entries.map((e) => ({
       venue_id: caller.venueId,
       id: newId(),
@@ -330,4 +331,11 @@ export async function lockMemberForCheck(
 /** The member's current view, for answers that show it after a change. */
 export async function memberById(db: Db, caller: Caller, id: string): Promise<Member> {
   return getMember(db, caller, id);
+}
+
+export type TotalsDifference = repo.TotalsDifference;
+
+/** `ledger verify`: every member's stored totals against the sums of their ledger; empty when all agree. */
+export async function verifyTotals(db: Db, venueId?: string): Promise<TotalsDifference[]> {
+  return repo.totalsDifferences(db, venueId);
 }
