@@ -7,10 +7,13 @@ import { TEST_PEPPER, useTestApp } from './support/app.js';
 import { onPostgres } from './support/database.js';
 import { client, expectError } from './support/http.js';
 import { runCli, startServerProcess } from './support/processes.js';
+import { needs } from './support/services.js';
 
 const t = useTestApp();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const postgresGate = await needs('postgres');
+const embeddedGate = await needs('embedded');
 
 /** On PostgreSQL the CLI shares the test's database; otherwise it gets its own embedded data directory. */
 const env = (): Record<string, string> => (onPostgres() ? { DATABASE_URL: t.testDatabase.url!, API_KEY_PEPPER: TEST_PEPPER } : { DATA_DIR: dataDir, DATABASE_URL: '' });
@@ -56,7 +59,7 @@ describe('npm run cli', () => {
     expect((await runCli(['key', 'list', '--venue', slug], env())).stdout).toMatch(/revoked \d{4}-/);
   }, 90_000);
 
-  it.runIf(onPostgres())('a key the CLI revokes stops working in a running server at once', async () => {
+  postgresGate.it('a key the CLI revokes stops working in a running server at once', async () => {
     const slug = `cli-live-${Date.now().toString(36)}`;
     await runCli(['venue', 'create', '--name', 'Live Bar', '--slug', slug], env());
     const created = await runCli(['key', 'create', '--venue', slug], env());
@@ -80,7 +83,7 @@ describe('npm run cli', () => {
     expect(top.stdout).toContain('Commands:');
   }, 60_000);
 
-  it.runIf(!onPostgres())('refuses an embedded data directory that a running server holds', async () => {
+  embeddedGate.it('refuses an embedded data directory that a running server holds', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '' });
     try {
       const res = await runCli(['key', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' });

@@ -2,14 +2,16 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { onPostgres } from './support/database.js';
+import { afterAll, expect, it, vi } from 'vitest';
 import { startServerProcess } from './support/processes.js';
+import { needs } from './support/services.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-first-run-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// The PGlite pass runs it; the PostgreSQL pass skips it with a printed line.
+const embeddedGate = await needs('embedded');
 
-describe.runIf(!onPostgres())('first run on the embedded database', () => {
+embeddedGate.describe('first run on the embedded database', () => {
   it('prints the demo venue, owner sign-in and a test key that works; the second start prints none', async () => {
     const first = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
     let key: string;

@@ -1,17 +1,19 @@
 // With REDIS_URL, the limit is shared: the Redis limiter itself, and two server processes counting one key together.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { RedisRateLimiter } from '../../src/http/rate-limit.js';
 import { TEST_PEPPER, useTestApp } from '../support/app.js';
-import { onPostgres } from '../support/database.js';
 import { venueWithKey } from '../support/factories.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { needs } from '../support/services.js';
 
 const redisUrl = process.env.REDIS_URL;
 const t = useTestApp();
+const redisGate = await needs('redis');
+const postgresGate = await needs('postgres');
 
-describe.runIf(redisUrl)('Redis rate limit', () => {
+redisGate.describe('Redis rate limit', () => {
   const redis = new Redis(redisUrl ?? '', { lazyConnect: true });
   afterAll(() => redis.quit());
 
@@ -27,7 +29,7 @@ describe.runIf(redisUrl)('Redis rate limit', () => {
   });
 
   // Two processes can share a database only on PostgreSQL (an embedded data directory admits one process).
-  it.runIf(onPostgres())(
+  postgresGate.it(
     'two server processes share one count: request 301 across both is 429',
     async () => {
       const { secret } = await venueWithKey(t);

@@ -3,12 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_SCOPES } from '../../src/http/route-scopes.js';
 import { SCOPES, type Scope } from '../../src/modules/accounts/schemas.js';
 import type { TestApp } from './app.js';
-import { createKey, revokeKey, venueWithKey } from './factories.js';
-import { expectError, request } from './http.js';
-import { UPSERT_ROUTES, type RouteFixture } from './route-fixtures.js';
+import { createKey, createVenue, revokeKey, venueWithKey } from './factories.js';
+import { expectError, request, type Response } from './http.js';
+import { NAMES_OWNER_OBJECT, NOT_LIST_ROUTES, OWNER_VENUE_SETTINGS, UPSERT_ROUTES, type RouteFixture, type RouteRequest } from './route-fixtures.js';
 
-/** Past authentication and the scope check; a venue rule may still refuse (403 adjustments_disabled). */
-const passedAuth = (res: { status: number; body: any }) => res.status !== 401 && res.body?.error?.code !== 'missing_scope';
+const show = (res: Response) => `${res.status} ${typeof res.body === 'string' ? res.body.slice(0, 500) : JSON.stringify(res.body)}`;
+
+/**
+ * What an allowed key must get: a 2xx, or exactly the refusal the route's fixture documents. A 404 (the fixture's
+ * object is missing), a 5xx or any other 4xx is a failure.
+ */
+function expectAllowed(route: string, req: RouteRequest, res: Response): void {
+  if (req.refusal) {
+    const { status, code, because } = req.refusal;
+    if (res.status !== status || res.body?.error?.code !== code) {
+      throw new Error(`${route}: expected the documented refusal ${status} ${code} (${because}), got ${show(res)}`);
+    }
+    return;
+  }
+  if (res.status < 200 || res.status > 299) throw new Error(`${route}: an allowed key must get 2xx, got ${show(res)}`);
+}
+
+/** The 404 another venue's key gets for the owner's object: the same as for an id that does not exist. */
+function expectNotFound(route: string, res: Response): void {
+  if (res.status !== 404 || !/_not_found$/.test(res.body?.error?.code ?? '')) {
+    throw new Error(`${route}: another venue's key must get 404 *_not_found, got ${show(res)}`);
+  }
+}
 
 export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixture>): void {
   const keyed = Object.entries(ROUTE_SCOPES).filter(
@@ -28,37 +49,49 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
     const fixture = fixtures[route];
     if (!fixture) continue; // reported by the test above
 
+    const isList = method === 'GET' && !path.includes(':') && !NOT_LIST_ROUTES.has(route);
+
     describe(route, () => {
-      async function call(key: string | null, owner?: Awaited<ReturnType<typeof venueWithKey>>) {
-        const { venue, secret } = owner ?? (await venueWithKey(t));
-        const { url, body } = await fixture!({ t, ownerKey: secret, ownerVenue: venue });
-        return request(t, method, url, { key, body });
+      /** A venue whose objects the request names, with the settings the route's fixture asks for, and a full-access key. */
+      async function ownerWithKey() {
+        const venue = await createVenue(t, { settings: OWNER_VENUE_SETTINGS[route] });
+        return { venue, ...(await createKey(t, venue)) };
+      }
+
+      async function call(key: string | null, owner?: Awaited<ReturnType<typeof ownerWithKey>>) {
+        const { venue, secret } = owner ?? (await ownerWithKey());
+        const req = await fixture!({ t, ownerKey: secret, ownerVenue: venue });
+        return { req, res: await request(t, method, req.url, { key, body: req.body }) };
       }
 
       it('no key → 401 api_key_missing', async () => {
-        expectError(await call(null), 401, 'api_key_missing', 'authentication_error');
+        expectError((await call(null)).res, 401, 'api_key_missing', 'authentication_error');
       });
 
       it('malformed key → 401 api_key_invalid', async () => {
-        expectError(await call('sk_test_not-a-key'), 401, 'api_key_invalid', 'authentication_error');
+        expectError((await call('sk_test_not-a-key')).res, 401, 'api_key_invalid', 'authentication_error');
       });
 
       it('revoked key → 401 api_key_revoked', async () => {
-        const { venue, key, secret } = await venueWithKey(t);
+        const { venue, key, secret } = await ownerWithKey();
         await revokeKey(t, key);
         const { url, body } = await fixture({ t, ownerKey: (await createKey(t, venue)).secret, ownerVenue: venue });
         expectError(await request(t, method, url, { key: secret, body }), 401, 'api_key_revoked');
       });
 
       it('a key with no scopes has full access', async () => {
-        const owner = await venueWithKey(t);
-        const res = await call(owner.secret, owner);
-        expect(passedAuth(res), JSON.stringify(res.body)).toBe(true);
+        const owner = await ownerWithKey();
+        const { req, res } = await call(owner.secret, owner);
+        expectAllowed(route, req, res);
+        // Keeps NOT_LIST_ROUTES honest: a GET without an id in the path answers a list unless the table says otherwise.
+        if (method === 'GET' && !path.includes(':')) {
+          expect(res.body?.object === 'list', `${route} answers a list? (NOT_LIST_ROUTES) ${show(res)}`).toBe(isList);
+        }
       });
 
       if (needed.length > 0) {
         it(`a key with every other scope but ${needed.join(' / ')} → 403 missing_scope`, async () => {
-          const { venue, secret: ownerKey } = await venueWithKey(t);
+          const { venue, secret: ownerKey } = await ownerWithKey();
           const others = SCOPES.filter((s) => !needed.includes(s));
           const { secret } = await createKey(t, venue, { scopes: others });
           const { url, body } = await fixture({ t, ownerKey, ownerVenue: venue });
@@ -68,18 +101,17 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
 
         for (const scope of needed) {
           it(`a key with only ${scope} passes`, async () => {
-            const { venue, secret: ownerKey } = await venueWithKey(t);
+            const { venue, secret: ownerKey } = await ownerWithKey();
             const { secret } = await createKey(t, venue, { scopes: [scope] });
-            const { url, body } = await fixture({ t, ownerKey, ownerVenue: venue });
-            const res = await request(t, method, url, { key: secret, body });
-            expect(passedAuth(res), JSON.stringify(res.body)).toBe(true);
+            const req = await fixture({ t, ownerKey, ownerVenue: venue });
+            expectAllowed(route, req, await request(t, method, req.url, { key: secret, body: req.body }));
           });
         }
       }
 
       if (UPSERT_ROUTES.has(route)) {
         it("another venue's key creates its own object and leaves the owner's as it was", async () => {
-          const { venue, secret: ownerKey } = await venueWithKey(t);
+          const { venue, secret: ownerKey } = await ownerWithKey();
           const { secret: intruder } = await venueWithKey(t);
           const { url, body, readUrl = url } = await fixture({ t, ownerKey, ownerVenue: venue });
           const before = await request(t, 'GET', readUrl, { key: ownerKey });
@@ -87,14 +119,46 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
           expect((await request(t, method, url, { key: intruder, body })).status).toBe(201);
           expect((await request(t, 'GET', readUrl, { key: ownerKey })).body).toEqual(before.body);
         });
-      } else if (path.includes(':')) {
-        it("another venue's id → 404, as for an id that does not exist", async () => {
-          const { venue, secret: ownerKey } = await venueWithKey(t);
+      } else if (path.includes(':') || NAMES_OWNER_OBJECT.has(route)) {
+        it("another venue's key gets 404 for the owner's object, which the owner's key reaches with the same request", async () => {
+          const owner = await ownerWithKey();
           const { secret: intruder } = await venueWithKey(t);
-          const { url, body } = await fixture({ t, ownerKey, ownerVenue: venue });
-          const res = await request(t, method, url, { key: intruder, body });
-          expect(res.status).toBe(404);
-          expect(res.body.error.code).toMatch(/_not_found$/);
+          const fresh = () => fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue });
+          const first = await fresh();
+          if (method === 'GET') {
+            // Reading changes nothing: the owner's 2xx and the intruder's 404 answer the very same request.
+            expectAllowed(route, first, await request(t, method, first.url, { key: owner.secret, body: first.body }));
+            expectNotFound(route, await request(t, method, first.url, { key: intruder, body: first.body }));
+            return;
+          }
+          // A write may consume its object (void, delete, capture): the owner first proves the request works on one
+          // copy; the intruder is refused on a second copy, which the owner's key then still reaches.
+          expectAllowed(route, first, await request(t, method, first.url, { key: owner.secret, body: first.body }));
+          const second = await fresh();
+          expectNotFound(route, await request(t, method, second.url, { key: intruder, body: second.body }));
+          expectAllowed(route, second, await request(t, method, second.url, { key: owner.secret, body: second.body }));
+        });
+      }
+
+      if (isList) {
+        it("another venue's list leaves out the owner's objects", async () => {
+          const owner = await ownerWithKey();
+          const other = await ownerWithKey();
+          const mine = await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue });
+          if (mine.listed === undefined) throw new Error(`${route} is a list route: its fixture must create an object and name its id in \`listed\``);
+          const theirs = await fixture({ t, ownerKey: other.secret, ownerVenue: other.venue });
+          const ids = async (key: string, url: string) => {
+            const res = await request(t, 'GET', url, { key });
+            expectAllowed(route, mine, res);
+            expect(res.body.object, show(res)).toBe('list');
+            return (res.body.data as Array<{ id: string }>).map((item) => item.id);
+          };
+          const ownerSees = await ids(owner.secret, mine.url);
+          const otherSees = await ids(other.secret, theirs.url);
+          expect(ownerSees, "the owner's list shows the owner's object").toContain(mine.listed);
+          expect(otherSees, "the other venue's list shows its own object").toContain(theirs.listed);
+          expect(otherSees, "the other venue's list leaves out the owner's object").not.toContain(mine.listed);
+          expect(ownerSees, "the owner's list leaves out the other venue's object").not.toContain(theirs.listed);
         });
       }
     });

@@ -1,8 +1,12 @@
 // A valid request for every keyed route, so the generated auth tests can call it; a new route adds its entry here.
+// Every setup call a fixture makes is checked (a fixture that could not create its object throws with the answer it
+// got), and every request is valid for a fresh call: ids, SKUs and external_ids are new each time.
+import { randomBytes } from 'node:crypto';
+import type { VenueSettings } from '../../src/modules/accounts/schemas.js';
 import type { Venue } from '../../src/modules/accounts/service.js';
 import type { TestApp } from './app.js';
 import { createProgram, createTable, newCardNumber, seedLedger } from './factories.js';
-import { client } from './http.js';
+import { client, type Response } from './http.js';
 
 export interface FixtureContext {
   t: TestApp;
@@ -11,11 +15,25 @@ export interface FixtureContext {
   ownerVenue: Venue;
 }
 
+/**
+ * The domain answer an allowed key gets instead of a 2xx, when a venue rule refuses the request on purpose
+ * (e.g. 403 adjustments_disabled). Each one is written in the fixture of its route, with the reason.
+ */
+export interface ExpectedRefusal {
+  status: number;
+  code: string;
+  because: string;
+}
+
 export interface RouteRequest {
   url: string;
   body?: unknown;
   /** Where the owner reads back what an upsert route's url names, when that url has no GET. */
   readUrl?: string;
+  /** A list route: the `id` of an object the fixture created in the owner's venue, which the owner's list shows. */
+  listed?: string;
+  /** Set only where an allowed key is refused by a venue rule on purpose; otherwise an allowed key must get 2xx. */
+  refusal?: ExpectedRefusal;
 }
 
 export type RouteFixture = (ctx: FixtureContext) => Promise<RouteRequest>;
@@ -30,72 +48,123 @@ export const UPSERT_ROUTES = new Set([
   'PUT /v1/catalog/categories/:external_id',
 ]);
 
-const hook = { url: 'https://hooks.example.com/fixture' };
+/**
+ * Venue settings the owner's venue is created with for a route, where the default rules would refuse its request: the
+ * route is tested as it works, and the refusal under the default rule has its own test.
+ */
+export const OWNER_VENUE_SETTINGS: Record<string, Partial<VenueSettings>> = {
+  // Off by default (403 adjustments_disabled, test/modules/members/adjustments.test.ts).
+  'POST /v1/members/:id/adjustments': { manual_adjustments_allowed: true },
+};
 
-async function webhookEndpointUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  const res = await client(t, ownerKey).post('/api/v1/webhook_endpoints', hook);
-  return `/api/v1/webhook_endpoints/${res.body.id}`;
+/**
+ * Routes without an id in the path whose body or query string names an object of the owner's venue (a member, a
+ * card): another venue's key gets the same 404 as for an id that does not exist.
+ */
+export const NAMES_OWNER_OBJECT = new Set(['GET /v1/members/lookup', 'POST /v1/holds', 'POST /v1/visits', 'POST /v1/scans']);
+
+/** GET routes without an id in the path that answer one object, not a list; every other one is a list route. */
+export const NOT_LIST_ROUTES = new Set(['GET /v1/account', 'GET /v1/members/lookup']);
+
+/** A fresh id for skus, external_ids and host names. */
+const unique = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+/** The answer of a fixture's setup call, which must be a 2xx: a fixture that did not create its object fails loudly. */
+export function ok(res: Response, what: string): Response {
+  if (res.status < 200 || res.status > 299) {
+    throw new Error(`route fixture: ${what} → ${res.status} ${typeof res.body === 'string' ? res.body : JSON.stringify(res.body)}`);
+  }
+  return res;
+}
+
+const hook = () => ({ url: `https://hooks.example.com/${unique('fixture')}` });
+
+async function webhookEndpoint({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const res = ok(await client(t, ownerKey).post('/api/v1/webhook_endpoints', hook()), 'create a webhook endpoint');
+  return { id: res.body.id, url: `/api/v1/webhook_endpoints/${res.body.id}` };
 }
 
 /** An endpoint that passed registration as public and now resolves to loopback: a test ping is refused at once. */
 async function unreachableEndpointUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  t.dns.set('fixture-ping.example.com', ['93.184.216.34']);
-  const res = await client(t, ownerKey).post('/api/v1/webhook_endpoints', { url: 'https://fixture-ping.example.com/hook' });
-  t.dns.set('fixture-ping.example.com', ['127.0.0.1']);
+  const host = `${unique('fixture-ping')}.example.com`;
+  t.dns.set(host, ['93.184.216.34']);
+  const res = ok(await client(t, ownerKey).post('/api/v1/webhook_endpoints', { url: `https://${host}/hook` }), 'create a webhook endpoint');
+  t.dns.set(host, ['127.0.0.1']);
   return `/api/v1/webhook_endpoints/${res.body.id}`;
 }
 
-async function eventUrl(ctx: FixtureContext): Promise<string> {
+async function eventId(ctx: FixtureContext): Promise<string> {
   const { t, ownerKey } = ctx;
-  const test = await client(t, ownerKey).post(`${await unreachableEndpointUrl(ctx)}/test`);
-  const events = await client(t, ownerKey).get('/api/v1/events?limit=1');
-  if (test.status !== 200 || !events.body.data?.[0]) throw new Error('fixture could not create an event');
-  return `/api/v1/events/${events.body.data[0].id}`;
+  ok(await client(t, ownerKey).post(`${await unreachableEndpointUrl(ctx)}/test`), 'send a test event');
+  const events = ok(await client(t, ownerKey).get('/api/v1/events?limit=1'), 'list events');
+  if (!events.body.data?.[0]) throw new Error(`route fixture: the test event is not listed: ${JSON.stringify(events.body)}`);
+  return events.body.data[0].id;
 }
 
 /** A stamps member with a reward earned, so every member route has something to act on. */
-async function memberUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
+async function member({ t, ownerKey, ownerVenue }: FixtureContext): Promise<{ id: string; url: string; cardNumber: string; serial: string }> {
   const program = await createProgram(t, ownerVenue, 'stamps');
-  const res = await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true, program_id: program.id });
+  const cardNumber = newCardNumber();
+  const res = ok(await client(t, ownerKey).post('/api/v1/members', { card_number: cardNumber, consent: true, program_id: program.id }), 'create a member');
   await seedLedger(t, ownerVenue, { memberId: res.body.id, kind: 'import', stamps: 5 });
-  return `/api/v1/members/${res.body.id}`;
+  return { id: res.body.id, url: `/api/v1/members/${res.body.id}`, cardNumber, serial: res.body.serial };
 }
 
-async function dishUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  const sku = `sku-${Math.random().toString(36).slice(2, 10)}`;
-  await client(t, ownerKey).put(`/api/v1/menu/items/${sku}`, { name: 'Soup', price: 650 });
-  return `/api/v1/menu/items/${sku}`;
+async function dish({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const url = `/api/v1/menu/items/${unique('sku')}`;
+  const res = ok(await client(t, ownerKey).put(url, { name: 'Soup', price: 650 }), 'create a dish');
+  return { id: res.body.id, url };
 }
 
-async function orderUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
-  await client(t, ownerKey).put('/api/v1/menu/items/tea', { name: 'Tea', price: 300 });
+async function order({ t, ownerKey, ownerVenue }: FixtureContext): Promise<{ id: string; url: string }> {
+  const tea = unique('tea');
+  ok(await client(t, ownerKey).put(`/api/v1/menu/items/${tea}`, { name: 'Tea', price: 300 }), 'create a dish');
   const table = await createTable(t, ownerVenue);
-  const res = await client(t, null).post(`/api/public/v1/menus/${ownerVenue.slug}/orders`, {
-    table_code: table.tableCode,
-    items: [{ external_id: 'tea', quantity: 1 }],
-  });
-  return `/api/v1/orders/${res.body.id}`;
+  const res = ok(
+    await client(t, null).post(`/api/public/v1/menus/${ownerVenue.slug}/orders`, {
+      table_code: table.tableCode,
+      items: [{ external_id: tea, quantity: 1 }],
+    }),
+    'place a guest order',
+  );
+  return { id: res.body.id, url: `/api/v1/orders/${res.body.id}` };
 }
 
-async function productUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  const sku = `p-${Math.random().toString(36).slice(2, 10)}`;
-  await client(t, ownerKey).put(`/api/v1/catalog/products/${sku}`, { name: 'Flat white', category: 'coffee', price: 350 });
-  return `/api/v1/catalog/products/${sku}`;
+async function product({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const url = `/api/v1/catalog/products/${unique('p')}`;
+  const res = ok(await client(t, ownerKey).put(url, { name: 'Flat white', category: unique('coffee'), price: 350 }), 'create a product');
+  return { id: res.body.id, url };
 }
 
-async function transactionUrl({ t, ownerKey }: FixtureContext): Promise<string> {
-  const externalId = `chk-${Math.random().toString(36).slice(2, 10)}`;
-  await client(t, ownerKey).post('/api/v1/checks', { external_id: externalId, line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }] });
-  return `/api/v1/transactions/${externalId}`;
+async function category({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const url = `/api/v1/catalog/categories/${unique('coffee')}`;
+  const res = ok(await client(t, ownerKey).put(url, { name: 'Coffee' }), 'create a category');
+  return { id: res.body.id, url };
+}
+
+/** An applied check of 650 without a member. */
+async function transaction({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const externalId = unique('chk');
+  const res = ok(
+    await client(t, ownerKey).post('/api/v1/checks', { external_id: externalId, line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }] }),
+    'apply a check',
+  );
+  return { id: res.body.id, url: `/api/v1/transactions/${externalId}` };
+}
+
+/** A cashback member with a balance of 1000. */
+async function cashbackMember({ t, ownerKey, ownerVenue }: FixtureContext): Promise<{ id: string; url: string }> {
+  const program = await createProgram(t, ownerVenue, 'cashback');
+  const res = ok(await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true, program_id: program.id }), 'create a member');
+  await seedLedger(t, ownerVenue, { memberId: res.body.id, kind: 'import', cashback: 1000 });
+  return { id: res.body.id, url: `/api/v1/members/${res.body.id}` };
 }
 
 /** A cashback member with a balance, and a hold of part of it. */
-async function holdUrl({ t, ownerKey, ownerVenue }: FixtureContext): Promise<string> {
-  await createProgram(t, ownerVenue, 'cashback');
-  const member = await client(t, ownerKey).post('/api/v1/members', { card_number: newCardNumber(), consent: true });
-  await seedLedger(t, ownerVenue, { memberId: member.body.id, kind: 'import', cashback: 1000 });
-  const hold = await client(t, ownerKey).post('/api/v1/holds', { member_id: member.body.id, amount: 100 });
-  return `/api/v1/holds/${hold.body.id}`;
+async function hold(ctx: FixtureContext): Promise<{ url: string; memberId: string }> {
+  const member = await cashbackMember(ctx);
+  const hold = ok(await client(ctx.t, ctx.ownerKey).post('/api/v1/holds', { member_id: member.id, amount: 100 }), 'place a hold');
+  return { url: `/api/v1/holds/${hold.body.id}`, memberId: member.id };
 }
 
 async function withProgram(ctx: FixtureContext) {
@@ -104,79 +173,78 @@ async function withProgram(ctx: FixtureContext) {
 
 export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/account': async () => ({ url: '/api/v1/account' }),
-  'POST /v1/webhook_endpoints': async () => ({ url: '/api/v1/webhook_endpoints', body: hook }),
-  'GET /v1/webhook_endpoints': async () => ({ url: '/api/v1/webhook_endpoints' }),
-  'GET /v1/webhook_endpoints/:id': async (ctx) => ({ url: await webhookEndpointUrl(ctx) }),
-  'PATCH /v1/webhook_endpoints/:id': async (ctx) => ({ url: await webhookEndpointUrl(ctx), body: { description: 'x' } }),
-  'DELETE /v1/webhook_endpoints/:id': async (ctx) => ({ url: await webhookEndpointUrl(ctx) }),
+  'POST /v1/webhook_endpoints': async () => ({ url: '/api/v1/webhook_endpoints', body: hook() }),
+  'GET /v1/webhook_endpoints': async (ctx) => ({ url: '/api/v1/webhook_endpoints', listed: (await webhookEndpoint(ctx)).id }),
+  'GET /v1/webhook_endpoints/:id': async (ctx) => ({ url: (await webhookEndpoint(ctx)).url }),
+  'PATCH /v1/webhook_endpoints/:id': async (ctx) => ({ url: (await webhookEndpoint(ctx)).url, body: { description: 'x' } }),
+  'DELETE /v1/webhook_endpoints/:id': async (ctx) => ({ url: (await webhookEndpoint(ctx)).url }),
   'POST /v1/webhook_endpoints/:id/test': async (ctx) => ({ url: `${await unreachableEndpointUrl(ctx)}/test` }),
-  'GET /v1/webhook_endpoints/:id/deliveries': async (ctx) => ({ url: `${await webhookEndpointUrl(ctx)}/deliveries` }),
-  'GET /v1/events': async () => ({ url: '/api/v1/events' }),
-  'GET /v1/events/:id': async (ctx) => ({ url: await eventUrl(ctx) }),
+  'GET /v1/webhook_endpoints/:id/deliveries': async (ctx) => ({ url: `${(await webhookEndpoint(ctx)).url}/deliveries` }),
+  'GET /v1/events': async (ctx) => ({ url: '/api/v1/events', listed: await eventId(ctx) }),
+  'GET /v1/events/:id': async (ctx) => ({ url: `/api/v1/events/${await eventId(ctx)}` }),
   'POST /v1/members': async (ctx) => {
     await withProgram(ctx);
     return { url: '/api/v1/members', body: { card_number: newCardNumber(), consent: true } };
   },
-  'GET /v1/members': async () => ({ url: '/api/v1/members' }),
-  'GET /v1/members/lookup': async (ctx) => {
-    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
-    return { url: `/api/v1/members/lookup?card_number=${member.body.card_numbers[0]}` };
+  'GET /v1/members': async (ctx) => ({ url: '/api/v1/members', listed: (await member(ctx)).id }),
+  'GET /v1/members/lookup': async (ctx) => ({ url: `/api/v1/members/lookup?card_number=${(await member(ctx)).cardNumber}` }),
+  'GET /v1/members/:id': async (ctx) => ({ url: (await member(ctx)).url }),
+  'PATCH /v1/members/:id': async (ctx) => ({ url: (await member(ctx)).url, body: { name: 'Anna K' } }),
+  'POST /v1/members/:id/cards': async (ctx) => ({ url: `${(await member(ctx)).url}/cards`, body: { card_number: newCardNumber() } }),
+  'GET /v1/members/:id/history': async (ctx) => ({ url: `${(await member(ctx)).url}/history` }),
+  'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${(await member(ctx)).url}/barcode.svg` }),
+  // A cashback member (a stamps member has no balance to adjust) in a venue that allows adjustments (OWNER_VENUE_SETTINGS).
+  'POST /v1/members/:id/adjustments': async (ctx) => ({ url: `${(await cashbackMember(ctx)).url}/adjustments`, body: { amount: 100, reason: 'test' } }),
+  'POST /v1/members/:id/rewards/redeem': async (ctx) => ({ url: `${(await member(ctx)).url}/rewards/redeem` }),
+  'GET /v1/menu/items': async (ctx) => ({ url: '/api/v1/menu/items', listed: (await dish(ctx)).id }),
+  'GET /v1/menu/items/:external_id': async (ctx) => ({ url: (await dish(ctx)).url }),
+  'PUT /v1/menu/items/:external_id': async (ctx) => ({ url: (await dish(ctx)).url, body: { name: 'Bread', price: 200 } }),
+  'PATCH /v1/menu/items/:external_id': async (ctx) => ({ url: (await dish(ctx)).url, body: { available: false } }),
+  'DELETE /v1/menu/items/:external_id': async (ctx) => ({ url: (await dish(ctx)).url }),
+  'POST /v1/menu/items/bulk': async () => ({ url: '/api/v1/menu/items/bulk', body: { items: [{ external_id: unique('b'), name: 'Bun', price: 150 }] } }),
+  'GET /v1/orders': async (ctx) => ({ url: '/api/v1/orders', listed: (await order(ctx)).id }),
+  'GET /v1/orders/:id': async (ctx) => ({ url: (await order(ctx)).url }),
+  'POST /v1/orders/:id/status': async (ctx) => ({ url: `${(await order(ctx)).url}/status`, body: { status: 'accepted' } }),
+  'GET /v1/catalog/products': async (ctx) => ({ url: '/api/v1/catalog/products', listed: (await product(ctx)).id }),
+  'GET /v1/catalog/products/:sku': async (ctx) => ({ url: (await product(ctx)).url }),
+  'PUT /v1/catalog/products/:sku': async (ctx) => ({ url: (await product(ctx)).url, body: { name: 'Espresso', price: 250 } }),
+  'DELETE /v1/catalog/products/:sku': async (ctx) => ({ url: (await product(ctx)).url }),
+  'POST /v1/catalog/products/bulk': async () => ({ url: '/api/v1/catalog/products/bulk', body: { items: [{ sku: unique('b'), name: 'Bun' }] } }),
+  'GET /v1/catalog/categories': async (ctx) => ({ url: '/api/v1/catalog/categories', listed: (await category(ctx)).id }),
+  'PUT /v1/catalog/categories/:external_id': async (ctx) => {
+    const { url } = await category(ctx);
+    return { url, body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };
   },
-  'GET /v1/members/:id': async (ctx) => ({ url: await memberUrl(ctx) }),
-  'PATCH /v1/members/:id': async (ctx) => ({ url: await memberUrl(ctx), body: { name: 'Anna K' } }),
-  'POST /v1/members/:id/cards': async (ctx) => ({ url: `${await memberUrl(ctx)}/cards`, body: { card_number: newCardNumber() } }),
-  'GET /v1/members/:id/history': async (ctx) => ({ url: `${await memberUrl(ctx)}/history` }),
-  'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${await memberUrl(ctx)}/barcode.svg` }),
-  'POST /v1/members/:id/adjustments': async (ctx) => ({ url: `${await memberUrl(ctx)}/adjustments`, body: { amount: 100, reason: 'test' } }),
-  'POST /v1/members/:id/rewards/redeem': async (ctx) => ({ url: `${await memberUrl(ctx)}/rewards/redeem` }),
-  'GET /v1/menu/items': async () => ({ url: '/api/v1/menu/items' }),
-  'GET /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx) }),
-  'PUT /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx), body: { name: 'Bread', price: 200 } }),
-  'PATCH /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx), body: { available: false } }),
-  'DELETE /v1/menu/items/:external_id': async (ctx) => ({ url: await dishUrl(ctx) }),
-  'POST /v1/menu/items/bulk': async () => ({ url: '/api/v1/menu/items/bulk', body: { items: [{ external_id: 'b1', name: 'Bun', price: 150 }] } }),
-  'GET /v1/orders': async () => ({ url: '/api/v1/orders' }),
-  'GET /v1/orders/:id': async (ctx) => ({ url: await orderUrl(ctx) }),
-  'POST /v1/orders/:id/status': async (ctx) => ({ url: `${await orderUrl(ctx)}/status`, body: { status: 'accepted' } }),
-  'GET /v1/catalog/products': async () => ({ url: '/api/v1/catalog/products' }),
-  'GET /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx) }),
-  'PUT /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx), body: { name: 'Espresso', price: 250 } }),
-  'DELETE /v1/catalog/products/:sku': async (ctx) => ({ url: await productUrl(ctx) }),
-  'POST /v1/catalog/products/bulk': async () => ({ url: '/api/v1/catalog/products/bulk', body: { items: [{ sku: 'b1', name: 'Bun' }] } }),
-  'GET /v1/catalog/categories': async () => ({ url: '/api/v1/catalog/categories' }),
+  // A calculation writes nothing: the external_id is sent (valid whether the field is required or optional) and new.
   'POST /v1/checks/calculate': async () => ({
     url: '/api/v1/checks/calculate',
-    body: { external_id: 'chk-1', line_items: [{ name: 'Coffee', quantity: 1, unit_price: 300 }] },
+    body: { external_id: unique('calc'), line_items: [{ name: 'Coffee', quantity: 1, unit_price: 300 }] },
   }),
-  'POST /v1/checks': async () => ({ url: '/api/v1/checks', body: { external_id: `chk-${Math.random()}`, line_items: [{ name: 'Tea', quantity: 1, unit_price: 300 }] } }),
-  'GET /v1/transactions': async () => ({ url: '/api/v1/transactions' }),
-  'GET /v1/transactions/:external_id': async (ctx) => ({ url: await transactionUrl(ctx) }),
-  'POST /v1/transactions/:external_id/void': async (ctx) => ({ url: `${await transactionUrl(ctx)}/void` }),
-  'POST /v1/transactions/:external_id/refunds': async (ctx) => ({ url: `${await transactionUrl(ctx)}/refunds`, body: { external_id: 'r1', amount: 100 } }),
-  'POST /v1/holds': async (ctx) => {
-    const url = await holdUrl(ctx);
-    const hold = await client(ctx.t, ctx.ownerKey).get(url);
-    return { url: '/api/v1/holds', body: { member_id: hold.body.member_id, amount: 50 } };
-  },
-  'GET /v1/holds/:id': async (ctx) => ({ url: await holdUrl(ctx) }),
-  'POST /v1/holds/:id/release': async (ctx) => ({ url: `${await holdUrl(ctx)}/release` }),
+  'POST /v1/checks': async () => ({ url: '/api/v1/checks', body: { external_id: unique('chk'), line_items: [{ name: 'Tea', quantity: 1, unit_price: 300 }] } }),
+  'GET /v1/transactions': async (ctx) => ({ url: '/api/v1/transactions', listed: (await transaction(ctx)).id }),
+  'GET /v1/transactions/:external_id': async (ctx) => ({ url: (await transaction(ctx)).url }),
+  'POST /v1/transactions/:external_id/void': async (ctx) => ({ url: `${(await transaction(ctx)).url}/void` }),
+  // 100 of the 650 check (which has no member): a partial refund, new external_id each call.
+  'POST /v1/transactions/:external_id/refunds': async (ctx) => ({
+    url: `${(await transaction(ctx)).url}/refunds`,
+    body: { external_id: unique('rf'), amount: 100 },
+  }),
+  'POST /v1/holds': async (ctx) => ({ url: '/api/v1/holds', body: { member_id: (await hold(ctx)).memberId, amount: 50 } }),
+  'GET /v1/holds/:id': async (ctx) => ({ url: (await hold(ctx)).url }),
+  'POST /v1/holds/:id/release': async (ctx) => ({ url: `${(await hold(ctx)).url}/release` }),
   'POST /v1/holds/:id/capture': async (ctx) => {
-    const url = await holdUrl(ctx);
-    const hold = await client(ctx.t, ctx.ownerKey).get(url);
-    const externalId = `cap-${Math.random().toString(36).slice(2, 10)}`;
-    await client(ctx.t, ctx.ownerKey).post('/api/v1/checks', { external_id: externalId, member_id: hold.body.member_id, line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }] });
+    const { url, memberId } = await hold(ctx);
+    const externalId = unique('cap');
+    ok(
+      await client(ctx.t, ctx.ownerKey).post('/api/v1/checks', {
+        external_id: externalId,
+        member_id: memberId,
+        line_items: [{ name: 'Soup', quantity: 1, unit_price: 650 }],
+      }),
+      "apply the member's check",
+    );
     return { url: `${url}/capture`, body: { external_id: externalId } };
   },
-  'POST /v1/visits': async (ctx) => {
-    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
-    return { url: '/api/v1/visits', body: { member_id: member.body.id } };
-  },
-  'POST /v1/scans': async (ctx) => {
-    const member = await client(ctx.t, ctx.ownerKey).get(await memberUrl(ctx));
-    return { url: '/api/v1/scans', body: { code: member.body.serial } };
-  },
-  'PUT /v1/catalog/categories/:external_id': async ({ t, ownerKey }) => {
-    await client(t, ownerKey).put('/api/v1/catalog/categories/coffee', { name: 'Coffee' });
-    return { url: '/api/v1/catalog/categories/coffee', body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };
-  },
+  'POST /v1/visits': async (ctx) => ({ url: '/api/v1/visits', body: { member_id: (await member(ctx)).id, external_id: unique('visit') } }),
+  'POST /v1/scans': async (ctx) => ({ url: '/api/v1/scans', body: { code: (await member(ctx)).serial } }),
 };

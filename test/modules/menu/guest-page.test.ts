@@ -1,22 +1,22 @@
 // The QR menu page in a real browser (Playwright driving Debian's Chromium): order two dishes from a phone.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createTable, venueWithKey } from '../../support/factories.js';
 import { client } from '../../support/http.js';
+import { CHROMIUM, needs } from '../../support/services.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(import.meta.dirname, '../../../test-artifacts');
-// CI installs Chromium (.ci/run) and must run this test; a laptop without it skips it.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
+// CI installs Chromium (.ci/run): under CI=true a missing one fails; elsewhere the test is skipped with a printed line.
+const chromiumGate = await needs('chromium');
 
 const t = useTestApp();
 let browser: Browser;
 let baseUrl: string;
 
-describe.runIf(haveChromium)('QR menu page in a browser', () => {
+chromiumGate.describe('QR menu page in a browser', () => {
   beforeAll(async () => {
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({

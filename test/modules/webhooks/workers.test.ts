@@ -13,8 +13,10 @@ import { TEST_PEPPER, useTestApp } from '../../support/app.js';
 import { onPostgres } from '../../support/database.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { startWorkerProcess, type MainProcess } from '../../support/processes.js';
+import { needs } from '../../support/services.js';
 
 const t = useTestApp();
+const postgresGate = await needs('postgres');
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
@@ -57,7 +59,7 @@ function track(p: MainProcess): MainProcess {
 }
 
 describe('worker processes', () => {
-  it.runIf(onPostgres())('two workers on one PostgreSQL deliver 200 events with no attempt made twice', async () => {
+  postgresGate.it('two workers on one PostgreSQL deliver 200 events with no attempt made twice', async () => {
     const r = await receiverFor();
     const ids = await seed(t.db, r, 200);
     const env = { ...workerEnv, DATABASE_URL: t.testDatabase.url! };
