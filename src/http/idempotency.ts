@@ -93,10 +93,11 @@ export async function runMutationWithStatus<T>(
   } catch (err) {
     // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one.
     if (workStarted && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
+      // Under the key's lock again: a retry that started since the rollback owns the key, and its answer counts.
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
-      await db.transaction().execute((trx) =>
-        store.saveResponse(trx, { venueId, key, fingerprint, status: err.status, body, at, notBefore }),
-      );
+      await db.transaction().execute(async (trx) => {
+        if (await store.tryLockKey(trx, venueId, key)) await store.saveResponse(trx, { venueId, key, fingerprint, status: err.status, body, at, notBefore });
+      });
     }
     throw err;
   }

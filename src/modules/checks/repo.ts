@@ -7,20 +7,27 @@ import type { Page } from '../../shared/pagination.js';
 export type TransactionRow = Selectable<TransactionsTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
-/** Holds the external id for the rest of the transaction: the same check sent twice at once is applied once. */
-export async function lockExternalId(trx: Db, venueId: string, scope: string, externalId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:${scope}:${externalId}`}, 0))`.execute(trx);
+/**
+ * Holds the external id for the rest of the transaction, in every register scope at once: the same check sent
+ * twice at once, even through keys that number checks differently, is applied once.
+ */
+export async function lockExternalId(trx: Db, venueId: string, externalId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:${externalId}`}, 0))`.execute(trx);
 }
 
-/** The transaction with this external id in the first of `registerKeys` that has one. */
-export async function findTransaction(db: Db, venueId: string, registerKeys: string[], externalId: string, forUpdate = false) {
+/**
+ * The transaction with this external id in the register scope `registerKey`; else the one applied under another
+ * numbering for the same register (a check applied per venue that named the register, or per register by a key
+ * that numbered so), so a check stays found when the venue changes how it numbers checks.
+ */
+export async function findTransaction(db: Db, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, forUpdate = false) {
   return db
     .selectFrom('transactions')
     .selectAll()
     .where('venue_id', '=', venueId)
-    .where('register_key', 'in', registerKeys)
     .where('external_id', '=', externalId)
-    .orderBy(sql`register_key = ${registerKeys[0]}`, 'desc')
+    .where((eb) => (registerId ? eb.or([eb('register_key', '=', registerKey), eb('register_id', '=', registerId)]) : eb('register_key', '=', registerKey)))
+    .orderBy(sql`register_key = ${registerKey}`, 'desc')
     .limit(1)
     .$if(forUpdate, (q) => q.forUpdate())
     .executeTakeFirst();

@@ -24,7 +24,10 @@ import { checkDisplay, presentLines, presentRefund, presentTransaction, reversal
 export { presentTransaction };
 
 type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
-type UsableHold = Awaited<ReturnType<typeof holds.usableHold>>;
+type UsableHold = holds.LockedHold;
+
+/** How far ahead of the service's clock a till's closed_at may be. */
+export const CLOSED_AT_LEEWAY_SECONDS = 300;
 
 /** What checks need from outside the request: the clock, and the scan window of card_scan_required. */
 export interface CheckContext {
@@ -44,8 +47,16 @@ function checkQuantities(body: CalculateBody): void {
 function checkRegisterRules(caller: Caller, body: CalculateBody): void {
   const rules = caller.settings;
   if (rules.checks_numbered_per_register && !body.register_id) throw new ApiError('register_id_required', { param: 'register_id' });
+  const age = body.closed_at ? (caller.now.getTime() - Date.parse(body.closed_at)) / 1000 : 0;
+  // A check closed in the future would count against a day that has not come (the per-day cap); a till's clock
+  // may run a little fast.
+  if (age < -CLOSED_AT_LEEWAY_SECONDS) {
+    throw new ApiError('parameter_invalid', {
+      param: 'closed_at',
+      message: `closed_at is ${Math.ceil(-age)} s in the future; it may be at most ${CLOSED_AT_LEEWAY_SECONDS} s ahead of the service's clock.`,
+    });
+  }
   if (rules.max_check_age_seconds !== null && body.closed_at) {
-    const age = (caller.now.getTime() - Date.parse(body.closed_at)) / 1000;
     if (age > rules.max_check_age_seconds) {
       throw new ApiError('check_too_old', {
         param: 'closed_at',
@@ -178,11 +189,15 @@ function memberRef(body: CalculateBody, hold: UsableHold | null): MemberRef {
   return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
 }
 
-/** Reads what a new check's decision needs; with `lock`, the hold and member are locked first. */
+/**
+ * Reads what a new check's decision needs; with `lock`, the hold and the member are locked first, and the hold is
+ * judged by the same clock reading as what the member's holds keep, so an expiring hold is never counted twice.
+ */
 async function gatherCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext, lock: boolean) {
-  const hold = body.hold_id ? await holds.usableHold(db, caller, body.hold_id, ctx.clock) : null;
+  const hold = body.hold_id ? await holds.lockHold(db, caller, body.hold_id) : null;
   const ref = memberRef(body, hold);
   const member = lock ? await members.lockMemberForCheck(db, caller, ref, ctx.clock) : await members.findMemberForCheck(db, caller, ref);
+  if (hold) holds.ensureUsable(hold, member?.asOf ?? caller.now);
   if (member && caller.settings.card_scan_required) await visits.requireRecentScan(db, caller, member.record.id, ctx.scanWindowSeconds);
   const day = venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
   const earnRoom = member ? await perDayRoom(db, caller, member.record.id, day) : null;
@@ -218,16 +233,9 @@ export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody
   };
 }
 
+/** The scope an external_id is unique in: the register when the key's rules number checks per register, else the venue. */
 const registerKey = (caller: Caller, registerId: string | null | undefined) =>
   caller.settings.checks_numbered_per_register ? (registerId ?? '') : '';
-
-/**
- * Where a check's external_id may live: the register scope the rules give now first, then the other one, so a
- * check applied before the venue changed its numbering is still found (and replayed) under the scope it got.
- */
-const scopesOf = (caller: Caller, registerId: string | null | undefined): string[] => [
-  ...new Set([registerKey(caller, registerId), caller.settings.checks_numbered_per_register ? '' : (registerId ?? '')]),
-];
 
 /**
  * Applies a check once: the same external_id with the same body replays the transaction as it is now (replayed:
@@ -245,8 +253,8 @@ export async function applyCheck(
   checkQuantities(body);
   const scope = registerKey(caller, body.register_id);
   const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
-  await repo.lockExternalId(trx, caller.venueId, scope, body.external_id);
-  const existing = await repo.findTransaction(trx, caller.venueId, scopesOf(caller, body.register_id), body.external_id);
+  await repo.lockExternalId(trx, caller.venueId, body.external_id);
+  const existing = await repo.findTransaction(trx, caller.venueId, scope, body.register_id, body.external_id);
   if (existing?.fingerprint === fingerprint) return { transaction: presentTransaction(existing), replayed: true };
   if (existing?.register_key === scope) throw new ApiError('external_id_reused', { param: 'external_id' });
 
@@ -298,7 +306,7 @@ export async function captureHoldIntoCheck(
   ctx: CheckContext,
   request: EventRequest,
 ): Promise<Transaction> {
-  const hold = await holds.usableHold(trx, caller, holdId, ctx.clock);
+  const hold = await holds.lockHold(trx, caller, holdId);
   const row = await ownTransaction(trx, caller, body.external_id, body.register_id, true);
   if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
   if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
@@ -308,6 +316,7 @@ export async function captureHoldIntoCheck(
     });
   }
   const member = await members.lockMemberForCheck(trx, caller, { member_id: hold.memberId }, ctx.clock);
+  holds.ensureUsable(hold, member!.asOf);
   const dayRoom = await perDayRoom(trx, caller, hold.memberId, row.venue_day, row.id);
   const earnedBefore = Number(row.earned);
   const gathered: Gathered = { member, hold, earnRoom: dayRoom === null ? earnedBefore : Math.min(dayRoom, earnedBefore) };
@@ -340,7 +349,7 @@ export async function captureHoldIntoCheck(
 }
 
 async function ownTransaction(db: Db, caller: Caller, externalId: string, registerId: string | undefined, forUpdate = false) {
-  const row = await repo.findTransaction(db, caller.venueId, scopesOf(caller, registerId), externalId, forUpdate);
+  const row = await repo.findTransaction(db, caller.venueId, registerKey(caller, registerId), registerId, externalId, forUpdate);
   if (row) return row;
   // Not found in the venue-wide scope while checks are numbered per register: say what is missing.
   if (caller.settings.checks_numbered_per_register && !registerId) throw new ApiError('register_id_required', { param: 'register_id' });

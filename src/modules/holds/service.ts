@@ -70,15 +70,33 @@ export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold>
   return present(await owned(db, caller, id), caller);
 }
 
-/**
- * The hold, locked, if it can still be used; else the 409 that says why not. Expiry is judged by the clock read
- * once the lock is held: a request that waited on the lock past expires_at finds the hold expired.
- */
-export async function usableHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<{ id: string; memberId: string; amount: number }> {
+/** A hold locked for the rest of the transaction, not yet judged: see `ensureUsable`. */
+export interface LockedHold {
+  id: string;
+  memberId: string;
+  amount: number;
+  row: repo.HoldRow;
+}
+
+export async function lockHold(trx: Db, caller: Caller, id: string): Promise<LockedHold> {
   const row = await owned(trx, caller, id, true);
-  const status = statusOf(row, clock.now());
+  return { id: row.id, memberId: row.member_id, amount: Number(row.amount), row };
+}
+
+/**
+ * The 409 that says why a locked hold cannot be used at `now`. Judge with the clock read once every lock the
+ * decision needs is held: a request that waited on a lock past expires_at finds the hold expired.
+ */
+export function ensureUsable(hold: LockedHold, now: Date): void {
+  const status = statusOf(hold.row, now);
   if (status !== 'active') throw new ApiError(`hold_${status}`, { param: 'hold_id' });
-  return { id: row.id, memberId: row.member_id, amount: Number(row.amount) };
+}
+
+/** The hold, locked, if it can still be used by the clock read after the lock. */
+export async function usableHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<LockedHold> {
+  const hold = await lockHold(trx, caller, id);
+  ensureUsable(hold, clock.now());
+  return hold;
 }
 
 export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<Hold> {

@@ -222,7 +222,8 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
   if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
   const available = availableOf(record);
-  if (available + input.amount < 0) {
+  // Taking is bounded by what is available; giving always goes through (it pays a debt back first).
+  if (input.amount < 0 && available + input.amount < 0) {
     throw new ApiError('insufficient_balance', {
       message: `Cannot take ${-input.amount}: only ${available} is available.`,
       details: { available },
@@ -281,6 +282,8 @@ export interface CheckMember {
   record: repo.MemberRecord;
   program: ProgramInfo;
   available: number;
+  /** The time `held` was judged at: what else the decision judges by time must use the same. */
+  asOf: Date;
 }
 
 /** The match a check's member reference stands for; null when it names none. */
@@ -292,10 +295,10 @@ function checkMatch(ref: { member_id?: string; card_number?: string; barcode?: s
   return ref.card_number !== undefined ? { by: 'card', cardNumber: ref.card_number } : { by: 'code', code: ref.barcode!.trim() };
 }
 
-async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<CheckMember> {
+async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date): Promise<CheckMember> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
-  return { record, program, available: availableOf(record) };
+  return { record, program, available: availableOf(record), asOf };
 }
 
 /** The member a check names by one of member_id, card_number or barcode; null when it names none. */
@@ -307,7 +310,7 @@ export async function findMemberForCheck(
   const match = checkMatch(ref);
   if (!match) return null;
   const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
-  return checkMember(db, caller, record);
+  return checkMember(db, caller, record, caller.now);
 }
 
 /**
@@ -324,8 +327,9 @@ export async function lockMemberForCheck(
   if (!match) return null;
   const id = await repo.lockMatchingMember(trx, caller.venueId, match);
   if (!id) throw notFound();
-  const [record] = await repo.findMembers(trx, caller.venueId, clock.now(), { by: 'id', id });
-  return checkMember(trx, caller, record);
+  const asOf = clock.now();
+  const [record] = await repo.findMembers(trx, caller.venueId, asOf, { by: 'id', id });
+  return checkMember(trx, caller, record, asOf);
 }
 
 /** The member's current view, for answers that show it after a change. */

@@ -1,7 +1,9 @@
 // Money-engine defects found by reading the code against D11/D12, each pinned by hand-computed figures through HTTP.
 import { describe, expect, it } from 'vitest';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
+import { sql } from 'kysely';
 import { useTestApp } from '../../support/app.js';
+import { onPostgres } from '../../support/database.js';
 import { createKey, createProgram, createVenue, ledgerSum, newCardNumber } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 
@@ -95,6 +97,7 @@ describe('the per-day cap', () => {
     const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 21));
     const lateEvening = new Date(today.getTime() + 6 * HOUR); // 03:00 UTC next day, still today in New York
     const afterMidnight = new Date(today.getTime() + 8 * HOUR); // 05:00 UTC: 00:00 New York, a new venue day
+    t.clock.advance(2 * 24 * HOUR); // so that all three are in the past, as closed checks are
     expect(await apply(check('B-1', 1600, { closed_at: iso(today) }))).toMatchObject({ earned: 80 });
     expect(await apply(check('B-2', 1600, { closed_at: iso(lateEvening) }))).toMatchObject({ earned: 20, earn_capped: true });
     expect(await apply(check('B-3', 1600, { closed_at: iso(afterMidnight) }))).toMatchObject({ earned: 80, earn_capped: false });
@@ -213,6 +216,82 @@ describe('hold expiry', () => {
     });
     expectError(await capture, 409, 'hold_expired');
     expect((await api.get('/api/v1/transactions/EXP-1')).body).toMatchObject({ redeemed: 0, hold_id: null });
+  });
+});
+
+/** Until a statement of this database waits for a row lock (PostgreSQL): a request is parked behind the test's lock. */
+async function waitForLockWaiter(): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('found in review', () => {
+  it('a hold expiring while the capture waits for the member is judged with the same clock as what holds keep', async () => {
+    const { api, check, apply, member, read } = await setUp();
+    await apply(check('TWICE-1', 1000)); // earns 50
+    const hold = (await api.post('/api/v1/holds', { member_id: member.id, amount: 50, expires_in: 60 })).body;
+    await read();
+    let arrived!: () => void;
+    const hasArrived = new Promise<void>((resolve) => (arrived = resolve));
+    const now = t.clock.now.bind(t.clock);
+    t.clock.now = () => (arrived(), now());
+    // The test holds the member's lock: the capture locks the hold, then waits for the member while 61 s pass.
+    const { capture } = await t.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('members').select('id').where('id', '=', member.id).forUpdate().execute();
+      const capture = api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'TWICE-1' });
+      await hasArrived;
+      // On PostgreSQL, wait until the capture holds the hold's lock and waits for the member's; PGlite runs
+      // transactions one at a time, so there the capture has not started yet.
+      if (onPostgres()) await waitForLockWaiter();
+      else await new Promise((resolve) => setImmediate(resolve));
+      t.clock.now = now;
+      t.clock.advance(61_000);
+      return { capture };
+    });
+    // Counted as expired (held 0) and as spendable (+50) at once, it would redeem 50 and leave −3.
+    expectError(await capture, 409, 'hold_expired');
+    expect(await read()).toMatchObject({ balance: 50, held: 0, available: 50 });
+  });
+
+  it('the same check sent at once through keys that number checks differently is applied once', async () => {
+    const { venue, member, read } = await setUp();
+    const perVenue = client(t, (await createKey(t, venue)).secret);
+    const perRegister = client(t, (await createKey(t, venue, { rules: { checks_numbered_per_register: true } })).secret);
+    for (let i = 0; i < 10; i++) {
+      const body = { external_id: `DUP-${i}`, member_id: member.id, register_id: 'till-1', line_items: [{ name: 'Lunch', quantity: 1, unit_price: 1000 }] };
+      const answers = await Promise.all([perVenue.post('/api/v1/checks', body), perRegister.post('/api/v1/checks', body)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    }
+    expect(await read()).toMatchObject({ balance: 500, total_spend: 10_000 });
+  });
+
+  it('a member in debt can be given cashback by hand', async () => {
+    const { api, check, apply, member, read } = await setUp();
+    await apply(check('GIVE-1', 2000));
+    await apply(check('GIVE-2', 1000, { redeem_amount: 100 }));
+    await api.post('/api/v1/transactions/GIVE-1/void');
+    const given = await api.post(`/api/v1/members/${member.id}/adjustments`, { amount: 5, reason: 'goodwill' });
+    expect(given.status, JSON.stringify(given.body)).toBe(201);
+    expect(await read()).toMatchObject({ balance: -50 });
+  });
+
+  it('closed_at more than 300 s ahead of the clock is refused; a till running a little fast is not', async () => {
+    const { api, check, apply } = await setUp({ rules: { max_cashback_per_day: 100 } });
+    const ahead = (s: number) => iso(new Date(t.clock.now().getTime() + s * 1000));
+    expect(expectError(await api.post('/api/v1/checks', check('FUT-1', 2000, { closed_at: ahead(48 * 3600) })), 400, 'parameter_invalid').param).toBe('closed_at');
+    expect(await apply(check('FUT-2', 2000, { closed_at: ahead(120) }))).toMatchObject({ earned: 100 });
+  });
+
+  it('a key numbering per register does not fall back to a check of the same number that named no register', async () => {
+    const { venue, api, check, apply } = await setUp();
+    await apply(check('NUM-1', 1000)); // per venue, no register_id
+    const perRegister = client(t, (await createKey(t, venue, { rules: { checks_numbered_per_register: true } })).secret);
+    expectError(await perRegister.post('/api/v1/transactions/NUM-1/void?register_id=till-2'), 404, 'transaction_not_found');
+    expect((await api.get('/api/v1/transactions/NUM-1')).body.status).toBe('completed');
   });
 });
 
