@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { App, AppDeps } from './http/context.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { KeyAuthenticator } from './modules/accounts/authenticator.js';
+import { listenForProgramChanges } from './modules/programs/cache.js';
 import { WebhookSender } from './modules/webhooks/sender.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
 import { systemClock } from './shared/clock.js';
@@ -63,6 +64,7 @@ export async function createServer(
   const limiter = overrides.limiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
   const authenticator = new KeyAuthenticator(database, pepper, clock);
   await authenticator.start();
+  await listenForProgramChanges(database);
   const resolveHost = overrides.resolveHost ?? dnsResolver;
   const webhookSender = createWebhookSender(config, resolveHost);
   const app = await buildApp(

@@ -1,7 +1,7 @@
 // The one Database factory: embedded PGlite in a data directory by default, PostgreSQL when a URL is given.
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from './schema.js';
@@ -28,14 +28,28 @@ const pgTypes = {
 };
 const pgliteParsers = { [pg.types.builtins.DATE]: (value: string) => value };
 
-export async function openDatabase(source: DatabaseSource): Promise<Database> {
-  return source.kind === 'postgres' ? openPostgres(source.url, source.poolSize ?? 10) : openPglite(source);
+/** What else opening may do: `onQuery` sees the SQL of every statement sent through Kysely (tests count them). */
+export interface DatabaseOptions {
+  onQuery?: (sql: string) => void;
 }
 
-async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(source: DatabaseSource, options: DatabaseOptions = {}): Promise<Database> {
+  return source.kind === 'postgres' ? openPostgres(source.url, source.poolSize ?? 10, options) : openPglite(source, options);
+}
+
+function logOption({ onQuery }: DatabaseOptions): Pick<KyselyConfig, 'log'> {
+  if (!onQuery) return {};
+  return {
+    log(event) {
+      if (event.level === 'query') onQuery(event.query.sql);
+    },
+  };
+}
+
+async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }, options: DatabaseOptions): Promise<Database> {
   if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
   const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir, parsers: pgliteParsers });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), ...logOption(options) });
   return {
     db,
     kind: 'pglite',
@@ -48,12 +62,12 @@ async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }): Pro
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, options: DatabaseOptions): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
   // An idle connection the server dropped (restart, failover) is discarded by the pool and replaced on the
   // next query; without a listener the event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...logOption(options) });
   await sql`select 1`.execute(db);
   const listeners: pg.Client[] = [];
   let closing = false;

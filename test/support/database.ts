@@ -7,6 +7,8 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 
 export interface TestDatabase {
   database: Database;
+  /** The SQL of every statement the app sent through Kysely, in order (BEGIN and COMMIT are not among them). */
+  sent: string[];
   /** Set on PostgreSQL, so spawned server processes can share the database. */
   url?: string;
   close(): Promise<void>;
@@ -28,17 +30,19 @@ async function admin<T>(templateUrl: string, work: (client: pg.Client) => Promis
 
 export async function openTestDatabase(): Promise<TestDatabase> {
   const templateUrl = inject('postgresTemplateUrl');
+  const sent: string[] = [];
+  const onQuery = (sql: string) => sent.push(sql);
   if (!templateUrl) {
     const loadDataDir = new Blob([readFileSync(inject('pgliteTemplate'))]);
-    const database = await openDatabase({ kind: 'pglite', loadDataDir });
-    return { database, close: () => database.close() };
+    const database = await openDatabase({ kind: 'pglite', loadDataDir }, { onQuery });
+    return { database, sent, close: () => database.close() };
   }
   const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
   const name = `${inject('postgresDatabasePrefix')}${randomBytes(6).toString('hex')}`;
   await admin(templateUrl, (c) => c.query(`create database ${name} template ${c.escapeIdentifier(template)}`));
   const url = new URL(templateUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.href });
+  const database = await openDatabase({ kind: 'postgres', url: url.href }, { onQuery });
   // The database itself is dropped by the global teardown, once no worker holds a connection to it.
-  return { database, url: url.href, close: () => database.close() };
+  return { database, url: url.href, sent, close: () => database.close() };
 }

@@ -78,18 +78,19 @@ export interface LockedHold {
   row: repo.HoldRow;
 }
 
+/** Locks the hold; a captured or released one is refused at once (409), whether it has expired is judged later. */
 export async function lockHold(trx: Db, caller: Caller, id: string): Promise<LockedHold> {
   const row = await owned(trx, caller, id, true);
+  if (row.status !== 'active') throw new ApiError(`hold_${row.status}`, { param: 'hold_id' });
   return { id: row.id, memberId: row.member_id, amount: Number(row.amount), row };
 }
 
 /**
- * The 409 that says why a locked hold cannot be used at `now`. Judge with the clock read once every lock the
+ * 409 hold_expired when the locked hold has expired by `now`. Judge with the clock read once every lock the
  * decision needs is held: a request that waited on a lock past expires_at finds the hold expired.
  */
 export function ensureUsable(hold: LockedHold, now: Date): void {
-  const status = statusOf(hold.row, now);
-  if (status !== 'active') throw new ApiError(`hold_${status}`, { param: 'hold_id' });
+  if (statusOf(hold.row, now) === 'expired') throw new ApiError('hold_expired', { param: 'hold_id' });
 }
 
 /** The hold, locked, if it can still be used by the clock read after the lock. */

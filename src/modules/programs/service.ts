@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
+import { cachedPrograms, programsChanged } from './cache.js';
 import * as repo from './repo.js';
 import {
   CashbackSettings,
@@ -123,6 +124,7 @@ export async function createProgram(db: Db, venueId: string, input: NewProgram):
     barcode_format: input.barcodeFormat ?? 'qr_card_number',
     is_default: isDefault,
   });
+  await programsChanged(db, venueId);
   return info(row);
 }
 
@@ -146,11 +148,13 @@ export async function updateProgram(db: Db, venueId: string, id: string, changes
     ...(changes.barcodeFormat === undefined ? {} : { barcode_format: changes.barcodeFormat }),
     ...(changes.isDefault ? { is_default: true } : {}),
   });
+  await programsChanged(db, venueId);
   return info(row!);
 }
 
+/** The venue's programs, from this process's cache (see cache.ts). */
 export async function listPrograms(db: Db, venueId: string): Promise<ProgramInfo[]> {
-  return (await repo.listPrograms(db, venueId)).map(info);
+  return cachedPrograms(db, venueId, async () => (await repo.listPrograms(db, venueId)).map(info));
 }
 
 /** The level a member is at with this total spend: the highest whose min_spend is reached. */
