@@ -22,6 +22,16 @@ async function setUp(rules?: Record<string, unknown>) {
 }
 
 describe('holds', () => {
+  it('20 holds of 300 sent at once from 1000 available: exactly 3 succeed; what each waited behind is seen', async () => {
+    // A request that waited for the member's lock must read the holds made meanwhile (on PostgreSQL, a statement
+    // that waited sees other rows as of its own start): held is read after the lock, never with it.
+    const { api, member, read } = await setUp();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/v1/holds', { member_id: member.id, amount: 300 })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    for (const refused of answers.filter((a) => a.status !== 201)) expectError(refused, 402, 'insufficient_balance');
+    expect(await read()).toMatchObject({ balance: 1000, held: 900, available: 100 });
+  });
+
   it('moves the amount from available to held; more than available is 402', async () => {
     const { api, member, read } = await setUp();
     const hold = await api.post('/api/v1/holds', { card_number: member.card_numbers[0], amount: 400 });
