@@ -131,7 +131,8 @@ export async function setCategoryRules(db: Db, venueId: string, externalId: stri
 export async function resolveLineRules(db: Db, venueId: string, lines: { sku?: string; category?: string }[]): Promise<LineRule[]> {
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
   const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
-  const rows = await repo.rulesForLines(db, venueId, skus, named);
+  // Lines naming neither a SKU nor a category take the defaults: no query for them.
+  const rows = skus.length || named.length ? await repo.rulesForLines(db, venueId, skus, named) : [];
   const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
   const byCategory = new Map(rows.map((r) => [r.external_id, r]));
   return lines.map((line) => {

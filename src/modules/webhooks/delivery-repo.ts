@@ -6,17 +6,39 @@ import type { Page } from '../../shared/pagination.js';
 
 export type EventRow = Selectable<EventsTable>;
 
-export async function insertEvent(db: Db, row: Omit<EventRow, 'created_at' | 'data'> & { data: string }): Promise<EventRow> {
+type NewEventRow = Omit<EventRow, 'created_at' | 'data'> & { data: string };
+
+export async function insertEvent(db: Db, row: NewEventRow): Promise<EventRow> {
   return db.insertInto('events').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** One pending delivery per enabled endpoint of the venue that subscribes to the type, in one statement. */
-export async function fanOut(db: Db, venueId: string, eventId: string, type: string): Promise<void> {
-  await sql`
-    insert into webhook_deliveries (venue_id, id, endpoint_id, event_id, status, next_attempt_at)
-    select venue_id, gen_random_uuid(), id, ${eventId}, 'pending', now()
-    from webhook_endpoints
-    where venue_id = ${venueId} and status = 'enabled' and events && array[${type}, '*']::text[]`.execute(db);
+/** Inserts an event and one pending delivery per enabled endpoint of the venue subscribed to its type, in one statement. */
+export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<EventRow> {
+  return db
+    .with('inserted', (q) => q.insertInto('events').values(row).returningAll())
+    .with('queued', (q) =>
+      q
+        .insertInto('webhook_deliveries')
+        .columns(['venue_id', 'id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at'])
+        .expression(
+          q
+            .selectFrom('webhook_endpoints')
+            .select([
+              'venue_id',
+              sql<string>`gen_random_uuid()`.as('id'),
+              'id as endpoint_id',
+              sql<string>`${row.id}::uuid`.as('event_id'),
+              sql<'pending'>`'pending'`.as('status'),
+              sql<Date>`now()`.as('next_attempt_at'),
+            ])
+            .where('venue_id', '=', row.venue_id)
+            .where('status', '=', 'enabled')
+            .where(sql<boolean>`events && array[${row.type}, '*']::text[]`),
+        ),
+    )
+    .selectFrom('inserted')
+    .selectAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** A delivery to one endpoint that nobody else picks up: the test call sends it itself. */

@@ -25,18 +25,16 @@ export interface NewEvent {
  * change the event reports: both commit, or neither does.
  */
 export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
-  const row = await insertEvent(trx, input);
-  await repo.fanOut(trx, input.venueId, row.id, input.type);
-  return presentEvent(row);
+  return presentEvent(await repo.insertQueuedEvent(trx, eventRow(input)));
 }
 
 /** Records an event without queueing it anywhere (the test call delivers its ping itself). */
 export async function recordUnqueuedEvent(trx: Db, input: NewEvent): Promise<Event> {
-  return presentEvent(await insertEvent(trx, input));
+  return presentEvent(await repo.insertEvent(trx, eventRow(input)));
 }
 
-function insertEvent(trx: Db, input: NewEvent) {
-  return repo.insertEvent(trx, {
+function eventRow(input: NewEvent) {
+  return {
     venue_id: input.venueId,
     id: newId(),
     type: input.type,
@@ -44,7 +42,7 @@ function insertEvent(trx: Db, input: NewEvent) {
     data: JSON.stringify({ object: input.object }),
     request_id: input.request?.id ?? null,
     idempotency_key: input.request?.idempotencyKey ?? null,
-  });
+  };
 }
 
 export function presentEvent(row: {
