@@ -19,6 +19,8 @@ import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
 import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
+import { dashboardApiRoutes } from './modules/dashboard/routes.js';
+import { dashboardStaticRoutes } from './modules/dashboard/static.js';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const app: App = Fastify({
@@ -80,5 +82,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     { prefix: '/api' },
   );
   await app.register(guestMenuRoutes);
+  // The owner's dashboard: its session API (never an API key) and the single-page app (D16).
+  await app.register(dashboardApiRoutes, { prefix: '/dashboard/api' });
+  await app.register(dashboardStaticRoutes);
   return app;
 }

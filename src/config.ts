@@ -31,6 +31,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Integer({ minimum: 1, default: 10 }),
   WEBHOOK_DISABLE_AFTER: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '3d' }),
   WEBHOOK_POLL_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '1s' }),
+  DASHBOARD_SIGNUP: Type.Boolean({ default: true }),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -55,6 +56,8 @@ export interface Config {
   scanWindowSeconds: number;
   bodyLimitBytes: number;
   webhooks: WebhookDeliveryConfig;
+  /** Whether /dashboard offers sign-up of a new venue and owner (the CLI always can create them). */
+  dashboardSignup: boolean;
 }
 
 export interface WebhookDeliveryConfig {
@@ -109,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrdersPerMinute: parsed.PUBLIC_ORDERS_PER_MINUTE,
     scanWindowSeconds: parsed.SCAN_WINDOW_SECONDS,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
+    dashboardSignup: parsed.DASHBOARD_SIGNUP,
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),
       retryJitter: parsed.WEBHOOK_RETRY_JITTER,

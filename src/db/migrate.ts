@@ -10,6 +10,7 @@ import * as holds from './migrations/0007_holds.js';
 import * as visitsScans from './migrations/0008_visits_scans.js';
 import * as checkDays from './migrations/0009_check_days.js';
 import * as memberTotals from './migrations/0010_member_totals.js';
+import * as dashboardSessions from './migrations/0011_dashboard_sessions.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_visits_scans': visitsScans,
   '0009_check_days': checkDays,
   '0010_member_totals': memberTotals,
+  '0011_dashboard_sessions': dashboardSessions,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -24,6 +24,19 @@ export interface OwnersTable {
   created_at: Timestamp;
 }
 
+export interface DashboardSessionsTable {
+  venue_id: string;
+  id: string;
+  owner_id: string;
+  token_hash: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface ApiKeysTable {
   venue_id: string;
   id: string;
@@ -286,6 +299,7 @@ export interface ScansTable {
 export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
+  dashboard_sessions: DashboardSessionsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;

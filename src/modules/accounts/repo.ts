@@ -79,3 +79,32 @@ export async function touchApiKey(db: Db, venueId: string, keyId: string, at: Da
 export async function notifyAuthChanged(db: Db, secretHash: string): Promise<void> {
   await sql`select pg_notify(${AUTH_CHANNEL}, ${secretHash})`.execute(db);
 }
+
+export async function findOwnerByEmail(db: Db, email: string) {
+  return db.selectFrom('owners').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function findOwner(db: Db, venueId: string, ownerId: string) {
+  return db.selectFrom('owners').selectAll().where('venue_id', '=', venueId).where('id', '=', ownerId).executeTakeFirst();
+}
+
+export async function setOwnerPasswordHash(db: Db, venueId: string, ownerId: string, passwordHash: string): Promise<void> {
+  await db.updateTable('owners').set({ password_hash: passwordHash }).where('venue_id', '=', venueId).where('id', '=', ownerId).execute();
+}
+
+export async function updateVenue(
+  db: Db,
+  venueId: string,
+  changes: Partial<Pick<VenueRow, 'name' | 'currency' | 'locale' | 'timezone' | 'country'>> & { settings?: string },
+): Promise<VenueRow | undefined> {
+  return db.updateTable('venues').set(changes).where('venue_id', '=', venueId).returningAll().executeTakeFirst();
+}
+
+export async function setApiKeyRules(db: Db, venueId: string, keyId: string, rules: string): Promise<ApiKeyRow | undefined> {
+  return db.updateTable('api_keys').set({ rules }).where('venue_id', '=', venueId).where('id', '=', keyId).returningAll().executeTakeFirst();
+}
+
+export async function keyHashesOfVenue(db: Db, venueId: string): Promise<string[]> {
+  const rows = await db.selectFrom('api_keys').select('secret_hash').where('venue_id', '=', venueId).execute();
+  return rows.map((r) => r.secret_hash);
+}

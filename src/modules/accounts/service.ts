@@ -1,6 +1,6 @@
 // Venues, owners and API keys: creation, revocation, and the account a key sees.
 import { EventEmitter } from 'node:events';
-import { hash as argon2Hash } from '@node-rs/argon2';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
@@ -137,6 +137,89 @@ export async function createOwner(db: Db, input: { venueId: string; email: strin
   return { id: row.id, venueId: row.venue_id, email: row.email };
 }
 
+export interface Owner {
+  id: string;
+  venueId: string;
+  email: string;
+}
+
+// Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+/** The owner with this e-mail and password, or undefined (for the dashboard's sign-in). */
+export async function verifyOwnerPassword(db: Db, email: string, password: string): Promise<Owner | undefined> {
+  const row = await repo.findOwnerByEmail(db, email);
+  if (!row) {
+    await argon2Verify(await (dummyHash ??= argon2Hash('not a password of anyone')), password).catch(() => false);
+    return undefined;
+  }
+  const ok = await argon2Verify(row.password_hash, password).catch(() => false);
+  return ok ? { id: row.id, venueId: row.venue_id, email: row.email } : undefined;
+}
+
+export async function findOwner(db: Db, venueId: string, ownerId: string): Promise<Owner | undefined> {
+  const row = await repo.findOwner(db, venueId, ownerId);
+  return row && { id: row.id, venueId: row.venue_id, email: row.email };
+}
+
+/** Changes an owner's password after checking the current one. */
+export async function changeOwnerPassword(db: Db, owner: Owner, current: string, next: string): Promise<void> {
+  const row = await repo.findOwner(db, owner.venueId, owner.id);
+  if (!row || !(await argon2Verify(row.password_hash, current).catch(() => false))) {
+    throw invalid('current_password', 'The current password is wrong.');
+  }
+  if (next.length < 10) throw invalid('new_password', 'password must have at least 10 characters.');
+  await repo.setOwnerPasswordHash(db, owner.venueId, owner.id, await argon2Hash(next));
+}
+
+export interface VenueChanges {
+  name?: string;
+  currency?: string;
+  locale?: string;
+  timezone?: string;
+  country?: string;
+  /** Register rules (D12) as the venue's defaults; fields not sent keep their value. */
+  settings?: Partial<VenueSettings>;
+}
+
+/** Changes a venue's details and default rules; every process's key cache forgets the venue's keys. */
+export async function updateVenue(db: Db, venueId: string, changes: VenueChanges): Promise<Venue> {
+  const current = await repo.findVenue(db, venueId);
+  if (!current) throw new ApiError('route_not_found');
+  const fields = {
+    name: changes.name ?? current.name,
+    slug: current.slug,
+    currency: changes.currency ?? current.currency,
+    locale: changes.locale ?? current.locale,
+    timezone: changes.timezone ?? current.timezone,
+    country: changes.country ?? current.country,
+  };
+  checkVenueFields(fields);
+  const settings = effectiveSettings(current.settings, changes.settings ?? {});
+  if (!Value.Check(VenueSettings, settings)) throw invalid('settings', 'settings has an unknown field or a wrong value.');
+  const { slug: _slug, ...rest } = fields;
+  const row = await repo.updateVenue(db, venueId, { ...rest, settings: JSON.stringify(settings) });
+  await forgetKeysOf(db, venueId);
+  return presentVenue(row!);
+}
+
+async function forgetKeysOf(db: Db, venueId: string): Promise<void> {
+  for (const secretHash of await repo.keyHashesOfVenue(db, venueId)) {
+    await repo.notifyAuthChanged(db, secretHash);
+    localAuthChanges.emit('changed', secretHash);
+  }
+}
+
+/** Replaces a key's own rules (D12), which override the venue's; undefined when the venue has no such key. */
+export async function setApiKeyRules(db: Db, venueId: string, keyId: string, rules: Record<string, unknown>): Promise<ApiKeyInfo | undefined> {
+  if (!Value.Check(KeyRules, rules)) throw invalid('rules', 'rules has an unknown field or a wrong value.');
+  const row = await repo.setApiKeyRules(db, venueId, keyId, JSON.stringify(rules));
+  if (!row) return undefined;
+  await repo.notifyAuthChanged(db, row.secret_hash);
+  localAuthChanges.emit('changed', row.secret_hash);
+  return presentKey(row);
+}
+
 export interface NewApiKey {
   venueId: string;
   name: string;
@@ -230,4 +313,8 @@ export function ownerCaller(venue: Venue): Caller {
     venue: { name: venue.name, country: venue.country, currency: venue.currency, locale: venue.locale, timezone: venue.timezone },
     now: new Date(),
   };
+}
+
+export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {
+  return (await repo.findOwnerByEmail(db, email.trim())) !== undefined;
 }

@@ -1,0 +1,370 @@
+// The dashboard's JSON API under /dashboard/api: session-cookie authentication, CSRF on every change, no API keys.
+import swagger from '@fastify/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { eventRequestOf, type App } from '../../http/context.js';
+import { withErrors } from '../../http/responses.js';
+import { ApiError } from '../../shared/errors.js';
+import { ListOf } from '../../shared/pagination.js';
+import * as accounts from '../accounts/service.js';
+import { SCOPES } from '../accounts/schemas.js';
+import * as catalogue from '../catalogue/service.js';
+import { Category } from '../catalogue/schemas.js';
+import * as members from '../members/service.js';
+import { Adjustment, HistoryEntry, Member } from '../members/schemas.js';
+import * as programs from '../programs/service.js';
+import { BARCODE_FORMATS, PROGRAM_TYPES, Program } from '../programs/schemas.js';
+import {
+  ApiKey,
+  CategoryUpdate,
+  ChangePassword,
+  CreatedApiKey,
+  ExternalIdParams,
+  IdParams,
+  KeyRulesBody,
+  MemberQuery,
+  Meta,
+  NewApiKey,
+  NewCategory,
+  NewProgram,
+  Ok,
+  OwnerAdjust,
+  PageQuery,
+  ProgramUpdate,
+  PublicConfig,
+  SessionInfo,
+  SessionListItem,
+  SignIn,
+  SignUp,
+  Venue,
+  VenueUpdate,
+} from './schemas.js';
+import * as service from './service.js';
+
+export const SESSION_COOKIE = 'vl_dashboard';
+export const CSRF_HEADER = 'x-csrf-token';
+/** Sign-in attempts (D16): per client address and per account, each in a sliding window. */
+export const SIGN_IN_LIMITS = {
+  perAddress: { limit: 20, windowMs: 60_000 },
+  perAccount: { limit: 10, windowMs: 15 * 60_000 },
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardSession: service.OwnerSession | null;
+  }
+  interface FastifyContextConfig {
+    /** A dashboard route that needs no session (sign-in, sign-up, the OpenAPI document). */
+    dashboardPublic?: boolean;
+  }
+}
+
+export const SCOPE_PRESETS = [
+  { id: 'till', name: 'Till', scopes: ['members:read', 'members:write', 'transactions:write'] },
+  { id: 'door_scanner', name: 'Door scanner', scopes: ['devices:write'] },
+  { id: 'menu_sync', name: 'Menu sync', scopes: ['menu:read', 'menu:write', 'catalog:read', 'catalog:write'] },
+] as const;
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sessionOf(req: FastifyRequest): service.OwnerSession {
+  if (!req.dashboardSession) throw new ApiError('session_required');
+  return req.dashboardSession;
+}
+
+const publicRoute = { dashboardPublic: true };
+// Untagged on purpose: the public document (hideUntagged) leaves them out; the dashboard's own shows them.
+const tags: string[] = [];
+
+export async function dashboardApiRoutes(app: App): Promise<void> {
+  const { config, clock, limiter } = app.deps;
+  const secure = config.publicBaseUrl.startsWith('https://') || process.env.NODE_ENV === 'production';
+
+  // A document of its own, apart from the public /api/v1 one (which leaves these untagged routes out).
+  await app.register(swagger, {
+    decorator: 'dashboardSwagger',
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Venue Loyalty dashboard API',
+        version: '1',
+        description:
+          'The owner’s dashboard. Authenticated by the session cookie that sign-in sets; every call that changes ' +
+          'something sends the session’s csrf_token as X-CSRF-Token. API keys are refused.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } } },
+      security: [{ session: [] }],
+    },
+  } as Parameters<typeof swagger>[1]);
+
+  const setCookie = (reply: FastifyReply, token: string, maxAgeSeconds: number) => {
+    const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/dashboard', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
+    if (secure) parts.push('Secure');
+    reply.header('set-cookie', parts.join('; '));
+  };
+
+  app.decorateRequest('dashboardSession', null);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    // Keys are for servers (D4); the dashboard is for the owner in a browser.
+    if (req.headers.authorization !== undefined) throw new ApiError('api_key_not_accepted');
+    if (req.routeOptions.config?.dashboardPublic) return;
+    const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const now = clock.now();
+    const session = token ? await service.sessionOf(app.deps.db, token, now) : undefined;
+    if (!session) throw new ApiError('session_required');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const sent = req.headers[CSRF_HEADER];
+      if (!service.csrfMatches(token!, typeof sent === 'string' ? sent : undefined)) {
+        throw new ApiError('csrf_token_invalid', { param: 'X-CSRF-Token' });
+      }
+    }
+    req.dashboardSession = session;
+  });
+
+  app.get('/openapi.json', { config: publicRoute, schema: { hide: true } }, async () =>
+    (app as unknown as { dashboardSwagger(): unknown }).dashboardSwagger(),
+  );
+
+  app.get(
+    '/config',
+    { config: publicRoute, schema: { tags, summary: 'What the sign-in page offers', response: withErrors({ 200: PublicConfig }) } },
+    async () => ({ signup_open: config.dashboardSignup }),
+  );
+
+  app.post(
+    '/signup',
+    {
+      config: publicRoute,
+      schema: { tags, summary: 'Create a venue and its owner, and sign in', body: SignUp, response: withErrors({ 201: SessionInfo }) },
+    },
+    async (req, reply) => {
+      if (!config.dashboardSignup) throw new ApiError('signup_closed');
+      const now = clock.now();
+      const { token, session } = await app.deps.db.transaction().execute(async (trx) => {
+        const owner = await service.signUp(trx, req.body);
+        return service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, now);
+      });
+      setCookie(reply, token, service.SESSION_TTL_MS / 1000);
+      return reply.code(201).send(service.presentSession(session));
+    },
+  );
+
+  app.post(
+    '/session',
+    { config: publicRoute, schema: { tags, summary: 'Sign in', body: SignIn, response: withErrors({ 200: SessionInfo }) } },
+    async (req, reply) => {
+      const email = req.body.email.trim().toLowerCase();
+      const at = clock.now().getTime();
+      for (const [key, { limit, windowMs }, what] of [
+        [`dashboard-signin:addr:${req.ip}`, SIGN_IN_LIMITS.perAddress, 'from this address'],
+        [`dashboard-signin:acct:${email}`, SIGN_IN_LIMITS.perAccount, 'for this account'],
+      ] as const) {
+        const decision = await limiter.hit(key, limit, windowMs, at);
+        if (!decision.allowed) {
+          const wait = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+          throw new ApiError('rate_limited', {
+            message: `Too many sign-in attempts ${what}; try again in ${wait} s.`,
+            headers: { 'retry-after': String(wait) },
+          });
+        }
+      }
+      const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password);
+      if (!owner) throw new ApiError('sign_in_failed');
+      const { token, session } = await service.openSession(app.deps.db, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now());
+      setCookie(reply, token, service.SESSION_TTL_MS / 1000);
+      return service.presentSession(session);
+    },
+  );
+
+  app.get('/session', { schema: { tags, summary: 'The signed-in owner, venue and CSRF token', response: withErrors({ 200: SessionInfo }) } }, async (req) =>
+    service.presentSession(sessionOf(req)),
+  );
+
+  app.delete('/session', { schema: { tags, summary: 'Sign out', response: withErrors({ 200: Ok }) } }, async (req, reply) => {
+    const session = sessionOf(req);
+    await service.revokeSession(app.deps.db, session, session.id, clock.now());
+    setCookie(reply, '', 0);
+    return { ok: true as const };
+  });
+
+  app.get('/sessions', { schema: { tags, summary: "The owner's live sessions", response: withErrors({ 200: Type.Array(SessionListItem) }) } }, async (req) =>
+    service.listSessions(app.deps.db, sessionOf(req), clock.now()),
+  );
+
+  app.delete('/sessions/:id', { schema: { tags, summary: 'Revoke a session', params: IdParams, response: withErrors({ 200: Ok }) } }, async (req) => {
+    await service.revokeSession(app.deps.db, sessionOf(req), req.params.id, clock.now());
+    return { ok: true as const };
+  });
+
+  app.post(
+    '/password',
+    { schema: { tags, summary: 'Change the password; other sessions are signed out', body: ChangePassword, response: withErrors({ 200: Ok }) } },
+    async (req) => {
+      await service.changePassword(app.deps.db, sessionOf(req), req.body.current_password, req.body.new_password, clock.now());
+      return { ok: true as const };
+    },
+  );
+
+  app.get('/meta', { schema: { tags, summary: 'Scopes, presets, program types', response: withErrors({ 200: Meta }) } }, async () => ({
+    scopes: [...SCOPES],
+    scope_presets: SCOPE_PRESETS.map((p) => ({ ...p, scopes: [...p.scopes] })),
+    program_types: [...PROGRAM_TYPES],
+    barcode_formats: [...BARCODE_FORMATS],
+  }));
+
+  // Venue and its default rules (D12).
+  app.get('/venue', { schema: { tags, summary: 'The venue', response: withErrors({ 200: Venue }) } }, async (req) =>
+    service.presentVenue(sessionOf(req).venue),
+  );
+
+  app.patch('/venue', { schema: { tags, summary: 'Change the venue and its default rules', body: VenueUpdate, response: withErrors({ 200: Venue }) } }, async (req) =>
+    service.presentVenue(await app.deps.db.transaction().execute((trx) => accounts.updateVenue(trx, sessionOf(req).venue.id, req.body))),
+  );
+
+  // API keys (D4).
+  app.get('/api-keys', { schema: { tags, summary: "The venue's API keys", response: withErrors({ 200: Type.Array(ApiKey) }) } }, async (req) =>
+    (await accounts.listApiKeys(app.deps.db, sessionOf(req).venue.id)).map(service.presentKey),
+  );
+
+  app.post('/api-keys', { schema: { tags, summary: 'Create a key; the secret is in this answer only', body: NewApiKey, response: withErrors({ 201: CreatedApiKey }) } }, async (req, reply) => {
+    const { key, secret } = await accounts.createApiKey(app.deps.db, app.deps.pepper, {
+      venueId: sessionOf(req).venue.id,
+      name: req.body.name.trim(),
+      livemode: req.body.livemode,
+      scopes: req.body.scopes,
+      rules: req.body.rules,
+    });
+    return reply.code(201).send({ key: service.presentKey(key), secret });
+  });
+
+  app.put('/api-keys/:id/rules', { schema: { tags, summary: "Replace a key's own rules", params: IdParams, body: KeyRulesBody, response: withErrors({ 200: ApiKey }) } }, async (req) => {
+    const key = isId(req.params.id)
+      ? await app.deps.db.transaction().execute((trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.id, req.params.id, req.body.rules))
+      : undefined;
+    if (!key) throw new ApiError('api_key_not_found');
+    return service.presentKey(key);
+  });
+
+  app.post('/api-keys/:id/revoke', { schema: { tags, summary: 'Revoke a key at once', params: IdParams, response: withErrors({ 200: ApiKey }) } }, async (req) => {
+    const key = isId(req.params.id)
+      ? await app.deps.db
+          .transaction()
+          .execute((trx) => accounts.revokeApiKey(trx, { venueId: sessionOf(req).venue.id, keyId: req.params.id, at: clock.now() }))
+      : undefined;
+    if (!key) throw new ApiError('api_key_not_found');
+    return service.presentKey(key);
+  });
+
+  // Categories and their money rules (owner only).
+  app.get('/categories', { schema: { tags, summary: 'Categories, newest first', querystring: PageQuery, response: withErrors({ 200: ListOf(Category) }) } }, async (req) =>
+    catalogue.listCategories(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), { limit: req.query.limit ?? 100, startingAfter: req.query.starting_after }),
+  );
+
+  app.post('/categories', { schema: { tags, summary: 'Create a category (or rename one) with its money rules', body: NewCategory, response: withErrors({ 201: Category }) } }, async (req, reply) => {
+    const { external_id, name, ...rules } = req.body as { external_id: string; name: string; [rule: string]: unknown };
+    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
+    const category = await app.deps.db.transaction().execute(async (trx) => {
+      const { category } = await catalogue.putCategory(trx, caller, external_id, { name });
+      return Object.keys(rules).length ? catalogue.setCategoryRules(trx, caller.venueId, external_id, rules) : category;
+    });
+    return reply.code(201).send(category);
+  });
+
+  app.patch('/categories/:external_id', { schema: { tags, summary: 'Rename a category or change its money rules', params: ExternalIdParams, body: CategoryUpdate, response: withErrors({ 200: Category }) } }, async (req) => {
+    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
+    const { name, ...rules } = req.body;
+    return app.deps.db.transaction().execute(async (trx) => {
+      // setCategoryRules answers 404 for a category this venue does not have, before any rename could create it.
+      let category = await catalogue.setCategoryRules(trx, caller.venueId, req.params.external_id, rules);
+      if (name !== undefined) category = (await catalogue.putCategory(trx, caller, req.params.external_id, { name })).category;
+      return category;
+    });
+  });
+
+  // Programs (D9).
+  app.get('/programs', { schema: { tags, summary: "The venue's programs", response: withErrors({ 200: Type.Array(Program) }) } }, async (req) =>
+    (await programs.listPrograms(app.deps.db, sessionOf(req).venue.id)).map(programs.presentProgram),
+  );
+
+  app.post('/programs', { schema: { tags, summary: 'Create a program', body: NewProgram, response: withErrors({ 201: Program }) } }, async (req, reply) => {
+    const venueId = sessionOf(req).venue.id;
+    const created = await app.deps.db.transaction().execute((trx) =>
+      programs.createProgram(trx, venueId, {
+        name: req.body.name,
+        type: req.body.type,
+        settings: req.body.settings,
+        barcodeFormat: req.body.barcode_format,
+        isDefault: req.body.is_default,
+      }),
+    );
+    return reply.code(201).send(programs.presentProgram(created));
+  });
+
+  app.patch('/programs/:id', { schema: { tags, summary: "Change a program's name, settings, barcode or make it the default", params: IdParams, body: ProgramUpdate, response: withErrors({ 200: Program }) } }, async (req) => {
+    const venueId = sessionOf(req).venue.id;
+    await service.programOf(app.deps.db, venueId, req.params.id);
+    const updated = await app.deps.db.transaction().execute((trx) =>
+      programs.updateProgram(trx, venueId, req.params.id, {
+        name: req.body.name,
+        settings: req.body.settings,
+        barcodeFormat: req.body.barcode_format,
+        isDefault: req.body.is_default,
+      }),
+    );
+    return programs.presentProgram(updated);
+  });
+
+  // Members (D10).
+  app.get('/members', { schema: { tags, summary: 'Members, newest first, or those a card, barcode or phone finds', querystring: MemberQuery, response: withErrors({ 200: ListOf(Member) }) } }, async (req) => {
+    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
+    const q = req.query.q?.trim();
+    if (!q) return members.listMembers(app.deps.db, caller, { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }, {});
+    const found = new Map<string, Awaited<ReturnType<typeof members.getMember>>>();
+    const tries = [{ card_number: q }, { barcode: q }, ...(/^[+\d][\d\s().-]{5,}$/.test(q) ? [{ phone: q }] : [])];
+    for (const query of tries) {
+      try {
+        const m = await members.lookupMember(app.deps.db, caller, query);
+        found.set(m.id, m);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+    return { object: 'list' as const, url: '/dashboard/api/members', has_more: false, data: [...found.values()] };
+  });
+
+  app.get('/members/:id', { schema: { tags, summary: 'A member', params: IdParams, response: withErrors({ 200: Member }) } }, async (req) =>
+    members.getMember(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id),
+  );
+
+  app.get('/members/:id/history', { schema: { tags, summary: "A member's history, newest first", params: IdParams, querystring: PageQuery, response: withErrors({ 200: ListOf(HistoryEntry) }) } }, async (req) =>
+    members.memberHistory(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id, {
+      limit: req.query.limit ?? 20,
+      startingAfter: req.query.starting_after,
+    }),
+  );
+
+  app.get('/members/:id/barcode.svg', { schema: { summary: "The member's card barcode as SVG", params: IdParams } }, async (req, reply) => {
+    const svg = await members.barcodeSvg(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id);
+    return reply.header('content-type', 'image/svg+xml').send(svg);
+  });
+
+  app.post('/members/:id/adjustments', { schema: { tags, summary: "Adjust a member's cashback, with a reason", params: IdParams, body: OwnerAdjust, response: withErrors({ 201: Adjustment }) } }, async (req, reply) => {
+    const owner = service.ownerCallerOf(sessionOf(req), clock.now());
+    const adjustment = await app.deps.db.transaction().execute(async (trx) => {
+      // The entry carries the member's mode, so a test member's history stays test.
+      const member = await members.getMember(trx, owner, req.params.id);
+      return members.adjustBalance(trx, { ...owner, livemode: member.livemode }, req.params.id, req.body, eventRequestOf(req));
+    });
+    return reply.code(201).send(adjustment);
+  });
+}
+
+const isId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);

@@ -1,0 +1,189 @@
+// Request and response shapes of the dashboard's own API (/dashboard/api), described in its OpenAPI document.
+import { Type, type Static } from 'typebox';
+import { KeyRules, SCOPES, VenueSettings, type Scope } from '../accounts/schemas.js';
+import { MoneyRules } from '../catalogue/schemas.js';
+import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat as BarcodeFormatName, type ProgramType as ProgramTypeName } from '../programs/schemas.js';
+
+const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The owner’s e-mail address.' });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
+const Timestamp = Type.String({ format: 'date-time' });
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const SignUp = Type.Object(
+  {
+    venue_name: Type.String({ minLength: 1, maxLength: 120 }),
+    email: Email,
+    password: Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' }),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3, description: 'ISO 4217; default EUR.' })),
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47; default en-IE.' })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA; default Europe/Dublin.' })),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166 alpha-2; default IE.' })),
+  },
+  { additionalProperties: false },
+);
+export type SignUp = Static<typeof SignUp>;
+
+export const SignIn = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
+export type SignIn = Static<typeof SignIn>;
+
+export const ChangePassword = Type.Object(
+  { current_password: Password, new_password: Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' }) },
+  { additionalProperties: false },
+);
+
+export const Venue = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  slug: Type.String(),
+  name: Type.String(),
+  currency: Type.String(),
+  locale: Type.String(),
+  timezone: Type.String(),
+  country: Type.String(),
+  settings: VenueSettings,
+  created_at: Timestamp,
+});
+
+export const VenueUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35 })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2 })),
+    settings: Type.Optional(KeyRules),
+  },
+  { additionalProperties: false },
+);
+export type VenueUpdate = Static<typeof VenueUpdate>;
+
+export const SessionInfo = Type.Object({
+  object: Type.Literal('dashboard_session'),
+  owner: Type.Object({ id: Type.String({ format: 'uuid' }), email: Type.String() }),
+  venue: Venue,
+  csrf_token: Type.String({ description: 'Send it as X-CSRF-Token on every call that changes something.' }),
+  expires_at: Timestamp,
+});
+
+export const SessionListItem = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  current: Type.Boolean(),
+  user_agent: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  created_at: Timestamp,
+  last_seen_at: Timestamp,
+  expires_at: Timestamp,
+});
+
+export const PublicConfig = Type.Object({ signup_open: Type.Boolean() });
+
+const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...SCOPES] });
+
+export const Meta = Type.Object({
+  scopes: Type.Array(ScopeName),
+  scope_presets: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), scopes: Type.Array(ScopeName) })),
+  program_types: Type.Array(Type.String()),
+  barcode_formats: Type.Array(Type.String()),
+});
+
+export const ApiKey = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  livemode: Type.Boolean(),
+  prefix: Type.String({ description: 'First characters of the key; the secret itself is never shown again.' }),
+  scopes: Type.Array(Type.String(), { description: 'Empty: full access.' }),
+  rules: KeyRules,
+  created_at: Timestamp,
+  revoked_at: Nullable(Timestamp),
+  last_used_at: Nullable(Timestamp),
+});
+
+export const NewApiKey = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    livemode: Type.Boolean(),
+    scopes: Type.Array(ScopeName, { maxItems: SCOPES.length, description: 'Empty: full access.' }),
+    rules: Type.Optional(KeyRules),
+  },
+  { additionalProperties: false },
+);
+export type NewApiKey = Static<typeof NewApiKey>;
+
+export const CreatedApiKey = Type.Object({
+  key: ApiKey,
+  secret: Type.String({ description: 'The key itself, shown this once only.' }),
+});
+
+export const KeyRulesBody = Type.Object({ rules: KeyRules }, { additionalProperties: false });
+
+export const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const ExternalIdParams = Type.Object({ external_id: Type.String({ maxLength: 64 }) });
+
+export const NewCategory = Type.Object(
+  {
+    external_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description: 'What the POS and products name it.' }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    ...Object.fromEntries(Object.entries(MoneyRules).map(([k, v]) => [k, Type.Optional(v)])),
+  },
+  { additionalProperties: false },
+);
+
+export const CategoryUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    earns_cashback: Type.Optional(MoneyRules.earns_cashback),
+    payable_with_cashback: Type.Optional(MoneyRules.payable_with_cashback),
+    cashback_percent: Type.Optional(MoneyRules.cashback_percent),
+  },
+  { additionalProperties: false },
+);
+export type CategoryUpdate = Static<typeof CategoryUpdate>;
+
+const ProgramType = Type.Unsafe<ProgramTypeName>({ type: 'string', enum: [...PROGRAM_TYPES] });
+const BarcodeFormat = Type.Unsafe<BarcodeFormatName>({ type: 'string', enum: [...BARCODE_FORMATS] });
+
+export const NewProgram = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    type: ProgramType,
+    settings: Type.Record(Type.String(), Type.Unknown(), { description: 'The settings of the type (docs/programs.md).' }),
+    barcode_format: Type.Optional(BarcodeFormat),
+    is_default: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type NewProgram = Static<typeof NewProgram>;
+
+export const ProgramUpdate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),
+    settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    barcode_format: Type.Optional(BarcodeFormat),
+    is_default: Type.Optional(Type.Literal(true, { description: 'Makes it the default; the previous default stops being one.' })),
+  },
+  { additionalProperties: false },
+);
+export type ProgramUpdate = Static<typeof ProgramUpdate>;
+
+export const MemberQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 64, description: 'A card number, barcode value or phone number.' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    starting_after: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const PageQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), starting_after: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+
+export const OwnerAdjust = Type.Object(
+  {
+    amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, description: 'Signed, minor units; not zero.' }),
+    reason: Type.String({ minLength: 1, maxLength: 500, description: 'Required: why the balance changes; kept in the history.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Ok = Type.Object({ ok: Type.Literal(true) });

@@ -1,0 +1,176 @@
+// The owner's dashboard: sign-up, sign-in, sessions, and the owner's view of the venue through the domain services.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId, isUuid } from '../../shared/ids.js';
+import { formatTimestamp } from '../../shared/time.js';
+import * as accounts from '../accounts/service.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as programs from '../programs/service.js';
+import * as repo from './repo.js';
+import type { SignUp } from './schemas.js';
+
+/** A session lasts this long from sign-in, however active. */
+export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export interface OwnerSession {
+  id: string;
+  owner: accounts.Owner;
+  venue: accounts.Venue;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Derived from the cookie's secret token, so it needs no storage and nobody without the cookie can compute it. */
+export const csrfTokenFor = (token: string) => createHmac('sha256', token).update('dashboard-csrf').digest('base64url');
+
+export function csrfMatches(token: string, sent: string | undefined): boolean {
+  if (!sent) return false;
+  const expected = Buffer.from(csrfTokenFor(token));
+  const given = Buffer.from(sent);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export function presentVenue(v: accounts.Venue) {
+  return {
+    id: v.id,
+    slug: v.slug,
+    name: v.name,
+    currency: v.currency,
+    locale: v.locale,
+    timezone: v.timezone,
+    country: v.country,
+    settings: v.settings,
+    created_at: v.createdAt,
+  };
+}
+
+export function presentSession(s: OwnerSession) {
+  return {
+    object: 'dashboard_session' as const,
+    owner: { id: s.owner.id, email: s.owner.email },
+    venue: presentVenue(s.venue),
+    csrf_token: s.csrfToken,
+    expires_at: formatTimestamp(s.expiresAt),
+  };
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** Opens a session for the owner; the token goes into the cookie and is stored only as a hash. */
+export async function openSession(db: Db, owner: accounts.Owner, client: ClientInfo, now: Date): Promise<{ token: string; session: OwnerSession }> {
+  const venue = await accounts.findVenue(db, owner.venueId);
+  if (!venue) throw new ApiError('sign_in_failed');
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  const row = await repo.insertSession(db, {
+    venue_id: owner.venueId,
+    id: newId(),
+    owner_id: owner.id,
+    token_hash: hashToken(token),
+    user_agent: client.userAgent?.slice(0, 300) ?? null,
+    ip: client.ip,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expiresAt,
+  });
+  return { token, session: { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt } };
+}
+
+/** The live session of a cookie's token, or undefined. */
+export async function sessionOf(db: Db, token: string, now: Date): Promise<OwnerSession | undefined> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const row = await repo.findLiveSession(db, hashToken(token), now);
+  if (!row) return undefined;
+  const [owner, venue] = await Promise.all([accounts.findOwner(db, row.venue_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
+  if (!owner || !venue) return undefined;
+  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, row.venue_id, row.id, now);
+  return { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt: row.expires_at };
+}
+
+function slugFrom(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 38)
+    .replace(/-+$/, '');
+  return `${base || 'venue'}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A new venue with its owner and a starting cashback program (5 %), all or nothing. */
+export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
+  if (await accounts.ownerEmailTaken(trx, input.email)) throw new ApiError('email_taken', { param: 'email' });
+  const venue = await accounts.createVenue(trx, {
+    name: input.venue_name.trim(),
+    slug: slugFrom(input.venue_name),
+    currency: input.currency?.toUpperCase(),
+    locale: input.locale,
+    timezone: input.timezone,
+    country: input.country?.toUpperCase(),
+  });
+  const owner = await accounts.createOwner(trx, { venueId: venue.id, email: input.email.trim(), password: input.password });
+  await programs.createProgram(trx, venue.id, {
+    name: `${venue.name} Rewards`,
+    type: 'cashback',
+    settings: { levels: [{ name: 'Member', min_spend: 0, percent: 5 }] },
+    isDefault: true,
+  });
+  return owner;
+}
+
+export async function listSessions(db: Db, session: OwnerSession, now: Date) {
+  const rows = await repo.listLiveSessions(db, session.owner.venueId, session.owner.id, now);
+  return rows.map((r) => ({
+    id: r.id,
+    current: r.id === session.id,
+    user_agent: r.user_agent,
+    ip: r.ip,
+    created_at: formatTimestamp(r.created_at),
+    last_seen_at: formatTimestamp(r.last_seen_at),
+    expires_at: formatTimestamp(r.expires_at),
+  }));
+}
+
+export async function revokeSession(db: Db, session: OwnerSession, id: string, now: Date): Promise<void> {
+  if (!isUuid(id) || !(await repo.revokeSession(db, session.owner.venueId, session.owner.id, id, now))) throw new ApiError('session_not_found');
+}
+
+export async function changePassword(db: Db, session: OwnerSession, current: string, next: string, now: Date): Promise<void> {
+  await accounts.changeOwnerPassword(db, session.owner, current, next);
+  await repo.revokeOtherSessions(db, session.owner.venueId, session.owner.id, session.id, now);
+}
+
+/** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
+export function ownerCallerOf(session: OwnerSession, now: Date): Caller {
+  const caller = accounts.ownerCaller(session.venue);
+  return { ...caller, settings: { ...caller.settings, manual_adjustments_allowed: true }, now };
+}
+
+export function presentKey(k: accounts.ApiKeyInfo) {
+  return {
+    id: k.id,
+    name: k.name,
+    livemode: k.livemode,
+    prefix: k.prefix,
+    scopes: k.scopes,
+    rules: k.rules,
+    created_at: k.createdAt,
+    revoked_at: k.revokedAt,
+    last_used_at: k.lastUsedAt,
+  };
+}
+
+/** The owner's program by id; 404 for another venue's. */
+export async function programOf(db: Db, venueId: string, id: string) {
+  const found = isUuid(id) ? (await programs.listPrograms(db, venueId)).find((p) => p.id === id) : undefined;
+  if (!found) throw new ApiError('program_not_found');
+  return found;
+}

@@ -1,0 +1,108 @@
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { call, client } from '../api';
+import { applyApiError } from '../form-errors';
+import { useSetSession } from '../session';
+
+function Card({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
+        <Title order={2} mb="md">
+          {title}
+        </Title>
+        {children}
+      </Paper>
+    </Center>
+  );
+}
+
+export function SignInPage() {
+  const setSession = useSetSession();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string>();
+  const config = useQuery({ queryKey: ['config'], queryFn: () => call(client.GET('/dashboard/api/config')) });
+  const form = useForm({ initialValues: { email: '', password: '' } });
+  const submit = form.onSubmit(async (values) => {
+    setError(undefined);
+    try {
+      setSession(await call(client.POST('/dashboard/api/session', { body: values })));
+      navigate('/keys');
+    } catch (err) {
+      setError(applyApiError(form, err));
+    }
+  });
+  return (
+    <Card title="Sign in">
+      <form onSubmit={submit}>
+        <Stack>
+          {error && <Alert color="red">{error}</Alert>}
+          <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+          <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+          <Button type="submit" loading={form.submitting}>
+            Sign in
+          </Button>
+          {config.data?.signup_open && (
+            <Text size="sm">
+              New venue?{' '}
+              <Anchor component={Link} to="/signup">
+                Create an account
+              </Anchor>
+            </Text>
+          )}
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+/** The browser's time zone when it is one the server knows (UTC, say, is not a named zone); else Europe/Dublin. */
+function browserTimeZone(): string {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return tz && Intl.supportedValuesOf('timeZone').includes(tz) ? tz : 'Europe/Dublin';
+}
+
+export function SignUpPage() {
+  const setSession = useSetSession();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string>();
+  const form = useForm({
+    initialValues: { venue_name: '', email: '', password: '', currency: 'EUR', timezone: browserTimeZone() },
+    validate: { password: (v) => (v.length < 10 ? 'At least 10 characters.' : null) },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setError(undefined);
+    try {
+      setSession(await call(client.POST('/dashboard/api/signup', { body: values })));
+      navigate('/keys');
+    } catch (err) {
+      setError(applyApiError(form, err));
+    }
+  });
+  return (
+    <Card title="Create your venue">
+      <form onSubmit={submit}>
+        <Stack>
+          {error && <Alert color="red">{error}</Alert>}
+          <TextInput label="Venue name" required {...form.getInputProps('venue_name')} />
+          <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+          <PasswordInput label="Password" description="At least 10 characters" autoComplete="new-password" required {...form.getInputProps('password')} />
+          <TextInput label="Currency" description="ISO 4217, e.g. EUR, GBP" {...form.getInputProps('currency')} />
+          <TextInput label="Time zone" {...form.getInputProps('timezone')} />
+          <Button type="submit" loading={form.submitting}>
+            Create venue
+          </Button>
+          <Text size="sm">
+            Have an account?{' '}
+            <Anchor component={Link} to="/">
+              Sign in
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,203 @@
+import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title, Image } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { call, client, minorDigits, money, when } from '../api';
+import { applyApiError } from '../form-errors';
+import { useVenue } from '../session';
+
+export function MembersPage() {
+  const venue = useVenue();
+  const [q, setQ] = useState('');
+  const [search, setSearch] = useState('');
+  const list = useQuery({
+    queryKey: ['members', search],
+    queryFn: () => call(client.GET('/dashboard/api/members', { params: { query: search ? { q: search } : { limit: 50 } } })),
+  });
+  return (
+    <Stack>
+      <Title order={2}>Members</Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(q.trim());
+        }}
+      >
+        <Group align="flex-end">
+          <TextInput label="Find a member" placeholder="Card number, barcode or phone" value={q} onChange={(e) => setQ(e.currentTarget.value)} w={320} maw="100%" />
+          <Button type="submit">Search</Button>
+          {search && (
+            <Button
+              variant="default"
+              onClick={() => {
+                setQ('');
+                setSearch('');
+              }}
+            >
+              Show all
+            </Button>
+          )}
+        </Group>
+      </form>
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped highlightOnHover aria-label="Members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Card</Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Phone</Table.Th>
+              <Table.Th>Balance</Table.Th>
+              <Table.Th>Level</Table.Th>
+              <Table.Th>Joined</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data?.data.map((m) => (
+              <Table.Tr key={m.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/members/${m.id}`}>
+                    {m.card_numbers[0] ?? m.serial}
+                  </Anchor>
+                  {!m.livemode && (
+                    <Badge ml="xs" size="xs" color="orange" variant="light">
+                      test
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td>{m.name ?? '—'}</Table.Td>
+                <Table.Td>{m.phone ?? '—'}</Table.Td>
+                <Table.Td>{money(m.balance, venue)}</Table.Td>
+                <Table.Td>{m.level?.name ?? '—'}</Table.Td>
+                <Table.Td>{when(m.created_at, venue)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {list.data?.data.length === 0 && <Text c="dimmed">{search ? 'No member matches.' : 'No members yet.'}</Text>}
+    </Stack>
+  );
+}
+
+export function MemberPage() {
+  const { id } = useParams();
+  const venue = useVenue();
+  const qc = useQueryClient();
+  const member = useQuery({ queryKey: ['member', id], queryFn: () => call(client.GET('/dashboard/api/members/{id}', { params: { path: { id: id! } } })) });
+  const history = useQuery({
+    queryKey: ['member', id, 'history'],
+    queryFn: () => call(client.GET('/dashboard/api/members/{id}/history', { params: { path: { id: id! }, query: { limit: 50 } } })),
+  });
+  const digits = minorDigits(venue.currency);
+  const [error, setError] = useState<string>();
+  const form = useForm({
+    initialValues: { amount: '' as number | string, reason: '' },
+    validate: {
+      amount: (v) => (v === '' || Number(v) === 0 ? 'Enter an amount other than zero.' : null),
+      reason: (v) => (v.trim() ? null : 'A reason is required.'),
+    },
+  });
+  const adjust = form.onSubmit(async (v) => {
+    setError(undefined);
+    try {
+      await call(
+        client.POST('/dashboard/api/members/{id}/adjustments', {
+          params: { path: { id: id! } },
+          body: { amount: Math.round(Number(v.amount) * 10 ** digits), reason: v.reason },
+        }),
+      );
+      form.reset();
+      void qc.invalidateQueries({ queryKey: ['member', id] });
+    } catch (err) {
+      setError(applyApiError(form, err));
+    }
+  });
+  if (member.error) return <Alert color="red">{member.error.message}</Alert>;
+  const m = member.data;
+  if (!m) return null;
+  return (
+    <Stack>
+      <Group>
+        <Anchor component={Link} to="/members">
+          ← Members
+        </Anchor>
+      </Group>
+      <Title order={2}>
+        {m.name ?? 'Member'} · {m.card_numbers.join(', ') || m.serial}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+        <Stat label="Balance" value={money(m.balance, venue)} />
+        <Stat label="Available" value={money(m.available, venue)} />
+        <Stat label="Level" value={m.level ? `${m.level.name} (${m.level.percent} %)` : m.stamps ? `${m.stamps.count}/${m.stamps.required} stamps` : '—'} />
+        <Stat label="Total spend · visits" value={`${money(m.total_spend, venue)} · ${m.visits}`} />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Paper withBorder p="md">
+          <Title order={4} mb="sm">
+            Adjust cashback
+          </Title>
+          <form onSubmit={adjust}>
+            <Stack>
+              {error && <Alert color="red">{error}</Alert>}
+              <NumberInput label={`Amount (${venue.currency})`} description="Negative takes cashback away" decimalScale={digits} {...form.getInputProps('amount')} />
+              <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
+              <Group>
+                <Button type="submit" loading={form.submitting}>
+                  Adjust balance
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={4} mb="sm">
+            Card
+          </Title>
+          <Image src={`/dashboard/api/members/${m.id}/barcode.svg`} alt={`Barcode ${m.barcode.value}`} maw={220} />
+          <Text size="sm" c="dimmed" mt="xs">
+            {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · joined {when(m.created_at, venue)}
+          </Text>
+        </Paper>
+      </SimpleGrid>
+      <Title order={3}>History</Title>
+      <Table.ScrollContainer minWidth={560}>
+        <Table striped aria-label="History">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Cashback</Table.Th>
+              <Table.Th>Spend</Table.Th>
+              <Table.Th>Reason / reference</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {history.data?.data.map((h) => (
+              <Table.Tr key={h.id}>
+                <Table.Td>{when(h.created_at, venue)}</Table.Td>
+                <Table.Td>{h.type}</Table.Td>
+                <Table.Td>{money(h.cashback, venue)}</Table.Td>
+                <Table.Td>{h.spend ? money(h.spend, venue) : '—'}</Table.Td>
+                <Table.Td>{h.reason ?? h.reference ?? '—'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder p="md">
+      <Text size="xs" c="dimmed" tt="uppercase">
+        {label}
+      </Text>
+      <Text fw={700} size="lg">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
