@@ -67,11 +67,24 @@ function invalid(param: string, message: string): ApiError {
   return new ApiError('parameter_invalid', { param, message });
 }
 
+/**
+ * Any IANA zone the runtime can use. Intl.supportedValuesOf lists only canonical names, and on Node 20 those are
+ * the old ones (Asia/Calcutta, not Asia/Kolkata), so a name is tried rather than looked up.
+ */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function checkVenueFields(v: Required<Omit<NewVenue, 'settings'>>): void {
   if (!v.name.trim()) throw invalid('name', 'name must not be empty.');
   if (!SLUG.test(v.slug)) throw invalid('slug', 'slug must be 1-48 lowercase letters, digits or dashes.');
   if (!Intl.supportedValuesOf('currency').includes(v.currency)) throw invalid('currency', `Unknown currency ${v.currency}.`);
-  if (!Intl.supportedValuesOf('timeZone').includes(v.timezone)) throw invalid('timezone', `Unknown time zone ${v.timezone}.`);
+  if (!isTimeZone(v.timezone)) throw invalid('timezone', `Unknown time zone ${v.timezone}.`);
   if (!/^[A-Z]{2}$/.test(v.country)) throw invalid('country', 'country must be an ISO 3166 alpha-2 code such as IE.');
   try {
     Intl.getCanonicalLocales(v.locale);

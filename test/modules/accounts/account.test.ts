@@ -46,6 +46,13 @@ describe('GET /v1/account', () => {
     });
   });
 
+  it('a venue takes any IANA time zone, current names included; an unknown one is refused', async () => {
+    for (const timezone of ['Asia/Kolkata', 'Europe/Kyiv', 'America/Argentina/Buenos_Aires', 'Asia/Calcutta']) {
+      expect((await createVenue(t, { timezone })).timezone).toBe(timezone);
+    }
+    await expect(createVenue(t, { timezone: 'Mars/Olympus_Mons' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'timezone' });
+  });
+
   it('key rules with an unknown field are refused at creation', async () => {
     const venue = await createVenue(t);
     await expect(createKey(t, venue, { rules: { free_beer: true } })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'rules' });
