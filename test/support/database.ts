@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 
 export interface TestDatabase {
   database: Database;
-  /** The SQL of every statement the app sent through Kysely, in order (BEGIN and COMMIT are not among them). */
+  /** The SQL of every statement the app sent through Kysely, in order, BEGIN and COMMIT included. */
   sent: string[];
   /** Set on PostgreSQL, so spawned server processes can share the database. */
   url?: string;
