@@ -1,0 +1,71 @@
+// `npm run bench` in its smoke mode (a handful of members, one-second scenarios, embedded database only): the
+// service starts as its own process, every scenario and ceiling runs, and the report has every figure and ratio.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-bench-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SCENARIOS = ['lookup', 'calculate', 'scan', 'apply', 'hold_capture', 'refund', 'bulk_sync', 'mixed'];
+const HEADLINE_RATIOS = ['apply_vs_bare_apply_transaction', 'lookup_vs_bare_read', 'calculate_vs_bare_read', 'embedded_apply_vs_raw_pglite_loop'];
+const MODE_RATIOS = ['apply_vs_bare_apply', 'lookup_vs_bare_read', 'calculate_vs_bare_read', 'history_lookup_old_vs_new_mean_latency', 'history_apply_old_vs_new_mean_latency'];
+
+function runBench(out: string): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_SMOKE: '1', BENCH_MODES: 'pglite', BENCH_OUT: out };
+  delete env.BENCH_KEEP;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
+}
+
+describe('npm run bench (smoke mode)', () => {
+  it('measures every scenario, the ceilings and the ratios, and writes them to the JSON report', { timeout: 180_000 }, async () => {
+    const out = path.join(dir, 'smoke.json');
+    const { code, output } = await runBench(out);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(readFileSync(out, 'utf8'));
+    expect(report.settings.smoke).toBe(true);
+    expect(report.git).toHaveProperty('commit');
+    expect(report.machine.cpus).toBeGreaterThan(0);
+
+    const mode = report.modes.pglite;
+    expect(Object.keys(mode.scenarios).sort()).toEqual([...SCENARIOS].sort());
+    for (const name of SCENARIOS) {
+      const s = mode.scenarios[name];
+      expect(s.requests, name).toBeGreaterThan(0);
+      expect(s.req_per_s, name).toBeGreaterThan(0);
+      expect(typeof s.p50_ms, name).toBe('number');
+      expect(typeof s.p99_ms, name).toBe('number');
+      expect(s.non2xx, `${name}: ${JSON.stringify(s.errors)}`).toBe(0);
+    }
+    // A second of the mix may not draw its rarest kind (refund, 5 %), but it is a mix.
+    const mixed = Object.keys(mode.scenarios.mixed.kinds);
+    expect(mixed.length).toBeGreaterThanOrEqual(3);
+    for (const kind of mixed) expect(['apply', 'calculate', 'lookup', 'refund', 'scan']).toContain(kind);
+    expect(mode.scenarios.hold_capture.flows_per_s).toBeGreaterThan(0);
+    for (const what of ['lookup', 'apply']) {
+      expect(mode.history[what].old.requests, what).toBeGreaterThan(0);
+      expect(mode.history[what].new.requests, what).toBeGreaterThan(0);
+    }
+    expect(mode.ceilings.bare_apply.req_per_s).toBeGreaterThan(0);
+    expect(mode.ceilings.bare_read.req_per_s).toBeGreaterThan(0);
+    expect(report.bare_fastify.req_per_s).toBeGreaterThan(0);
+
+    expect(mode.service.idle_rss_mb).toBeGreaterThan(0);
+    expect(mode.service.peak_rss_mb).toBeGreaterThanOrEqual(mode.service.idle_rss_mb);
+    expect(mode.ledger_verify.exit_code, mode.ledger_verify.output).toBe(0);
+
+    expect(Object.keys(report.ratios).sort()).toEqual([...HEADLINE_RATIOS].sort());
+    expect(report.ratios.embedded_apply_vs_raw_pglite_loop).toBeGreaterThan(0);
+    expect(Object.keys(mode.ratios).sort()).toEqual([...MODE_RATIOS].sort());
+    for (const name of MODE_RATIOS) expect(mode.ratios[name], name).toBeGreaterThan(0);
+    expect(report.targets.length).toBeGreaterThan(0);
+    expect(report.problems).toEqual([]);
+  });
+});
