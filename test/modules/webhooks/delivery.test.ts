@@ -139,7 +139,8 @@ describe('delivery', () => {
     }, { timeout: 8000 });
     const status = await t.db.selectFrom('webhook_deliveries').select('status').where('endpoint_id', '=', ep.id).executeTakeFirstOrThrow();
     expect(status.status).toBe('failed');
-    expect(await w.worker.deliverDue()).toBe(0);
+    // Another round sends it no more (it may pick up other tests' retries, so count this receiver's requests).
+    await w.worker.deliverDue();
     expect(r.requests).toHaveLength(4);
   });
 
