@@ -57,7 +57,7 @@ describe('npm run cli', () => {
     const revoked = await runCli(['key', 'revoke', keyId, '--venue', slug], env());
     expect(revoked.stdout).toContain(`Revoked key ${keyId}`);
     expect((await runCli(['key', 'list', '--venue', slug], env())).stdout).toMatch(/revoked \d{4}-/);
-  }, 90_000);
+  }, 240_000);
 
   postgresGate.it('a key the CLI revokes stops working in a running server at once', async () => {
     const slug = `cli-live-${Date.now().toString(36)}`;
@@ -71,7 +71,7 @@ describe('npm run cli', () => {
       timeout: 2000,
       interval: 20,
     });
-  }, 60_000);
+  }, 180_000);
 
   it('explains mistakes instead of failing with a stack trace', async () => {
     const unknown = await runCli(['key', 'create', '--venue', 'no-such-venue'], env());
@@ -81,7 +81,7 @@ describe('npm run cli', () => {
     expect(help.stdout).toContain('key create [--venue V] [--mode test|live]');
     const top = await runCli([], env());
     expect(top.stdout).toContain('Commands:');
-  }, 60_000);
+  }, 180_000);
 
   embeddedGate.it('refuses an embedded data directory that a running server holds', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '' });
@@ -92,5 +92,5 @@ describe('npm run cli', () => {
     } finally {
       await server.stop();
     }
-  }, 60_000);
+  }, 180_000);
 });

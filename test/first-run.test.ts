@@ -41,11 +41,11 @@ embeddedGate.describe('first run on the embedded database', () => {
     } finally {
       await second.stop();
     }
-  }, 90_000);
+  }, 240_000);
 
   it('refuses a bad configuration value with a clear message', async () => {
     await expect(startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ROLE: 'chef' })).rejects.toThrow(
       /Invalid configuration: .*ROLE/,
     );
-  }, 30_000);
+  }, 120_000);
 });

@@ -55,7 +55,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const port = await freePort();
   const main = spawnMain({ ...env, PORT: String(port), HOST: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (main.child.exitCode !== null) throw new Error(`server exited early:\n${main.output()}`);
     try {
