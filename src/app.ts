@@ -3,7 +3,8 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installKeyAuth } from './http/auth.js';
 import type { App, AppDeps } from './http/context.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { installErrorHandling, routerRefusal, sendApiError, writeClientError } from './http/error-handler.js';
+import { decodeBody, installInputChecks, RouteTable } from './http/input.js';
 import { ApiError } from './shared/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOps } from './http/ops.js';
@@ -22,7 +23,12 @@ import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.
 import { dashboardApiRoutes } from './modules/dashboard/routes.js';
 import { dashboardStaticRoutes } from './modules/dashboard/static.js';
 
+// The router's limit on one path parameter; longer ones are refused before any route runs (see routerRefusal).
+const MAX_PARAM_LENGTH = 100;
+
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
+  const docBaseUrl = deps.config.publicBaseUrl;
+  const routes = new RouteTable();
   const app: App = Fastify({
     logger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -32,7 +38,15 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     exposeHeadRoutes: false,
     // Fastify's own 503 while closing has its own body; ours below answers in the envelope (D5).
     return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // The router's refusals and the HTTP parser's would otherwise answer in Fastify's shape, without request_id.
+    frameworkErrors: (error, req, reply) => {
+      reply.header('x-request-id', req.id);
+      sendApiError(reply, routerRefusal(error, req.method, req.url, routes, MAX_PARAM_LENGTH), docBaseUrl);
+    },
+    clientErrorHandler: (error, socket) => writeClientError(error, socket, docBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);
@@ -55,13 +69,21 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   });
 
   // JSON only; an empty body with a JSON content type counts as no body (some clients send one on DELETE).
+  // Read as bytes, so invalid UTF-8 is refused instead of quietly becoming U+FFFD.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(req, body as string, done),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, bytes, done) => {
+    let body: string;
+    try {
+      body = decodeBody(bytes as Buffer);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    return body === '' ? done(null, undefined) : parseJson(req, body, done);
+  });
 
-  installErrorHandling(app, deps.config.publicBaseUrl);
+  installErrorHandling(app, docBaseUrl);
+  installInputChecks(app);
   installKeyAuth(app);
   installOps(app);
   await registerOpenApi(app);

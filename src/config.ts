@@ -32,6 +32,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '3d' }),
   WEBHOOK_POLL_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '1s' }),
   DASHBOARD_SIGNUP: Type.Boolean({ default: true }),
+  SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -58,6 +59,8 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   /** Whether /dashboard offers sign-up of a new venue and owner (the CLI always can create them). */
   dashboardSignup: boolean;
+  /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
+  shutdownTimeoutMs: number;
 }
 
 export interface WebhookDeliveryConfig {
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanWindowSeconds: parsed.SCAN_WINDOW_SECONDS,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     dashboardSignup: parsed.DASHBOARD_SIGNUP,
+    shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),
       retryJitter: parsed.WEBHOOK_RETRY_JITTER,

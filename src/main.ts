@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { createServer, createWebhookWorker, openStorage } from './server.js';
+import { armShutdownDeadline } from './shutdown.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,10 +19,11 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    armShutdownDeadline(config.shutdownTimeoutMs);
+    app.log.info({ signal, deadline_ms: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     try {
-      await delivery?.close();
-      await server.close();
+      // Together: the listener closes at once, while the worker finishes the delivery it has under way.
+      await Promise.all([delivery?.close(), server.close()]);
       await storage.close();
       process.exit(0);
     } catch (err) {

@@ -9,7 +9,22 @@ import { callerOf } from './context.js';
 import * as store from './idempotency-store.js';
 
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
+// D6: 1 to 255 printable ASCII characters. Not a leading space: HTTP strips it, so the key would not arrive as sent.
 const KEY_SHAPE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
+
+/**
+ * Refuses an Idempotency-Key outside D6's shape. Called at the edge for every request that carries one (src/http/
+ * input.ts), so a route that does not use it still refuses a malformed key instead of silently ignoring it.
+ */
+export function checkIdempotencyKey(key: string | string[] | undefined): asserts key is string | undefined {
+  if (key === undefined) return;
+  if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
+    throw new ApiError('parameter_invalid', {
+      param: 'Idempotency-Key',
+      message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    });
+  }
+}
 
 /** Method, path, query (parsed, so the order of its parameters does not matter) and canonical body. */
 function fingerprintOf(req: FastifyRequest): string {
@@ -31,8 +46,14 @@ function replayError(body: Record<string, unknown>): ApiError {
 }
 
 /** Runs a change in a transaction and answers `status` with its result (see runMutationWithStatus). */
-export function runMutation<T>(req: FastifyRequest, reply: FastifyReply, status: number, work: (trx: Db) => Promise<T>): Promise<T> {
-  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }));
+export function runMutation<T>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  work: (trx: Db) => Promise<T>,
+  scope?: IdempotencyScope,
+): Promise<T> {
+  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope);
 }
 
 /** What a change answers; `replayed` marks an answer repeated by the domain's own key (external_id). */
@@ -40,6 +61,12 @@ export interface MutationResult<T> {
   status: number;
   body: T;
   replayed?: boolean;
+}
+
+/** Whose keys these are: by default the calling key's venue; a route without a key names the venue itself. */
+export interface IdempotencyScope {
+  venueId: string;
+  namespace?: string;
 }
 
 /**
@@ -51,6 +78,7 @@ export async function runMutationWithStatus<T>(
   req: FastifyRequest,
   reply: FastifyReply,
   work: (trx: Db) => Promise<MutationResult<T>>,
+  scope?: IdempotencyScope,
 ): Promise<T> {
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
@@ -60,28 +88,26 @@ export async function runMutationWithStatus<T>(
     return body;
   };
   if (key === undefined) return answer(await inTransaction(db, work));
-  if (typeof key !== 'string' || !KEY_SHAPE.test(key)) {
-    throw new ApiError('parameter_invalid', {
-      param: 'Idempotency-Key',
-      message: 'Idempotency-Key must be 1 to 255 printable ASCII characters.',
-    });
-  }
-  const venueId = callerOf(req).venueId;
+  checkIdempotencyKey(key);
+  const venueId = scope?.venueId ?? callerOf(req).venueId;
+  // Keys of anonymous callers live apart from the venue's own keys, so neither can replay the other's answer:
+  // '§' is not ASCII, so no key a caller can send is spelled like a namespaced one.
+  const storedKey = scope?.namespace ? `${scope.namespace}§${key}` : key;
   const fingerprint = fingerprintOf(req);
   const at = clock.now();
   const notBefore = new Date(at.getTime() - REMEMBER_MS);
   let workStarted = false;
   try {
     const outcome = await inTransaction(db, async (trx) => {
-      if (!(await store.tryLockKey(trx, venueId, key))) throw new ApiError('idempotency_key_in_use');
-      const prior = await store.findResponse(trx, venueId, key, notBefore);
+      if (!(await store.tryLockKey(trx, venueId, storedKey))) throw new ApiError('idempotency_key_in_use');
+      const prior = await store.findResponse(trx, venueId, storedKey, notBefore);
       if (prior) {
         if (prior.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
         return { kind: 'replay' as const, prior };
       }
       workStarted = true;
       const result = await work(trx);
-      await store.saveResponse(trx, { venueId, key, fingerprint, status: result.status, body: result.body, at, notBefore });
+      await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: result.status, body: result.body, at, notBefore });
       return { kind: 'done' as const, result };
     });
     if (outcome.kind === 'done') return answer(outcome.result);
@@ -96,7 +122,7 @@ export async function runMutationWithStatus<T>(
       // Under the key's lock again: a retry that started since the rollback owns the key, and its answer counts.
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
       await db.transaction().execute(async (trx) => {
-        if (await store.tryLockKey(trx, venueId, key)) await store.saveResponse(trx, { venueId, key, fingerprint, status: err.status, body, at, notBefore });
+        if (await store.tryLockKey(trx, venueId, storedKey)) await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: err.status, body, at, notBefore });
       });
     }
     throw err;

@@ -1,10 +1,18 @@
 // Every failure, the framework's included, answers the contract's envelope with the right status, type, code and param.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp } from '../support/app.js';
 import { venueWithKey } from '../support/factories.js';
-import { client, expectError, request } from '../support/http.js';
+import { client, expectError, rawHttp, request } from '../support/http.js';
 
 const t = useTestApp({ config: { bodyLimitBytes: 4096 } });
+// Router and parser failures need a real socket: app.inject normalises paths and cannot send malformed requests.
+let base: string;
+beforeAll(async () => {
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+
+/** One request over the socket, closing the connection after the answer. */
+const get = (path: string, headers = '') => rawHttp(base, `GET ${path} HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n`);
 
 describe('error envelope', () => {
   it('malformed JSON is 400 parameter_invalid', async () => {
@@ -75,6 +83,70 @@ describe('error envelope', () => {
     const { secret } = await venueWithKey(t);
     const res = await client(t, secret).get('/api/v1/webhook_endpoints?colour=red');
     expect(expectError(res, 400, 'parameter_invalid').param).toBe('colour');
+  });
+});
+
+describe('router and HTTP parser failures, over a socket', () => {
+  it.each(['%ff', '%c0%af', '%zz', '%e2%82'])('a path parameter %s that is not percent-encoded UTF-8 is 400 naming it', async (bad) => {
+    const e = expectError(await get(`/api/v1/members/${bad}`), 400, 'parameter_invalid', 'invalid_request_error');
+    expect(e.param).toBe('id');
+    expect(e.message).toMatch(/percent-encoded UTF-8/);
+  });
+
+  it('bad percent-encoding outside any parameter is 400 with no param; on a wildcard route it is the path', async () => {
+    expect(expectError(await get('/api/v1/%ff/members'), 400, 'parameter_invalid').param).toBeUndefined();
+    expectError(await get('/api/docs/static/%c0%af'), 400, 'parameter_invalid');
+  });
+
+  it('a path parameter over the router limit (its 414) is 400 parameter_invalid naming it', async () => {
+    const res = await get(`/api/v1/members/${'a'.repeat(101)}/history`);
+    const e = expectError(res, 400, 'parameter_invalid');
+    expect(e.param).toBe('id');
+    expect(e.message).toMatch(/longer than 100 characters/);
+  });
+
+  it('invalid JSON, a wrong content type and a body over the limit answer the envelope', async () => {
+    const { secret } = await venueWithKey(t);
+    const post = (type: string, body: string) =>
+      rawHttp(
+        base,
+        `POST /api/v1/webhook_endpoints HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: ${type}\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    expectError(await post('application/json', '{"url": '), 400, 'parameter_invalid');
+    expectError(await post('text/plain', 'url=x'), 415, 'unsupported_content_type');
+    expectError(await post('application/json', JSON.stringify({ url: 'https://hooks.example.com/x', description: 'x'.repeat(5000) })), 413, 'request_body_too_large');
+  });
+
+  it.each(['/api/docs/static/..', '/api/docs/static/../../package.json', '/api/docs/static/%2e%2e/%2e%2e/package.json', '/api/docs/static/nope.css'])(
+    'static files: %s is 404 route_not_found, not a 500 or a 405',
+    async (path) => {
+      const res = await get(path);
+      expectError(res, 404, 'route_not_found', 'invalid_request_error');
+      expect(JSON.stringify(res.body)).not.toMatch(/"name"|venue-loyalty/);
+    },
+  );
+
+  it('headers over the parser limit (its 431) get a minimal envelope and a closed connection', async () => {
+    const res = await get('/healthz', `X-Big: ${'a'.repeat(20_000)}\r\n`);
+    const e = expectError(res, 400, 'parameter_invalid', 'invalid_request_error');
+    expect(e.message).toMatch(/headers are larger/);
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it.each([
+    ['a request line that is not HTTP', 'GARBAGE\r\n\r\n'],
+    ['a method with a space', 'G ET / HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n'],
+    ['a control character in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0001b\r\n\r\n'],
+  ])('%s gets a minimal envelope', async (_what, bytes) => {
+    const e = expectError(await rawHttp(base, bytes), 400, 'parameter_invalid');
+    expect(e.message).toMatch(/not valid HTTP\/1\.1/);
+  });
+
+  it('the server still answers afterwards', async () => {
+    expect((await get('/healthz')).status).toBe(200);
   });
 });
 

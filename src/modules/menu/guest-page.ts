@@ -97,16 +97,24 @@ const SCRIPT = `'use strict';
     li.querySelector('.minus').addEventListener('click', () => { basket.set(sku, Math.max(0, (basket.get(sku) || 0) - 1)); render(); });
   }
 
+  // One Idempotency-Key per basket: a guest who taps again after a lost answer gets the same order, not a second.
+  let attempt = null;
+  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
+
   send.addEventListener('click', async () => {
     const items = [...basket].filter(([, n]) => n > 0).map(([external_id, quantity]) => ({ external_id, quantity }));
+    const payload = JSON.stringify({ table_code: body.dataset.table, items });
+    if (!attempt || attempt.payload !== payload) attempt = { payload, key: newKey() };
     send.disabled = true;
     try {
       const res = await fetch('/api/public/v1/menus/' + encodeURIComponent(body.dataset.slug) + '/orders', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ table_code: body.dataset.table, items }),
+        headers: { 'content-type': 'application/json', 'idempotency-key': attempt.key },
+        body: payload,
       });
       const answer = await res.json();
+      // An answer, either way: the next tap is a new request. Only a lost answer (below) keeps the key for the retry.
+      attempt = null;
       if (!res.ok) { say(answer.error ? answer.error.message : 'The order could not be sent.', true); render(); return; }
       basket.clear();
       render();

@@ -5,6 +5,7 @@ import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import * as accounts from '../accounts/service.js';
 import { MoveOrder, Order, OrderParams, ORDER_STATUSES, PlaceOrder, PublicOrderParams } from './schemas.js';
 import * as service from './service.js';
 
@@ -61,7 +62,9 @@ export async function publicOrderRoutes(app: App): Promise<void> {
       schema: {
         tags: ['Public menu'],
         summary: 'Place a table order from the QR menu (no key)',
-        description: 'Limited per client address. Unknown dishes: 400; stop-listed dishes: 409 dish_unavailable; unknown table: 404 table_not_found.',
+        description:
+          'Limited per client address. Unknown dishes: 400; stop-listed dishes: 409 dish_unavailable; unknown table: 404 table_not_found. ' +
+          'Send an Idempotency-Key to retry safely: a retry with the same key and body gets the first answer.',
         security: [],
         params: PublicOrderParams,
         body: PlaceOrder,
@@ -80,9 +83,14 @@ export async function publicOrderRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const order = await app.deps.db.transaction().execute((trx) => service.placeOrder(trx, req.params.venue_slug, req.body));
-      reply.code(201);
-      return order;
+      // A guest's phone retries on a bad network: with an Idempotency-Key the retry gets the first answer, not a second
+      // order. Guests' keys are kept per venue, apart from the keys of the venue's own API keys.
+      const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
+      if (!venue) throw new ApiError('menu_not_found');
+      return runMutation(req, reply, 201, (trx) => service.placeOrder(trx, req.params.venue_slug, req.body), {
+        venueId: venue.id,
+        namespace: 'public',
+      });
     },
   );
 }
