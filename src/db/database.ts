@@ -1,4 +1,5 @@
 // The one Database factory: embedded PGlite in a data directory by default, PostgreSQL when a URL is given.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
@@ -62,8 +63,29 @@ async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }, opti
   };
 }
 
+/** Statements longer than this, or with more values, are not prepared by name: their text varies with a row count. */
+const PREPARED_TEXT_LIMIT = 8000;
+const PREPARED_VALUES_LIMIT = 100;
+
+/**
+ * A pg client that prepares each parameterised statement once per connection, under a name derived from its
+ * text, so PostgreSQL parses and plans it once instead of on every request. Kysely's SQL text never holds the
+ * values, so the code bounds the set of texts; bulk statements, whose text grows with their rows, stay unnamed.
+ */
+class PreparingClient extends pg.Client {
+  // Kysely calls query(text, values); every other form goes through unchanged.
+  override query(text: any, values?: any, callback?: any): any {
+    if (typeof text === 'string' && Array.isArray(values) && callback === undefined && values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT) {
+      return super.query({ name: statementName(text), text, values });
+    }
+    return super.query(text, values, callback);
+  }
+}
+
+const statementName = (text: string) => `vl_${createHash('sha1').update(text).digest('base64url')}`;
+
 async function openPostgres(url: string, poolSize: number, options: DatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, Client: PreparingClient });
   // An idle connection the server dropped (restart, failover) is discarded by the pool and replaced on the
   // next query; without a listener the event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`));

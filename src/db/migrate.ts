@@ -11,6 +11,7 @@ import * as visitsScans from './migrations/0008_visits_scans.js';
 import * as checkDays from './migrations/0009_check_days.js';
 import * as memberTotals from './migrations/0010_member_totals.js';
 import * as dashboardSessions from './migrations/0011_dashboard_sessions.js';
+import * as registerExternalIds from './migrations/0012_register_external_ids.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_check_days': checkDays,
   '0010_member_totals': memberTotals,
   '0011_dashboard_sessions': dashboardSessions,
+  '0012_register_external_ids': registerExternalIds,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -1,17 +1,28 @@
-// Transactions that retry what PostgreSQL asks to be retried (serialization failures, deadlocks), then give up
-// with 409 balance_conflict so the client retries with the same external_id or Idempotency-Key (D11).
+// Transactions that retry what PostgreSQL asks to be retried (serialization failures, deadlocks) and a duplicate
+// caught by a unique constraint, then give up with 409 balance_conflict so the client retries with the same
+// external_id or Idempotency-Key (D11).
 import { ApiError } from '../shared/errors.js';
 import type { Db } from './database.js';
 
 const RETRYABLE = new Set(['40001', '40P01']);
+/**
+ * Unique constraints that catch the same request sent twice at once: the loser read before the winner committed,
+ * and its retry finds the winner's row and answers it as a replay.
+ */
+const DUPLICATE_REQUEST = new Set(['transactions_external_id_key', 'transactions_register_external_id_key']);
 export const TRANSACTION_ATTEMPTS = 3;
+
+function retryable(err: unknown): boolean {
+  const { code, constraint } = err as { code?: string; constraint?: string };
+  return RETRYABLE.has(code ?? '') || (code === '23505' && DUPLICATE_REQUEST.has(constraint ?? ''));
+}
 
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
     } catch (err) {
-      if (!RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+      if (!retryable(err)) throw err;
       if (attempt === TRANSACTION_ATTEMPTS) throw new ApiError('balance_conflict');
     }
   }

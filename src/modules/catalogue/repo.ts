@@ -1,6 +1,7 @@
 // SQL for catalogue products and categories; bulk uploads are one statement each, whatever their size.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Read } from '../../db/statement.js';
 import type { CatalogCategoriesTable, CatalogProductsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
@@ -110,20 +111,26 @@ export async function listCategories(db: Db, venueId: string, page: Page): Promi
  * For check lines, in one query: the category rules reached through each SKU's product, and those of the
  * categories lines name directly. A row's `sku` is null when it was reached by name only.
  */
-export async function rulesForLines(db: Db, venueId: string, skus: string[], categories: string[]) {
-  const { rows } = await sql<{
-    sku: string | null;
-    external_id: string;
-    earns_cashback: boolean;
-    payable_with_cashback: boolean;
-    cashback_percent_bp: number | null;
-  }>`
-    with products as (
-      select sku, category from catalog_products where venue_id = ${venueId} and sku = any(${skus}::text[])
-    )
-    select p.sku, c.external_id, c.earns_cashback, c.payable_with_cashback, c.cashback_percent_bp
-    from catalog_categories c
-    left join products p on p.category = c.external_id
-    where c.venue_id = ${venueId} and (p.sku is not null or c.external_id = any(${categories}::text[]))`.execute(db);
-  return rows;
+export interface LineRuleRow {
+  sku: string | null;
+  external_id: string;
+  earns_cashback: boolean;
+  payable_with_cashback: boolean;
+  cashback_percent_bp: number | null;
+}
+
+/** The category rules of the named SKUs (through their products) and categories, as a read of a gather. */
+export function rulesForLines(venueId: string, skus: string[], categories: string[]): Read<LineRuleRow[]> {
+  return {
+    query: sql`
+      with products as (
+        select sku, category from catalog_products where venue_id = ${venueId} and sku = any(${skus}::text[])
+      )
+      select coalesce(jsonb_agg(jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', c.earns_cashback,
+        'payable_with_cashback', c.payable_with_cashback, 'cashback_percent_bp', c.cashback_percent_bp)), '[]'::jsonb)
+      from catalog_categories c
+      left join products p on p.category = c.external_id
+      where c.venue_id = ${venueId} and (p.sku is not null or c.external_id = any(${categories}::text[]))`,
+    parse: (value) => value as LineRuleRow[],
+  };
 }

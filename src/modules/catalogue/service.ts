@@ -1,5 +1,6 @@
 // The catalogue: products by SKU, categories, the owner's money rules, and how a check line resolves its rule.
 import type { Db } from '../../db/database.js';
+import type { Read } from '../../db/statement.js';
 import { assertBulkValid } from '../../shared/bulk.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -128,23 +129,34 @@ export async function setCategoryRules(db: Db, venueId: string, externalId: stri
  * How each check line is treated: sku → product → category → rules; without a product, the category the line
  * names; with neither, the program's defaults (earns, payable, the member's level percent).
  */
-export async function resolveLineRules(db: Db, venueId: string, lines: { sku?: string; category?: string }[]): Promise<LineRule[]> {
+export interface LineRules {
+  /** What the gather reads; undefined when no line names a SKU or a category (they take the defaults). */
+  read: Read<repo.LineRuleRow[]> | undefined;
+  /** Each line's rule, from what `read` gave. */
+  resolve(rows: repo.LineRuleRow[] | undefined): LineRule[];
+}
+
+/** The rules of a check's lines: a product's category by SKU first, else the named category, else the defaults. */
+export function lineRules(venueId: string, lines: { sku?: string; category?: string }[]): LineRules {
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
   const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
-  // Lines naming neither a SKU nor a category take the defaults: no query for them.
-  const rows = skus.length || named.length ? await repo.rulesForLines(db, venueId, skus, named) : [];
-  const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
-  const byCategory = new Map(rows.map((r) => [r.external_id, r]));
-  return lines.map((line) => {
-    const product = line.sku ? bySku.get(line.sku) : undefined;
-    const rule = product ?? (line.category ? byCategory.get(line.category) : undefined);
-    if (!rule) return { category: line.category ?? null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null };
-    return {
-      category: rule.external_id,
-      source: product ? 'product' : 'category',
-      earnsCashback: rule.earns_cashback,
-      payableWithCashback: rule.payable_with_cashback,
-      percentBp: rule.cashback_percent_bp,
-    };
-  });
+  return {
+    read: skus.length || named.length ? repo.rulesForLines(venueId, skus, named) : undefined,
+    resolve(rows = []) {
+      const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
+      const byCategory = new Map(rows.map((r) => [r.external_id, r]));
+      return lines.map((line) => {
+        const product = line.sku ? bySku.get(line.sku) : undefined;
+        const rule = product ?? (line.category ? byCategory.get(line.category) : undefined);
+        if (!rule) return { category: line.category ?? null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null };
+        return {
+          category: rule.external_id,
+          source: product ? 'product' : 'category',
+          earnsCashback: rule.earns_cashback,
+          payableWithCashback: rule.payable_with_cashback,
+          percentBp: rule.cashback_percent_bp,
+        };
+      });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 // SQL for transactions (applied checks) and refunds.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { asNumber, type Read, type WriteStep } from '../../db/statement.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
@@ -8,19 +9,11 @@ export type TransactionRow = Selectable<TransactionsTable>;
 export type RefundRow = Selectable<RefundsTable>;
 
 /**
- * Holds the external id for the rest of the transaction, in every register scope at once: the same check sent
- * twice at once, even through keys that number checks differently, is applied once.
- */
-export async function lockExternalId(trx: Db, venueId: string, externalId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`${venueId}:${externalId}`}, 0))`.execute(trx);
-}
-
-/**
  * The transaction with this external id in the register scope `registerKey`; else the one applied under another
  * numbering for the same register (a check applied per venue that named the register, or per register by a key
  * that numbered so), so a check stays found when the venue changes how it numbers checks.
  */
-export async function findTransaction(db: Db, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, forUpdate = false) {
+function lookup(db: Db, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string) {
   return db
     .selectFrom('transactions')
     .selectAll()
@@ -28,26 +21,79 @@ export async function findTransaction(db: Db, venueId: string, registerKey: stri
     .where('external_id', '=', externalId)
     .where((eb) => (registerId ? eb.or([eb('register_key', '=', registerKey), eb('register_id', '=', registerId)]) : eb('register_key', '=', registerKey)))
     .orderBy(sql`register_key = ${registerKey}`, 'desc')
-    .limit(1)
+    .limit(1);
+}
+
+export type TransactionKey = [venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string];
+
+export async function findTransaction(db: Db, key: TransactionKey, forUpdate = false) {
+  return lookup(db, ...key)
     .$if(forUpdate, (q) => q.forUpdate())
     .executeTakeFirst();
 }
 
-/** What a member's checks of one venue day earned, net of what their voids and refunds took back. */
-export async function earnedOnDay(db: Db, venueId: string, memberId: string, day: string, excludeId?: string): Promise<number> {
-  const row = await db
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(sql`earned - earned_reversed`), sql<number>`0`).as('net'))
-    .where('venue_id', '=', venueId)
-    .where('member_id', '=', memberId)
-    .where('venue_day', '=', day)
-    .$if(excludeId !== undefined, (q) => q.where('id', '<>', excludeId!))
-    .executeTakeFirstOrThrow();
-  return Number(row.net);
+/** A transaction's row read back from JSON (a read of a gather, or read alongside a lock). */
+export function transactionFromJson(value: unknown): TransactionRow | null {
+  if (value === null || value === undefined) return null;
+  const row = value as TransactionRow;
+  return { ...row, created_at: new Date(row.created_at), closed_at: row.closed_at && new Date(row.closed_at), voided_at: row.voided_at && new Date(row.voided_at) };
 }
 
-export async function insertTransaction(db: Db, row: Insertable<TransactionsTable>): Promise<TransactionRow> {
-  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+/** The transaction as one JSON value, to be read in the statement that locks the member. */
+export function transactionJson(db: Db, key: TransactionKey) {
+  return sql<unknown>`(select to_jsonb(t) from (${lookup(db, ...key)}) t)`;
+}
+
+/** The transaction as a read of a gather. */
+export function transactionRead(db: Db, key: TransactionKey): Read<TransactionRow | null> {
+  return { query: transactionJson(db, key), parse: transactionFromJson };
+}
+
+/** The id of the transaction's member, as a scalar sub-query (to lock the member first). */
+export function memberOfTransaction(db: Db, key: TransactionKey) {
+  return sql<string | null>`(select t.member_id from (${lookup(db, ...key)}) t)`;
+}
+
+/**
+ * What a member's checks of one venue day earned, net of what their voids and refunds took back; `of` instead of a
+ * day: the day of that transaction, leaving it out.
+ */
+export function earnedOnDay(db: Db, venueId: string, memberId: string, day: string | { of: TransactionKey }): Read<number> {
+  const query =
+    typeof day === 'string'
+      ? sql`select coalesce(sum(earned - earned_reversed), 0) from transactions
+          where venue_id = ${venueId} and member_id = ${memberId} and venue_day = ${day}`
+      : sql`select coalesce(sum(x.earned - x.earned_reversed), 0) from transactions x, (${lookup(db, ...day.of)}) t
+          where x.venue_id = ${venueId} and x.member_id = ${memberId} and x.venue_day = t.venue_day and x.id <> t.id`;
+  return { query, parse: asNumber };
+}
+
+/** A new transaction, as the step of the check's write (a duplicate meets the external-id constraints). */
+export function insertStep(db: Db, row: TransactionRow): WriteStep {
+  return {
+    name: 'inserted_transaction',
+    query: db.insertInto('transactions').values({ ...row, line_items: JSON.stringify(row.line_items), display: JSON.stringify(row.display) }),
+  };
+}
+
+/** Records a hold captured into an applied check, as the step of the capture's write. */
+export function captureStep(db: Db, row: TransactionRow): WriteStep {
+  return {
+    name: 'captured_transaction',
+    query: db
+      .updateTable('transactions')
+      .set({
+        redeemed: row.redeemed,
+        earned: row.earned,
+        earn_capped: row.earn_capped,
+        paid: row.paid,
+        hold_id: row.hold_id,
+        line_items: JSON.stringify(row.line_items),
+        display: JSON.stringify(row.display),
+      })
+      .where('venue_id', '=', row.venue_id)
+      .where('id', '=', row.id),
+  };
 }
 
 export async function listTransactions(db: Db, venueId: string, page: Page, filter: { memberId?: string; status?: string }) {
@@ -115,28 +161,4 @@ export async function findRefund(db: Db, venueId: string, transactionId: string,
 
 export async function insertRefund(db: Db, row: Insertable<RefundsTable>): Promise<RefundRow> {
   return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
-}
-
-/** Records a hold captured into an applied check: what it now redeems, earns and was paid. */
-export async function recordCapture(
-  db: Db,
-  venueId: string,
-  id: string,
-  change: { redeemed: number; earned: number; earnCapped: boolean; paid: number; holdId: string; lineItems: unknown[]; display: unknown },
-): Promise<TransactionRow> {
-  return db
-    .updateTable('transactions')
-    .set({
-      redeemed: change.redeemed,
-      earned: change.earned,
-      earn_capped: change.earnCapped,
-      paid: change.paid,
-      hold_id: change.holdId,
-      line_items: JSON.stringify(change.lineItems),
-      display: JSON.stringify(change.display),
-    })
-    .where('venue_id', '=', venueId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
 }

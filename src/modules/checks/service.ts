@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../../db/database.js';
+import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -15,16 +16,15 @@ import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
 import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
-import { recordEvent, type EventRequest } from '../webhooks/events.js';
+import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
+import type { EventType } from '../webhooks/schemas.js';
+import type { LineRule } from '../catalogue/schemas.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
 import * as repo from './repo.js';
 import type { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
 import { checkDisplay, presentLines, presentRefund, presentTransaction, reversalDisplay, type PricedLine } from './view.js';
 
 export { presentTransaction };
-
-type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
-type UsableHold = holds.LockedHold;
 
 /** How far ahead of the service's clock a till's closed_at may be. */
 export const CLOSED_AT_LEEWAY_SECONDS = 300;
@@ -67,10 +67,10 @@ function checkRegisterRules(caller: Caller, body: CalculateBody): void {
   if (rules.redeem_only_via_holds && (body.redeem_amount ?? 0) > 0 && !body.hold_id) throw new ApiError('hold_required', { param: 'redeem_amount' });
 }
 
-/** What a decision reads, after the member (and hold) are locked. */
+/** What a decision reads, after the member is locked. */
 interface Gathered {
   member: members.CheckMember | null;
-  hold: UsableHold | null;
+  hold: holds.UsableHold | null;
   /** The most this check may earn besides the per-check cap (what the per-day cap leaves); null: no limit. */
   earnRoom: number | null;
 }
@@ -91,11 +91,9 @@ interface Decision {
   effect: Effect;
 }
 
-/** What the member's earnings on a venue day leave of the per-day cap; checks of every key count. */
-async function perDayRoom(db: Db, caller: Caller, memberId: string, day: string, excludeId?: string): Promise<number | null> {
-  const cap = caller.settings.max_cashback_per_day;
-  return cap === null ? null : cap - (await repo.earnedOnDay(db, caller.venueId, memberId, day, excludeId));
-}
+/** What the per-day cap leaves of a day on which the member's checks earned `earned`; null: no cap. */
+const dayRoom = (caller: Caller, earned: number | undefined): number | null =>
+  caller.settings.max_cashback_per_day === null ? null : caller.settings.max_cashback_per_day - (earned ?? 0);
 
 /**
  * The one calculation of a check's money, for a new check (`before` undefined) and for a hold captured into an
@@ -156,23 +154,31 @@ function memberViews(caller: Caller, member: members.CheckMember | null, effect:
   return { before: presentMember(r, member.program, caller.venue), after: presentMember(after, member.program, caller.venue) };
 }
 
-/** The ledger entries and the hold capture of a decision: the one write of new checks and captures alike. */
-async function writeEffect(trx: Db, caller: Caller, ctx: CheckContext, gathered: Gathered, decision: Decision, externalId: string): Promise<void> {
+/**
+ * The steps of the one write of new checks and captures alike: the check's row (`row`, inserted or updated by
+ * `rowStep`), its ledger entries with the member's totals, the hold's capture, and the event.
+ */
+function effectSteps(trx: Db, caller: Caller, at: Date, gathered: Gathered, decision: Decision, rowStep: WriteStep, event: EventType, transaction: Transaction, request: EventRequest): WriteStep[] {
   const { member, hold } = gathered;
   const { effect, calc } = decision;
-  if (member) {
-    const memberId = member.record.id;
-    await members.appendLedger(trx, caller, [
-      ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference: externalId }] : []),
-      ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference: externalId }] : []),
-      ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference: externalId }] : []),
-      { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference: externalId },
-    ], ctx.clock.now());
-  }
-  if (hold) await holds.captureHold(trx, caller, hold.id, calc.redeemed, externalId);
+  const memberId = member?.record.id;
+  const reference = transaction.external_id;
+  return [
+    rowStep,
+    ...(memberId
+      ? members.ledgerSteps(trx, caller, [
+          ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
+          ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
+          ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
+          { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
+        ], at)
+      : []),
+    ...(hold ? [holds.captureStep(trx, caller, hold.id, calc.redeemed, reference)] : []),
+    ...eventSteps(trx, { venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
+  ];
 }
 
-function pricedLines(body: CalculateBody, rules: Awaited<ReturnType<typeof catalogue.resolveLineRules>>): PricedLine[] {
+function pricedLines(body: CalculateBody, rules: LineRule[]): PricedLine[] {
   return body.line_items.map((l, i) => ({
     sku: l.sku ?? null,
     name: l.name,
@@ -183,33 +189,75 @@ function pricedLines(body: CalculateBody, rules: Awaited<ReturnType<typeof catal
   }));
 }
 
-/** The member the check names, or the hold's member when it names none. */
-function memberRef(body: CalculateBody, hold: UsableHold | null): MemberRef {
-  const named = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
-  return !named && hold ? { member_id: hold.memberId } : (body as MemberRef);
+/** 404 for the member a check names, or for its hold when it names no member. */
+function namedNotFound(body: CalculateBody): ApiError {
+  const namesMember = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
+  return body.hold_id && !namesMember ? new ApiError('hold_not_found', { param: 'hold_id' }) : new ApiError('member_not_found');
+}
+
+/** The hold's member, for a check that names a hold but no member. */
+const memberOfHold = (db: Db, caller: Caller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id) : undefined);
+
+/** The day a check counts in for the per-day cap: the venue-local date it closed (else was received). */
+const dayOf = (caller: Caller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
+
+/**
+ * Everything a new check's decision reads besides the member's row, in one statement: what the member's holds keep
+ * as of `asOf` (for a locked member: the clock read after the lock), the hold, the day's earnings, the recent scan,
+ * the lines' rules, and with `key` a transaction of that number committed while the lock was awaited.
+ */
+async function readForCheck(
+  db: Db,
+  caller: Caller,
+  body: CalculateBody,
+  ctx: CheckContext,
+  member: members.LockedMember | null,
+  asOf: Date,
+  key?: repo.TransactionKey,
+) {
+  const rules = catalogue.lineRules(caller.venueId, body.line_items);
+  const memberId = member?.id;
+  const read = await readTogether(db, {
+    existing: key && member ? repo.transactionRead(db, key) : undefined,
+    held: memberId ? members.heldRead(db, caller, memberId, asOf) : undefined,
+    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
+    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.venueId, memberId, dayOf(caller, body)) : undefined,
+    scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
+    rules: rules.read,
+  });
+  return { ...read, member, asOf, lineRules: rules.resolve(read.rules) };
 }
 
 /**
- * Reads what a new check's decision needs; with `lock`, the hold and the member are locked first, and the hold is
- * judged by the same clock reading as what the member's holds keep, so an expiring hold is never counted twice.
+ * What the decision stands on, from what was read: the hold judged by the same clock reading as what the member's
+ * holds keep (an expiring hold is never counted twice), the scan required, the per-day room, the lines priced.
  */
-async function gatherCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext, lock: boolean) {
-  const hold = body.hold_id ? await holds.lockHold(db, caller, body.hold_id) : null;
-  const ref = memberRef(body, hold);
-  const member = lock ? await members.lockMemberForCheck(db, caller, ref, ctx.clock) : await members.findMemberForCheck(db, caller, ref);
-  if (hold) holds.ensureUsable(hold, member?.asOf ?? caller.now);
-  if (member && caller.settings.card_scan_required) await visits.requireRecentScan(db, caller, member.record.id, ctx.scanWindowSeconds);
-  const day = venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
-  const earnRoom = member ? await perDayRoom(db, caller, member.record.id, day) : null;
-  const lines = pricedLines(body, await catalogue.resolveLineRules(db, caller.venueId, body.line_items));
-  return { gathered: { member, hold, earnRoom }, lines, day };
+async function judgeRead(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext, read: Awaited<ReturnType<typeof readForCheck>>) {
+  const { member, asOf } = read;
+  const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
+  if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
+  const gathered: Gathered = {
+    member: member && (await members.withHeld(db, caller, member, read.held ?? 0, asOf)),
+    hold,
+    earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
+  };
+  return { gathered, lines: pricedLines(body, read.lineRules) };
+}
+
+/** The same external_id again: the same body replays the transaction as it is now, another is 409. */
+function replay(existing: repo.TransactionRow, fingerprint: string) {
+  if (existing.fingerprint !== fingerprint) throw new ApiError('external_id_reused', { param: 'external_id' });
+  return { transaction: presentTransaction(existing), replayed: true };
 }
 
 /** What the check would do, writing nothing: the till shows it before the guest pays. */
 export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
   checkQuantities(body);
   checkRegisterRules(caller, body);
-  const { gathered, lines } = await gatherCheck(db, caller, body, ctx, false);
+  const named = await members.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
+  if (!named.found) throw namedNotFound(body);
+  const read = await readForCheck(db, caller, body, ctx, named.member, caller.now);
+  const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
   const { before, after } = memberViews(caller, gathered.member, effect);
   const isCashback = after?.program_type === 'cashback';
@@ -237,11 +285,19 @@ export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody
 const registerKey = (caller: Caller, registerId: string | null | undefined) =>
   caller.settings.checks_numbered_per_register ? (registerId ?? '') : '';
 
+const keyOf = (caller: Caller, externalId: string, registerId: string | null | undefined): repo.TransactionKey => [
+  caller.venueId,
+  registerKey(caller, registerId),
+  registerId,
+  externalId,
+];
+
 /**
  * Applies a check once: the same external_id with the same body replays the transaction as it is now (replayed:
- * true), whatever the rules, key settings or clock say now; with another body it is 409 external_id_reused. The
- * member's row lock makes concurrent checks take turns, so a balance never goes below zero through redemption;
- * the transaction, its ledger rows and its event commit together.
+ * true), whatever the rules, key settings or clock say now; with another body it is 409 external_id_reused. Lock
+ * the member (reading any transaction of that number alongside), gather, decide, write: five statements with BEGIN
+ * and COMMIT. The member's row lock makes concurrent checks take turns, so a balance never goes below zero through
+ * redemption; the same check sent twice at once meets the external-id constraints and its retry replays.
  */
 export async function applyCheck(
   trx: Db,
@@ -251,28 +307,36 @@ export async function applyCheck(
   request: EventRequest,
 ): Promise<{ transaction: Transaction; replayed: boolean }> {
   checkQuantities(body);
-  const scope = registerKey(caller, body.register_id);
+  const key = keyOf(caller, body.external_id, body.register_id);
   const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
-  await repo.lockExternalId(trx, caller.venueId, body.external_id);
-  const existing = await repo.findTransaction(trx, caller.venueId, scope, body.register_id, body.external_id);
-  if (existing?.fingerprint === fingerprint) return { transaction: presentTransaction(existing), replayed: true };
-  if (existing?.register_key === scope) throw new ApiError('external_id_reused', { param: 'external_id' });
-
+  const locked = await members.memberNamed(trx, caller, body, {
+    lock: true,
+    memberOf: memberOfHold(trx, caller, body),
+    alongside: repo.transactionJson(trx, key),
+  });
+  // Read with the lock's snapshot: what it finds is a replay for sure; a check committed while this request
+  // waited for the lock is found by the gather, and one without a member by the external-id constraints.
+  const existing = locked.member ? repo.transactionFromJson(locked.alongside) : await repo.findTransaction(trx, key);
+  if (existing) return replay(existing, fingerprint);
   checkRegisterRules(caller, body);
-  const { gathered, lines, day } = await gatherCheck(trx, caller, body, ctx, true);
+  if (!locked.found) throw namedNotFound(body);
+
+  const at = ctx.clock.now();
+  const read = await readForCheck(trx, caller, body, ctx, locked.member, at, key);
+  if (read.existing) return replay(read.existing, fingerprint);
+  const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const decision = decide(caller, gathered, lines, body.redeem_amount);
   const { calc } = decision;
   const { before, after } = memberViews(caller, gathered.member, decision.effect);
-  await writeEffect(trx, caller, ctx, gathered, decision, body.external_id);
-  const row = await repo.insertTransaction(trx, {
+  const row: repo.TransactionRow = {
     venue_id: caller.venueId,
     id: newId(),
     external_id: body.external_id,
-    register_key: scope,
+    register_key: key[1],
     register_id: body.register_id ?? null,
     member_id: gathered.member?.record.id ?? null,
     status: 'completed',
-    line_items: JSON.stringify(presentLines(lines, calc)),
+    line_items: presentLines(lines, calc),
     subtotal: calc.subtotal,
     discount_amount: calc.discountAmount,
     redeemed: calc.redeemed,
@@ -280,23 +344,30 @@ export async function applyCheck(
     earn_capped: calc.earnCapped,
     stamps_earned: calc.stampsEarned,
     paid: calc.paid,
-    closed_at: body.closed_at ?? null,
-    venue_day: day,
+    refunded_amount: 0,
+    closed_at: body.closed_at ? new Date(body.closed_at) : null,
+    venue_day: dayOf(caller, body),
     hold_id: gathered.hold?.id ?? null,
-    display: JSON.stringify(checkDisplay(caller, calc, before, after)),
+    display: checkDisplay(caller, calc, before, after),
     fingerprint,
     livemode: caller.livemode,
-  });
+    created_at: at,
+    voided_at: null,
+    earned_reversed: 0,
+    redeemed_returned: 0,
+  };
   const transaction = presentTransaction(row);
-  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: transaction, request });
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
   return { transaction, replayed: false };
 }
+
 
 /**
  * Captures a hold into a check applied without it: the check must be the hold's member's, completed, with no
  * redemption and no refunds yet. Its stored lines go through the same calculation as a new check, with the
  * redemption, the lines' percents as applied, the calling key's per-check cap and the per-day cap of the check's
- * own venue day; it never earns more than it did. The ledger gets exactly the differences.
+ * own venue day; it never earns more than it did. The ledger gets exactly the differences. Lock the hold's member,
+ * gather (hold, holds, the check, its day's earnings), decide, write.
  */
 export async function captureHoldIntoCheck(
   trx: Db,
@@ -306,8 +377,18 @@ export async function captureHoldIntoCheck(
   ctx: CheckContext,
   request: EventRequest,
 ): Promise<Transaction> {
-  const hold = await holds.lockHold(trx, caller, holdId);
-  const row = await ownTransaction(trx, caller, body.external_id, body.register_id, true);
+  const { member: locked } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: holds.memberOfHold(trx, caller, holdId) });
+  if (!locked) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  const at = ctx.clock.now();
+  const key = keyOf(caller, body.external_id, body.register_id);
+  const read = await readTogether(trx, {
+    hold: holds.holdRead(trx, caller, holdId),
+    held: members.heldRead(trx, caller, locked.id, at),
+    row: repo.transactionRead(trx, key),
+    dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.venueId, locked.id, { of: key }) : undefined,
+  });
+  const hold = holds.usableHold(read.hold, at);
+  const row = read.row ?? missingTransaction(caller, body.register_id);
   if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
   if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
     throw new ApiError('parameter_invalid', {
@@ -315,11 +396,10 @@ export async function captureHoldIntoCheck(
       message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
     });
   }
-  const member = await members.lockMemberForCheck(trx, caller, { member_id: hold.memberId }, ctx.clock);
-  holds.ensureUsable(hold, member!.asOf);
-  const dayRoom = await perDayRoom(trx, caller, hold.memberId, row.venue_day, row.id);
+  const member = await members.withHeld(trx, caller, locked, read.held, at);
+  const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
-  const gathered: Gathered = { member, hold, earnRoom: dayRoom === null ? earnedBefore : Math.min(dayRoom, earnedBefore) };
+  const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore) };
   const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
     ...l,
     rule: {
@@ -333,27 +413,38 @@ export async function captureHoldIntoCheck(
   const decision = decide(caller, gathered, lines, body.redeem_amount, row);
   const { calc } = decision;
   const { before, after } = memberViews(caller, member, decision.effect);
-  await writeEffect(trx, caller, ctx, gathered, decision, row.external_id);
-  const updated = await repo.recordCapture(trx, caller.venueId, row.id, {
+  const updated: repo.TransactionRow = {
+    ...row,
     redeemed: calc.redeemed,
     earned: calc.earned,
-    earnCapped: calc.earnCapped,
+    earn_capped: calc.earnCapped,
     paid: calc.paid,
-    holdId: hold.id,
-    lineItems: presentLines(lines, calc),
+    hold_id: hold.id,
+    line_items: presentLines(lines, calc),
     display: checkDisplay(caller, calc, before, after),
-  });
+  };
   const transaction = presentTransaction(updated);
-  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.updated', livemode: caller.livemode, object: transaction, request });
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, repo.captureStep(trx, updated), 'transaction.updated', transaction, request));
   return transaction;
 }
 
-async function ownTransaction(db: Db, caller: Caller, externalId: string, registerId: string | undefined, forUpdate = false) {
-  const row = await repo.findTransaction(db, caller.venueId, registerKey(caller, registerId), registerId, externalId, forUpdate);
-  if (row) return row;
-  // Not found in the venue-wide scope while checks are numbered per register: say what is missing.
+/** 404 for a transaction not found; while checks are numbered per register without register_id: say what is missing. */
+function missingTransaction(caller: Caller, registerId: string | undefined): never {
   if (caller.settings.checks_numbered_per_register && !registerId) throw new ApiError('register_id_required', { param: 'register_id' });
   throw new ApiError('transaction_not_found');
+}
+
+async function ownTransaction(db: Db, caller: Caller, externalId: string, registerId: string | undefined, forUpdate = false) {
+  return (await repo.findTransaction(db, keyOf(caller, externalId, registerId), forUpdate)) ?? missingTransaction(caller, registerId);
+}
+
+/**
+ * The transaction, locked for a void or a refund after its member's lock: every change to a member's money locks
+ * the member first, so a capture into the same check and a void take turns without a deadlock.
+ */
+async function lockForReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined) {
+  await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, keyOf(caller, externalId, registerId)) });
+  return ownTransaction(trx, caller, externalId, registerId, true);
 }
 
 export async function getTransaction(db: Db, caller: Caller, externalId: string, registerId?: string): Promise<Transaction> {
@@ -366,7 +457,7 @@ export async function listTransactions(db: Db, caller: Caller, page: Page, filte
   return toList('/v1/transactions', page, rows, presentTransaction);
 }
 
-/** Appends a reversal's ledger entries; the caller holds the transaction's row lock, this takes the member's. */
+/** Appends a reversal's ledger entries; the caller holds the member's and the transaction's locks. */
 async function reverse(
   trx: Db,
   caller: Caller,
@@ -374,7 +465,6 @@ async function reverse(
   memberId: string,
   back: { redeemed: number; earned: number; entry: members.LedgerInput },
 ): Promise<void> {
-  await members.lockMember(trx, caller, memberId);
   await members.appendLedger(trx, caller, [
     ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
     ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
@@ -387,7 +477,7 @@ async function reverse(
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
 export async function voidTransaction(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
-  const row = await ownTransaction(trx, caller, externalId, registerId, true);
+  const row = await lockForReversal(trx, caller, externalId, registerId);
   if (row.status === 'voided') return presentTransaction(row);
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
   const earnedBack = Number(row.earned) - Number(row.earned_reversed);
@@ -417,7 +507,7 @@ export async function refundTransaction(
   clock: Clock,
   request: EventRequest,
 ): Promise<{ refund: Refund; replayed: boolean }> {
-  const row = await ownTransaction(trx, caller, externalId, body.register_id, true);
+  const row = await lockForReversal(trx, caller, externalId, body.register_id);
   const previous = await repo.findRefund(trx, caller.venueId, row.id, body.external_id);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });

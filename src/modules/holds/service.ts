@@ -1,6 +1,8 @@
 // Holds: reserve cashback (moved from available to held), capture by a check, release; expiry is exact by the
 // request's time, with no sweeper needed: an active hold past expires_at is expired for every reader.
+import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { readTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -60,8 +62,8 @@ export async function createHold(trx: Db, caller: Caller, input: CreateHold, clo
   return present(row, caller);
 }
 
-async function owned(db: Db, caller: Caller, id: string, forUpdate = false): Promise<repo.HoldRow> {
-  const row = isUuid(id) ? await repo.findHold(db, caller.venueId, id, forUpdate) : undefined;
+async function owned(db: Db, caller: Caller, id: string): Promise<repo.HoldRow> {
+  const row = isUuid(id) ? await repo.findHold(db, caller.venueId, id) : undefined;
   if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
   return row;
 }
@@ -70,42 +72,49 @@ export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold>
   return present(await owned(db, caller, id), caller);
 }
 
-/** A hold locked for the rest of the transaction, not yet judged: see `ensureUsable`. */
-export interface LockedHold {
+/**
+ * The id of the hold's member as a sub-query: every change to a hold is made under its member's lock, so a check
+ * naming no member and a release lock the member through it. 404 at once for an id that cannot be a hold's.
+ */
+export function memberOfHold(trx: Db, caller: Caller, id: string): Expression<string | null> {
+  if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  return repo.memberOfHold(trx, caller.venueId, id);
+}
+
+/** The hold as a read of a gather that follows its member's lock; judge it with `usableHold`. */
+export function holdRead(trx: Db, caller: Caller, id: string): Read<repo.HoldRow | null> {
+  if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  return repo.holdRead(trx, caller.venueId, id);
+}
+
+/** A hold a check may spend. */
+export interface UsableHold {
   id: string;
   memberId: string;
   amount: number;
-  row: repo.HoldRow;
-}
-
-/** Locks the hold; a captured or released one is refused at once (409), whether it has expired is judged later. */
-export async function lockHold(trx: Db, caller: Caller, id: string): Promise<LockedHold> {
-  const row = await owned(trx, caller, id, true);
-  if (row.status !== 'active') throw new ApiError(`hold_${row.status}`, { param: 'hold_id' });
-  return { id: row.id, memberId: row.member_id, amount: Number(row.amount), row };
 }
 
 /**
- * 409 hold_expired when the locked hold has expired by `now`. Judge with the clock read once every lock the
- * decision needs is held: a request that waited on a lock past expires_at finds the hold expired.
+ * The hold read after its member's lock, if it can still be used: 404 hold_not_found, 409 hold_captured or
+ * hold_released, and 409 hold_expired by `now` — the clock read once the lock is held, the same reading what the
+ * member's holds keep is judged by, so an expiring hold is never counted twice.
  */
-export function ensureUsable(hold: LockedHold, now: Date): void {
-  if (statusOf(hold.row, now) === 'expired') throw new ApiError('hold_expired', { param: 'hold_id' });
-}
-
-/** The hold, locked, if it can still be used by the clock read after the lock. */
-export async function usableHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<LockedHold> {
-  const hold = await lockHold(trx, caller, id);
-  ensureUsable(hold, clock.now());
-  return hold;
+export function usableHold(row: repo.HoldRow | null, now: Date): UsableHold {
+  if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  if (row.status !== 'active') throw new ApiError(`hold_${row.status}`, { param: 'hold_id' });
+  if (statusOf(row, now) === 'expired') throw new ApiError('hold_expired', { param: 'hold_id' });
+  return { id: row.id, memberId: row.member_id, amount: Number(row.amount) };
 }
 
 export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<Hold> {
-  await usableHold(trx, caller, id, clock);
+  const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: memberOfHold(trx, caller, id) });
+  if (!member) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  const { hold } = await readTogether(trx, { hold: holdRead(trx, caller, id) });
+  usableHold(hold, clock.now());
   return present(await repo.finishHold(trx, caller.venueId, id, { status: 'released', at: caller.now }), caller);
 }
 
-/** Marks the hold captured by a check that redeemed `amount` of it; what it did not redeem is free again. */
-export async function captureHold(trx: Db, caller: Caller, id: string, amount: number, externalId: string): Promise<void> {
-  await repo.finishHold(trx, caller.venueId, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
+/** Marks the hold captured by a check that redeemed `amount` of it (what it did not redeem is free again): a step of the check's write. */
+export function captureStep(trx: Db, caller: Caller, id: string, amount: number, externalId: string): WriteStep {
+  return repo.finishHoldStep(trx, caller.venueId, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
 }

@@ -1,15 +1,20 @@
 // SQL for members, their cards and their ledger.
-import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { asNumber, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
 export type MemberRow = Selectable<MembersTable>;
 export type LedgerRow = Selectable<LedgerEntriesTable>;
 
-/** A member with its cards and totals: everything a member's view is computed from. */
-export interface MemberRecord extends MemberRow {
+/** A member's row with its cards. */
+export interface LockedMember extends MemberRow {
   card_numbers: string[];
+}
+
+/** A member with its cards and totals: everything a member's view is computed from. */
+export interface MemberRecord extends LockedMember {
   /** Cashback in active holds that have not expired by `now`. */
   held: number;
 }
@@ -19,7 +24,9 @@ export type MemberMatch =
   | { by: 'ids'; ids: string[] }
   | { by: 'card'; cardNumber: string }
   | { by: 'code'; code: string }
-  | { by: 'phone'; phone: string };
+  | { by: 'phone'; phone: string }
+  /** The member another row names: a scalar sub-query giving their id (a hold's, a transaction's). */
+  | { by: 'named'; memberId: Expression<string | null> };
 
 /** The condition on members `m` that a match stands for. */
 function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: MemberMatch) {
@@ -30,6 +37,8 @@ function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: M
       return eb('m.id', 'in', match.ids);
     case 'phone':
       return eb('m.phone', '=', match.phone);
+    case 'named':
+      return eb('m.id', '=', match.memberId);
     case 'card':
     case 'code': {
       const code = match.by === 'card' ? match.cardNumber : match.code;
@@ -46,18 +55,53 @@ function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: M
   }
 }
 
-/** Finds the member a match names and locks their row for the rest of the transaction, in one statement. */
-export async function lockMatchingMember(db: Db, venueId: string, match: MemberMatch): Promise<string | undefined> {
+const cardNumbers = sql<string[]>`coalesce((select array_agg(c.card_number order by c.created_at, c.card_number) from member_cards c
+  where c.venue_id = m.venue_id and c.member_id = m.id), '{}')`;
+
+const withNumbers = <R extends MemberRow>(r: R): R => ({
+  ...r,
+  cashback: Number(r.cashback),
+  spend: Number(r.spend),
+  visits: Number(r.visits),
+  stamps: Number(r.stamps),
+});
+
+/**
+ * The member a match names with their cards, in one statement; with `lock`, their row is locked for the rest of the
+ * transaction. `alongside` is read by the same statement, so with the snapshot of its start, before the lock was
+ * granted: only what may be stale goes there.
+ */
+export async function matchingMember<A>(
+  db: Db,
+  venueId: string,
+  match: MemberMatch,
+  options: { lock: boolean; alongside?: Expression<A> },
+): Promise<(LockedMember & { alongside: A | null }) | undefined> {
   const row = await db
     .selectFrom('members as m')
-    .select('m.id')
+    .selectAll('m')
+    .select([cardNumbers.as('card_numbers'), sql<A | null>`${options.alongside ?? sql`null`}`.as('alongside')])
     .where('m.venue_id', '=', venueId)
     .where((eb) => matching(eb, match))
     .orderBy('m.id', 'desc')
     .limit(1)
-    .forUpdate()
+    .$if(options.lock, (q) => q.forUpdate('m'))
     .executeTakeFirst();
-  return row?.id;
+  return row && (withNumbers(row) as LockedMember & { alongside: A | null });
+}
+
+/** What the member's active holds keep as of `now`: read after the member's lock, in the gather. */
+export function heldRead(db: Db, venueId: string, memberId: string, now: Date): Read<number> {
+  return {
+    query: db
+      .selectFrom('holds as h')
+      .select(sql`coalesce(sum(h.amount), 0)`.as('held'))
+      .where('h.venue_id', '=', venueId)
+      .where('h.member_id', '=', memberId)
+      .where('h.status', '=', 'active')
+      .where('h.expires_at', '>', now),
+    parse: asNumber,
+  };
 }
 
 /** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
@@ -67,8 +111,7 @@ export async function findMembers(db: Db, venueId: string, now: Date, match: Mem
     .selectFrom('members as m')
     .selectAll('m')
     .select([
-      sql<string[]>`coalesce((select array_agg(c.card_number order by c.created_at, c.card_number) from member_cards c
-        where c.venue_id = m.venue_id and c.member_id = m.id), '{}')`.as('card_numbers'),
+      cardNumbers.as('card_numbers'),
       sql<number>`coalesce((select sum(h.amount) from holds h where h.venue_id = m.venue_id and h.member_id = m.id
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
@@ -77,14 +120,7 @@ export async function findMembers(db: Db, venueId: string, now: Date, match: Mem
     .orderBy('m.id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({
-    ...r,
-    cashback: Number(r.cashback),
-    spend: Number(r.spend),
-    visits: Number(r.visits),
-    stamps: Number(r.stamps),
-    held: Number(r.held),
-  }));
+  return rows.map((r) => ({ ...withNumbers(r), held: Number(r.held) }));
 }
 
 /** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */
@@ -112,12 +148,6 @@ export async function memberExists(db: Db, venueId: string, id: string): Promise
   return (await db.selectFrom('members').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** Locks the member's row for the rest of the transaction: changes to one member's balance go one at a time. */
-export async function lockMember(db: Db, venueId: string, id: string): Promise<boolean> {
-  const row = await db.selectFrom('members').select('id').where('venue_id', '=', venueId).where('id', '=', id).forUpdate().executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */
 export async function insertMember(db: Db, row: Insertable<MembersTable>): Promise<MemberRow | undefined> {
   return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['venue_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
@@ -139,42 +169,26 @@ export async function updateMember(db: Db, venueId: string, id: string, changes:
 }
 
 /**
- * Inserts ledger rows and adds them to their members' totals in the same statement, so the two can never part.
- * All rows are of one venue.
+ * The steps of a write that insert ledger rows (`ledger_rows`) and add them to their members' totals in the same
+ * statement, so the two can never part. All rows are of one venue.
  */
-export async function insertLedgerEntries(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
+export function ledgerSteps(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): WriteStep[] {
   if (rows.length === 0) return [];
-  return db
-    .with('inserted', (q) => q.insertInto('ledger_entries').values(rows).returningAll())
-    .with('moved', (q) =>
-      q
-        .updateTable('members as m')
-        .from(
-          q
-            .selectFrom('inserted')
-            .select((eb) => [
-              'member_id',
-              eb.fn.sum<number>('cashback').as('cashback'),
-              eb.fn.sum<number>('spend').as('spend'),
-              eb.fn.sum<number>('visits').as('visits'),
-              eb.fn.sum<number>('stamps').as('stamps'),
-            ])
-            .groupBy('member_id')
-            .as('s'),
-        )
-        .set((eb) => ({
-          cashback: eb('m.cashback', '+', eb.ref('s.cashback')),
-          spend: eb('m.spend', '+', eb.ref('s.spend')),
-          visits: eb('m.visits', '+', eb.ref('s.visits')),
-          stamps: eb('m.stamps', '+', eb.ref('s.stamps')),
-        }))
-        .where('m.venue_id', '=', venueId)
-        .whereRef('m.id', '=', 's.member_id')
-        .returning('m.id'),
-    )
-    .selectFrom('inserted')
-    .selectAll()
-    .execute();
+  return [
+    { name: 'ledger_rows', query: db.insertInto('ledger_entries').values(rows).returningAll() },
+    {
+      name: 'ledger_totals',
+      query: sql`update members m set cashback = m.cashback + s.cashback, spend = m.spend + s.spend,
+          visits = m.visits + s.visits, stamps = m.stamps + s.stamps
+        from (select member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
+              from ledger_rows group by member_id) s
+        where m.venue_id = ${venueId} and m.id = s.member_id`,
+    },
+  ];
+}
+
+export async function insertLedgerEntries(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
+  return writeTogether<LedgerRow>(db, ledgerSteps(db, venueId, rows), 'ledger_rows');
 }
 
 export interface TotalsDifference {

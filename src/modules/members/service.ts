@@ -1,7 +1,9 @@
 // Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards.
 import bwipjs from 'bwip-js/node';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { readTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -179,6 +181,23 @@ export interface LedgerInput {
   reference?: string | null;
 }
 
+function ledgerRows(caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[], at?: Date) {
+  return entries.map((e) => ({
+    venue_id: caller.venueId,
+    id: newId(),
+    member_id: e.memberId,
+    kind: e.kind,
+    cashback: e.cashback ?? 0,
+    spend: e.spend ?? 0,
+    visits: e.visits ?? 0,
+    stamps: e.stamps ?? 0,
+    reason: e.reason ?? null,
+    reference: e.reference ?? null,
+    livemode: caller.livemode,
+    ...(at ? { created_at: at } : {}),
+  }));
+}
+
 /**
  * Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first.
  * `at` stamps them with the app's clock (the request's time, as the history shows it); else the database's.
@@ -189,30 +208,20 @@ export async function appendLedger(
   entries: LedgerInput[],
   at?: Date,
 ): Promise<repo.LedgerRow[]> {
-  return repo.insertLedgerEntries(
-    trx,
-    caller.venueId,
-    entries.map((e) => ({
-      venue_id: caller.venueId,
-      id: newId(),
-      member_id: e.memberId,
-      kind: e.kind,
-      cashback: e.cashback ?? 0,
-      spend: e.spend ?? 0,
-      visits: e.visits ?? 0,
-      stamps: e.stamps ?? 0,
-      reason: e.reason ?? null,
-      reference: e.reference ?? null,
-      livemode: caller.livemode,
-      ...(at ? { created_at: at } : {}),
-    })),
-  );
+  return repo.insertLedgerEntries(trx, caller.venueId, ledgerRows(caller, entries, at));
+}
+
+/** appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. */
+export function ledgerSteps(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[], at: Date): WriteStep[] {
+  return repo.ledgerSteps(trx, caller.venueId, ledgerRows(caller, entries, at));
 }
 
 /** Locks the member for this transaction and returns their current record; 404 when the venue has no such member. */
 export async function lockMember(trx: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
-  if (!isUuid(id) || !(await repo.lockMember(trx, caller.venueId, id))) throw notFound();
-  return recordOf(trx, caller, id);
+  const locked = isUuid(id) ? await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }) : undefined;
+  if (!locked) throw notFound();
+  const { held } = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, caller.now) });
+  return { ...locked, held };
 }
 
 export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest): Promise<Adjustment> {
@@ -286,10 +295,15 @@ export interface CheckMember {
   asOf: Date;
 }
 
-/** The match a check's member reference stands for; null when it names none. */
-function checkMatch(ref: { member_id?: string; card_number?: string; barcode?: string }): repo.MemberMatch | null {
+export type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
+
+/**
+ * The match a check's member reference stands for; `memberOf` (a hold's member, say) when it names none; null
+ * when there is neither.
+ */
+function checkMatch(ref: MemberRef, memberOf?: Expression<string | null>): repo.MemberMatch | null {
   const given = [ref.member_id, ref.card_number, ref.barcode].filter((v) => v !== undefined);
-  if (given.length === 0) return null;
+  if (given.length === 0) return memberOf ? { by: 'named', memberId: memberOf } : null;
   if (given.length > 1) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   if (ref.member_id !== undefined) return { by: 'id', id: isUuid(ref.member_id) ? ref.member_id : '00000000-0000-0000-0000-000000000000' };
   return ref.card_number !== undefined ? { by: 'card', cardNumber: ref.card_number } : { by: 'code', code: ref.barcode!.trim() };
@@ -301,35 +315,57 @@ async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | u
   return { record, program, available: availableOf(record), asOf };
 }
 
-/** The member a check names by one of member_id, card_number or barcode; null when it names none. */
-export async function findMemberForCheck(
-  db: Db,
-  caller: Caller,
-  ref: { member_id?: string; card_number?: string; barcode?: string },
-): Promise<CheckMember | null> {
+/** The member a check names by one of member_id, card_number or barcode; null when none. */
+export async function findMemberForCheck(db: Db, caller: Caller, ref: MemberRef): Promise<CheckMember | null> {
   const match = checkMatch(ref);
   if (!match) return null;
   const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
   return checkMember(db, caller, record, caller.now);
 }
 
+/** A member's row and cards, their holds not yet read: see `withHeld`. */
+export type LockedMember = repo.LockedMember;
+
 /**
- * Like findMemberForCheck, and locks the member for the rest of the transaction (one statement), reading them
- * after the lock: what holds keep is judged by the clock read then, not when the request arrived.
+ * The member a check names (else `memberOf`'s), their row locked with `lock`, in one statement; `alongside` is read
+ * by the same statement. `found` is false when a member was named but the venue has none such; `member` is null
+ * when none was named.
  */
-export async function lockMemberForCheck(
+export async function memberNamed<A>(
   trx: Db,
   caller: Caller,
-  ref: { member_id?: string; card_number?: string; barcode?: string },
-  clock: Clock,
-): Promise<CheckMember | null> {
-  const match = checkMatch(ref);
-  if (!match) return null;
-  const id = await repo.lockMatchingMember(trx, caller.venueId, match);
-  if (!id) throw notFound();
+  ref: MemberRef,
+  options: { lock: boolean; memberOf?: Expression<string | null>; alongside?: Expression<A> },
+): Promise<{ member: LockedMember | null; found: boolean; alongside: A | null }> {
+  const match = checkMatch(ref, options.memberOf);
+  if (!match) return { member: null, found: true, alongside: null };
+  const row = await repo.matchingMember(trx, caller.venueId, match, options);
+  if (!row) return { member: null, found: false, alongside: null };
+  const { alongside, ...member } = row;
+  return { member, found: true, alongside };
+}
+
+/** What the member's holds keep as of `asOf`: a read for the gather that follows the member's lock. */
+export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
+  return repo.heldRead(trx, caller.venueId, memberId, asOf);
+}
+
+/** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */
+export async function withHeld(db: Db, caller: Caller, member: LockedMember, held: number, asOf: Date): Promise<CheckMember> {
+  return checkMember(db, caller, { ...member, held }, asOf);
+}
+
+/**
+ * Locks the member a check names and reads them after the lock: what holds keep is judged by the clock read then,
+ * not when the request arrived. Two statements; a check folds the second into its gather.
+ */
+export async function lockMemberForCheck(trx: Db, caller: Caller, ref: MemberRef, clock: Clock): Promise<CheckMember | null> {
+  const { member, found } = await memberNamed(trx, caller, ref, { lock: true });
+  if (!found) throw notFound();
+  if (!member) return null;
   const asOf = clock.now();
-  const [record] = await repo.findMembers(trx, caller.venueId, asOf, { by: 'id', id });
-  return checkMember(trx, caller, record, asOf);
+  const { held } = await readTogether(trx, { held: heldRead(trx, caller, member.id, asOf) });
+  return withHeld(trx, caller, member, held, asOf);
 }
 
 /** The member's current view, for answers that show it after a change. */

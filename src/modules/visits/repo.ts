@@ -1,21 +1,23 @@
 // SQL for scans and for finding a visit by its external_id.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Read } from '../../db/statement.js';
 
 export async function insertScan(db: Db, row: { venue_id: string; id: string; key_id: string; member_id: string; created_at: Date }) {
   return db.insertInto('scans').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function scannedSince(db: Db, venueId: string, keyId: string, memberId: string, since: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('scans')
-    .select('id')
-    .where('venue_id', '=', venueId)
-    .where('key_id', '=', keyId)
-    .where('member_id', '=', memberId)
-    .where('created_at', '>', since)
-    .executeTakeFirst();
-  return row !== undefined;
+export function scannedSince(db: Db, venueId: string, keyId: string, memberId: string, since: Date): Read<boolean> {
+  return {
+    query: sql`exists (${db
+      .selectFrom('scans')
+      .select('id')
+      .where('venue_id', '=', venueId)
+      .where('key_id', '=', keyId)
+      .where('member_id', '=', memberId)
+      .where('created_at', '>', since)})`,
+    parse: (value) => value === true,
+  };
 }
 
 export async function findVisitEntry(db: Db, venueId: string, externalId: string) {

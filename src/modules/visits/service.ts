@@ -1,5 +1,6 @@
 // Visits (stamps and visit counts for non-cashback programs) and scans (remembered per key for scan_required).
 import type { Db } from '../../db/database.js';
+import type { Read } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -73,10 +74,14 @@ export async function scan(trx: Db, caller: Caller, code: string): Promise<Scan>
   return { object: 'scan', id: row.id, member, created_at: formatTimestamp(row.created_at), display: member.display };
 }
 
-/** card_scan_required: the calling key scanned this member's card within the window. */
-export async function requireRecentScan(db: Db, caller: Caller, memberId: string, windowSeconds: number): Promise<void> {
-  const since = new Date(caller.now.getTime() - windowSeconds * 1000);
-  if (!(await repo.scannedSince(db, caller.venueId, caller.keyId, memberId, since))) {
+/** card_scan_required: whether the calling key scanned this member's card within the window, as a read of a gather. */
+export function recentScanRead(db: Db, caller: Caller, memberId: string, windowSeconds: number): Read<boolean> {
+  return repo.scannedSince(db, caller.venueId, caller.keyId, memberId, new Date(caller.now.getTime() - windowSeconds * 1000));
+}
+
+/** 403 scan_required unless the gather found a recent scan. */
+export function requireRecentScan(scanned: boolean, windowSeconds: number): void {
+  if (!scanned) {
     throw new ApiError('scan_required', {
       message: `This venue accepts this only for a card this register scanned in the last ${windowSeconds} s: scan the card first (POST /v1/scans).`,
     });

@@ -1,6 +1,7 @@
 // SQL for the events outbox, deliveries and attempts: fan-out, claiming due work, recording outcomes.
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { writeTogether, type WriteStep } from '../../db/statement.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
@@ -12,16 +13,20 @@ export async function insertEvent(db: Db, row: NewEventRow): Promise<EventRow> {
   return db.insertInto('events').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Inserts an event and one pending delivery per enabled endpoint of the venue subscribed to its type, in one statement. */
-export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<EventRow> {
-  return db
-    .with('inserted', (q) => q.insertInto('events').values(row).returningAll())
-    .with('queued', (q) =>
-      q
+/**
+ * The steps of a write that insert an event (`event_row`) and one pending delivery per enabled endpoint of the venue
+ * subscribed to its type.
+ */
+export function queuedEventSteps(db: Db, row: NewEventRow): WriteStep[] {
+  return [
+    { name: 'event_row', query: db.insertInto('events').values(row).returningAll() },
+    {
+      name: 'event_deliveries',
+      query: db
         .insertInto('webhook_deliveries')
         .columns(['venue_id', 'id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at'])
         .expression(
-          q
+          db
             .selectFrom('webhook_endpoints')
             .select([
               'venue_id',
@@ -35,10 +40,14 @@ export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<Event
             .where('status', '=', 'enabled')
             .where(sql<boolean>`events && array[${row.type}, '*']::text[]`),
         ),
-    )
-    .selectFrom('inserted')
-    .selectAll()
-    .executeTakeFirstOrThrow();
+    },
+  ];
+}
+
+/** Inserts an event and queues it, in one statement. */
+export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<EventRow> {
+  const [inserted] = await writeTogether<EventRow>(db, queuedEventSteps(db, row), 'event_row');
+  return inserted!;
 }
 
 /** A delivery to one endpoint that nobody else picks up: the test call sends it itself. */

@@ -1,5 +1,6 @@
 // Events: recorded in the caller's transaction with the change they report (outbox), read back through the API.
 import type { Db } from '../../db/database.js';
+import type { WriteStep } from '../../db/statement.js';
 import type { Caller } from '../accounts/schemas.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
@@ -26,6 +27,11 @@ export interface NewEvent {
  */
 export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
   return presentEvent(await repo.insertQueuedEvent(trx, eventRow(input)));
+}
+
+/** recordEvent as steps of a larger write (see writeTogether): the change and its event in one statement. */
+export function eventSteps(trx: Db, input: NewEvent): WriteStep[] {
+  return repo.queuedEventSteps(trx, eventRow(input));
 }
 
 /** Records an event without queueing it anywhere (the test call delivers its ping itself). */

@@ -1,5 +1,6 @@
 // The catalogue: products by SKU, bulk upload of up to 1000, categories, owner-only money rules, line resolution.
 import { describe, expect, it } from 'vitest';
+import { readTogether } from '../../../src/db/statement.js';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, venueWithKey } from '../../support/factories.js';
@@ -72,7 +73,7 @@ describe('categories and money rules', () => {
     expect(desserts).toMatchObject({ earns_cashback: true, payable_with_cashback: true, cashback_percent: 12.5 });
     await expect(catalogue.setCategoryRules(t.db, venue.id, 'nope', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
 
-    const rules = await catalogue.resolveLineRules(t.db, venue.id, [
+    const rules = catalogue.lineRules(venue.id, [
       { sku: 'WINE-1' },
       { sku: 'CAKE-1', category: 'alcohol' },
       { category: 'alcohol' },
@@ -80,7 +81,8 @@ describe('categories and money rules', () => {
       { sku: 'UNKNOWN', category: 'mystery' },
       {},
     ]);
-    expect(rules).toEqual([
+    const { rows } = await readTogether(t.db, { rows: rules.read });
+    expect(rules.resolve(rows)).toEqual([
       { category: 'alcohol', source: 'product', earnsCashback: false, payableWithCashback: false, percentBp: null },
       { category: 'desserts', source: 'product', earnsCashback: true, payableWithCashback: true, percentBp: 1250 },
       { category: 'alcohol', source: 'category', earnsCashback: false, payableWithCashback: false, percentBp: null },

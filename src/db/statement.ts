@@ -1,0 +1,45 @@
+// Reads and writes that share one statement, so a request's gather and its write are one round trip each.
+import { sql, type OperationNodeSource } from 'kysely';
+import type { Db } from './database.js';
+
+/** A scalar sub-query a module contributes to a gather, and how its value is read. */
+export interface Read<T> {
+  query: OperationNodeSource;
+  parse(value: unknown): T;
+}
+
+type ReadValues<R> = { [K in keyof R]: R[K] extends Read<infer T> ? T : undefined };
+
+/**
+ * Runs every read given in one statement (none when all are undefined). Each sees the same snapshot, taken when
+ * the statement starts: gather after the locks the decision depends on, never in the statement that waits for one.
+ */
+export async function readTogether<R extends Record<string, Read<unknown> | undefined>>(db: Db, reads: R): Promise<ReadValues<R>> {
+  const given = Object.entries(reads).filter((e): e is [string, Read<unknown>] => e[1] !== undefined);
+  const values: Record<string, unknown> = Object.fromEntries(Object.keys(reads).map((k) => [k, undefined]));
+  if (given.length === 0) return values as ReadValues<R>;
+  const { rows } = await sql<Record<string, unknown>>`select ${sql.join(given.map(([name, read]) => sql`(${read.query}) as ${sql.id(name)}`))}`.execute(db);
+  for (const [name, read] of given) values[name] = read.parse(rows[0]![name]);
+  return values as ReadValues<R>;
+}
+
+/** One data-modifying step of a write; later steps may read earlier ones by `name`. */
+export interface WriteStep {
+  name: string;
+  query: OperationNodeSource;
+}
+
+/**
+ * Runs every step in one statement (data-modifying CTEs: each runs exactly once, to completion) and returns the
+ * rows of the step named `returning`. Constraints are checked at the end of the statement, so a step may insert
+ * rows that refer to another step's.
+ */
+export async function writeTogether<Row = never>(db: Db, steps: WriteStep[], returning?: string): Promise<Row[]> {
+  if (steps.length === 0) return [];
+  const ctes = sql.join(steps.map((s) => sql`${sql.id(s.name)} as (${s.query})`));
+  const { rows } = await sql<Row>`with ${ctes} ${returning ? sql`select * from ${sql.id(returning)}` : sql`select 1`}`.execute(db);
+  return returning ? rows : [];
+}
+
+/** A number read back from SQL: sums come as numeric (strings), counts as int8. */
+export const asNumber = (value: unknown): number => Number(value ?? 0);
