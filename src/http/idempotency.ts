@@ -56,6 +56,18 @@ export function runMutation<T>(
   return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope);
 }
 
+/**
+ * Runs a change that the work makes in one statement: without an Idempotency-Key that statement is its own
+ * transaction (no BEGIN and COMMIT around it); with one, the key's record needs a transaction as usual.
+ */
+export function runSingleStatement<T>(req: FastifyRequest, reply: FastifyReply, status: number, work: (db: Db) => Promise<T>): Promise<T> {
+  if (req.headers['idempotency-key'] !== undefined) return runMutation(req, reply, status, work);
+  return work(req.server.deps.db).then((body) => {
+    reply.code(status);
+    return body;
+  });
+}
+
 /** What a change answers; `replayed` marks an answer repeated by the domain's own key (external_id). */
 export interface MutationResult<T> {
   status: number;

@@ -19,13 +19,16 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number, now: number): Promise<RateDecision> {
     if (this.logs.size > 50_000) this.dropIdle(now - windowMs);
-    const log = (this.logs.get(key) ?? []).filter((t) => t > now - windowMs);
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = []));
+    // Oldest first: what has left the window is a prefix.
+    let expired = 0;
+    while (expired < log.length && log[expired]! <= now - windowMs) expired++;
+    if (expired > 0) log.splice(0, expired);
     if (log.length >= limit) {
-      this.logs.set(key, log);
       return { allowed: false, remaining: 0, retryAfterMs: log[0]! + windowMs - now };
     }
     log.push(now);
-    this.logs.set(key, log);
     const remaining = limit - log.length;
     return { allowed: true, remaining, retryAfterMs: remaining > 0 ? 0 : log[0]! + windowMs - now };
   }

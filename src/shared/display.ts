@@ -15,22 +15,23 @@ export interface Locale {
   locale: string;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+// Building an Intl.NumberFormat costs far more than using one: one per locale and currency, for the process.
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number }>();
 
-function moneyFormat({ currency, locale }: Locale): Intl.NumberFormat {
+function moneyFormat({ currency, locale }: Locale) {
   const key = `${locale}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    moneyFormats.set(key, format);
+  let entry = moneyFormats.get(key);
+  if (!entry) {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    entry = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    moneyFormats.set(key, entry);
   }
-  return format;
+  return entry;
 }
 
 /** Minor units (cents) as the venue writes money: 1240 EUR in en-IE → "€12.40". */
 export function formatMoney(minor: number, where: Locale): string {
-  const format = moneyFormat(where);
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const { format, digits } = moneyFormat(where);
   return format.format(minor / 10 ** digits);
 }
 
@@ -39,9 +40,16 @@ export function formatSignedMoney(minor: number, where: Locale): string {
   return `${minor < 0 ? '−' : '+'}${formatMoney(Math.abs(minor), where)}`;
 }
 
+const percentFormats = new Map<string, Intl.NumberFormat>();
+
 /** Basis points as a percent: 750 → "7.5%". */
 export function formatPercent(bp: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bp / 10_000);
+  let format = percentFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
+    percentFormats.set(locale, format);
+  }
+  return format.format(bp / 10_000);
 }
 
 /** "Anna Kowalska" → "Anna K.": enough for a cashier to greet, no more. */

@@ -66,6 +66,11 @@ describe('round trips', () => {
     expect((await api.get(`/api/v1/members/${member.id}`)).body.level).toMatchObject({ name: 'All', percent: 9 });
   });
 
+  it('a scan is one statement: it finds the member and records itself', async () => {
+    const { api, member } = await tillSetUp();
+    expect(await statementsOf(() => api.post('/api/v1/scans', { code: member.card_numbers[0] }))).toHaveLength(1);
+  });
+
   it('calculate is at most 2 statements', async () => {
     const { api, check } = await tillSetUp();
     expect(await statementsOf(() => api.post('/api/v1/checks/calculate', check({ redeem_amount: 100 })))).toHaveLength(2);

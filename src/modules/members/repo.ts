@@ -107,7 +107,17 @@ export function heldRead(db: Db, venueId: string, memberId: string, now: Date): 
 /** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
 export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
   if (match.by === 'ids' && match.ids.length === 0) return [];
-  const rows = await db
+  return (await membersQuery(db, venueId, now, match, limit).execute()).map(recordOf);
+}
+
+/** A member record as read by membersQuery, numbers as numbers. */
+export function recordOf(row: MemberRow & { card_numbers: string[]; held: number }): MemberRecord {
+  return { ...withNumbers(row), held: Number(row.held) };
+}
+
+/** The query behind findMembers, for a statement that does more (a scan that records itself). */
+export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1) {
+  return db
     .selectFrom('members as m')
     .selectAll('m')
     .select([
@@ -118,9 +128,7 @@ export async function findMembers(db: Db, venueId: string, now: Date, match: Mem
     .where('m.venue_id', '=', venueId)
     .where((eb) => matching(eb, match))
     .orderBy('m.id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ ...withNumbers(r), held: Number(r.held) }));
+    .limit(limit);
 }
 
 /** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */

@@ -315,6 +315,18 @@ async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | u
   return { record, program, available: availableOf(record), asOf };
 }
 
+/**
+ * The member a scanned code names (card number or serial) as the first step of a statement that does more
+ * (`named_member`); `presentNamed` shows the row it gives.
+ */
+export function memberByCodeStep(db: Db, caller: Caller, code: string): WriteStep {
+  return { name: 'named_member', query: repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }) };
+}
+
+export async function presentNamed(db: Db, caller: Caller, row: Parameters<typeof repo.recordOf>[0] | undefined): Promise<Member> {
+  return memberView(db, caller, row && repo.recordOf(row));
+}
+
 /** The member a check names by one of member_id, card_number or barcode; null when none. */
 export async function findMemberForCheck(db: Db, caller: Caller, ref: MemberRef): Promise<CheckMember | null> {
   const match = checkMatch(ref);

@@ -1,10 +1,15 @@
 // SQL for scans and for finding a visit by its external_id.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Read } from '../../db/statement.js';
+import type { Read, WriteStep } from '../../db/statement.js';
 
-export async function insertScan(db: Db, row: { venue_id: string; id: string; key_id: string; member_id: string; created_at: Date }) {
-  return db.insertInto('scans').values(row).returningAll().executeTakeFirstOrThrow();
+/** Records a scan of the member the statement's `named_member` step found, if it found one. */
+export function scanOfNamedStep(db: Db, row: { venue_id: string; id: string; key_id: string; created_at: Date }): WriteStep {
+  return {
+    name: 'recorded_scan',
+    query: sql`insert into scans (venue_id, id, key_id, member_id, created_at)
+      select ${row.venue_id}, ${row.id}, ${row.key_id}, n.id, ${row.created_at} from named_member n`,
+  };
 }
 
 export function scannedSince(db: Db, venueId: string, keyId: string, memberId: string, since: Date): Read<boolean> {

@@ -1,6 +1,6 @@
 // HTTP routes for kiosks, door scanners and tills: visits and scans.
 import { callerOf, eventRequestOf, type App } from '../../http/context.js';
-import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
+import { runMutationWithStatus, runSingleStatement } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { Scan, ScanBody, Visit, VisitBody } from './schemas.js';
 import * as service from './service.js';
@@ -35,6 +35,6 @@ export async function visitRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Scan }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.scan(trx, callerOf(req), req.body.code)),
+    (req, reply) => runSingleStatement(req, reply, 201, (db) => service.scan(db, callerOf(req), req.body.code)),
   );
 }

@@ -1,6 +1,6 @@
 // Visits (stamps and visit counts for non-cashback programs) and scans (remembered per key for scan_required).
 import type { Db } from '../../db/database.js';
-import type { Read } from '../../db/statement.js';
+import { writeTogether, type Read } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -66,12 +66,19 @@ export async function recordVisit(
   return { visit, replayed: false };
 }
 
-/** Resolves what a scanner read (a card number or a serial) and remembers that this key scanned the card. */
-export async function scan(trx: Db, caller: Caller, code: string): Promise<Scan> {
-  const found = await members.findMemberForCheck(trx, caller, { barcode: code });
-  const row = await repo.insertScan(trx, { venue_id: caller.venueId, id: newId(), key_id: caller.keyId, member_id: found!.record.id, created_at: caller.now });
-  const member = await members.memberById(trx, caller, found!.record.id);
-  return { object: 'scan', id: row.id, member, created_at: formatTimestamp(row.created_at), display: member.display };
+/**
+ * Resolves what a scanner read (a card number or a serial) and remembers that this key scanned the card: one
+ * statement, which records the scan only when a member was found.
+ */
+export async function scan(db: Db, caller: Caller, code: string): Promise<Scan> {
+  const id = newId();
+  const [row] = await writeTogether<Parameters<typeof members.presentNamed>[2]>(
+    db,
+    [members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
+    'named_member',
+  );
+  const member = await members.presentNamed(db, caller, row);
+  return { object: 'scan', id, member, created_at: formatTimestamp(caller.now), display: member.display };
 }
 
 /** card_scan_required: whether the calling key scanned this member's card within the window, as a read of a gather. */
