@@ -1,5 +1,5 @@
 // Composition root: opens the database, Redis and the key cache from the configuration, and builds the app.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { resolveApiKeyPepper, type Config } from './config.js';
@@ -60,7 +60,9 @@ export async function createServer(
   logger: FastifyServerOptions['logger'] = false,
 ): Promise<Running> {
   const clock = overrides.clock ?? systemClock;
-  const redis = !overrides.limiter && config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  // Loaded only when configured: a process without Redis need not carry the client.
+  const redis: Redis | undefined =
+    !overrides.limiter && config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   const limiter = overrides.limiter ?? (redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter());
   const authenticator = new KeyAuthenticator(database, pepper, clock);
   await authenticator.start();

@@ -354,6 +354,8 @@ function packageVersion(name: string): string | null {
 }
 
 async function main(): Promise<number> {
+  // The service runs as `npm start` runs it: compiled (its prestart builds what is stale; so does this).
+  execFileSync(process.execPath, [path.join(config.root, 'scripts/build.mjs'), '--if-stale'], { cwd: config.root, stdio: ['ignore', 'ignore', 'inherit'] });
   const cpus = os.cpus();
   const report: Report = {
     schema: 1,

@@ -1,9 +1,7 @@
 // The one Database factory: embedded PGlite in a data directory by default, PostgreSQL when a URL is given.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -49,6 +47,8 @@ function logOption({ onQuery }: DatabaseOptions): Pick<KyselyConfig, 'log'> {
 
 async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }, options: DatabaseOptions): Promise<Database> {
   if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
+  // Loaded only for the embedded database: a PostgreSQL process need not carry it.
+  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
   const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir, parsers: pgliteParsers });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), ...logOption(options) });
   return {

@@ -1,6 +1,5 @@
 // Venues, owners and API keys: creation, revocation, and the account a key sees.
 import { EventEmitter } from 'node:events';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
@@ -10,6 +9,7 @@ import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-k
 import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
 import {
+
   DEFAULT_VENUE_SETTINGS,
   KeyRules,
   VenueSettings,
@@ -18,6 +18,11 @@ import {
   type Caller,
   type Scope,
 } from './schemas.js';
+
+// argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
+const argon2 = () => import('@node-rs/argon2');
+const argon2Hash = async (password: string) => (await argon2()).hash(password);
+const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
 
 export interface Venue {
   id: string;

@@ -1,5 +1,4 @@
 // Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards.
-import bwipjs from 'bwip-js/node';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
@@ -163,6 +162,8 @@ export async function memberHistory(db: Db, caller: Caller, id: string, page: Pa
 
 export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<string> {
   const { barcode } = await getMember(db, caller, id);
+  // bwip-js is large and only barcode images need it.
+  const { default: bwipjs } = await import('bwip-js/node');
   return bwipjs.toSVG({
     bcid: barcode.format === 'code128_card_number' ? 'code128' : 'qrcode',
     text: barcode.value,
