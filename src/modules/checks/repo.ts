@@ -1,5 +1,5 @@
 // SQL for transactions (applied checks) and refunds.
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { asNumber, type Read, type WriteStep } from '../../db/statement.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
@@ -113,40 +113,35 @@ export async function transactionIdExists(db: Db, venueId: string, id: string): 
   return (await db.selectFrom('transactions').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** Marks a check voided: everything it earned is taken back and everything it redeemed given back. */
-export async function markVoided(db: Db, venueId: string, id: string, at: Date, display: unknown): Promise<TransactionRow> {
-  return db
-    .updateTable('transactions')
-    .set((eb) => ({
-      status: 'voided',
-      voided_at: at,
-      earned_reversed: eb.ref('earned'),
-      redeemed_returned: eb.ref('redeemed'),
-      display: JSON.stringify(display),
-    }))
-    .where('venue_id', '=', venueId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Marks a check voided (everything it earned taken back, everything it redeemed given back): a step of the void's write. */
+export function voidStep(db: Db, row: TransactionRow): WriteStep {
+  return {
+    name: 'voided_transaction',
+    query: db
+      .updateTable('transactions')
+      .set({ status: 'voided', voided_at: row.voided_at, earned_reversed: row.earned_reversed, redeemed_returned: row.redeemed_returned, display: JSON.stringify(row.display) })
+      .where('venue_id', '=', row.venue_id)
+      .where('id', '=', row.id),
+  };
 }
 
-export async function addRefund(
-  db: Db,
-  venueId: string,
-  id: string,
-  refund: { amount: number; earnedBack: number; redeemedBack: number },
-): Promise<TransactionRow> {
-  return db
-    .updateTable('transactions')
-    .set((eb) => ({
-      refunded_amount: eb('refunded_amount', '+', refund.amount),
-      earned_reversed: eb('earned_reversed', '+', refund.earnedBack),
-      redeemed_returned: eb('redeemed_returned', '+', refund.redeemedBack),
-    }))
-    .where('venue_id', '=', venueId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** The refund's row and what it adds to its check's refunded and reversed amounts: steps of the refund's write. */
+export function refundSteps(db: Db, row: RefundRow, change: { amount: number; earnedBack: number; redeemedBack: number }): WriteStep[] {
+  return [
+    { name: 'inserted_refund', query: db.insertInto('refunds').values(row) },
+    {
+      name: 'refunded_transaction',
+      query: db
+        .updateTable('transactions')
+        .set((eb) => ({
+          refunded_amount: eb('refunded_amount', '+', change.amount),
+          earned_reversed: eb('earned_reversed', '+', change.earnedBack),
+          redeemed_returned: eb('redeemed_returned', '+', change.redeemedBack),
+        }))
+        .where('venue_id', '=', row.venue_id)
+        .where('id', '=', row.transaction_id),
+    },
+  ];
 }
 
 export async function findRefund(db: Db, venueId: string, transactionId: string, externalId: string): Promise<RefundRow | undefined> {
@@ -159,6 +154,11 @@ export async function findRefund(db: Db, venueId: string, transactionId: string,
     .executeTakeFirst();
 }
 
-export async function insertRefund(db: Db, row: Insertable<RefundsTable>): Promise<RefundRow> {
-  return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+/** The refund of the transaction `key` names with this external id, as a read of a gather. */
+export function refundRead(db: Db, key: TransactionKey, externalId: string): Read<RefundRow | null> {
+  return {
+    query: sql`(select to_jsonb(r) from refunds r, (${lookup(db, ...key)}) t
+      where r.venue_id = t.venue_id and r.transaction_id = t.id and r.external_id = ${externalId})`,
+    parse: (value) => (value ? { ...(value as RefundRow), created_at: new Date((value as RefundRow).created_at) } : null),
+  };
 }

@@ -16,7 +16,7 @@ import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
 import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
-import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
+import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import type { EventType } from '../webhooks/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
@@ -439,12 +439,33 @@ async function ownTransaction(db: Db, caller: Caller, externalId: string, regist
 }
 
 /**
- * The transaction, locked for a void or a refund after its member's lock: every change to a member's money locks
- * the member first, so a capture into the same check and a void take turns without a deadlock.
+ * What a void or a refund stands on: the check's member locked first (every change to a member's money takes that
+ * lock first, so a capture into the same check and a void take turns without a deadlock), then, read after the
+ * lock, the check, the refund of that external_id if any, and the member's balance. A check without a member is
+ * locked itself.
  */
-async function lockForReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined) {
-  await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, keyOf(caller, externalId, registerId)) });
-  return ownTransaction(trx, caller, externalId, registerId, true);
+async function gatherReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, refundExternalId?: string) {
+  const key = keyOf(caller, externalId, registerId);
+  const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
+  if (member) {
+    const read = await readTogether(trx, {
+      row: repo.transactionRead(trx, key),
+      refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
+    });
+    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance: await members.balanceOf(trx, caller, member) };
+  }
+  const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
+  const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.venueId, row.id, refundExternalId)) ?? null);
+  return { row, previous, balance: null };
+}
+
+/** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */
+function reversalEntries(memberId: string, back: { redeemed: number; earned: number; entry: members.LedgerInput }): members.LedgerInput[] {
+  return [
+    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
+    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
+    back.entry,
+  ];
 }
 
 export async function getTransaction(db: Db, caller: Caller, externalId: string, registerId?: string): Promise<Transaction> {
@@ -457,42 +478,29 @@ export async function listTransactions(db: Db, caller: Caller, page: Page, filte
   return toList('/v1/transactions', page, rows, presentTransaction);
 }
 
-/** Appends a reversal's ledger entries; the caller holds the member's and the transaction's locks. */
-async function reverse(
-  trx: Db,
-  caller: Caller,
-  clock: Clock,
-  memberId: string,
-  back: { redeemed: number; earned: number; entry: members.LedgerInput },
-): Promise<void> {
-  await members.appendLedger(trx, caller, [
-    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
-    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
-    back.entry,
-  ], clock.now());
-}
-
 /**
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
 export async function voidTransaction(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
-  const row = await lockForReversal(trx, caller, externalId, registerId);
+  const { row, balance } = await gatherReversal(trx, caller, externalId, registerId);
   if (row.status === 'voided') return presentTransaction(row);
+  const at = clock.now();
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
   const earnedBack = Number(row.earned) - Number(row.earned_reversed);
   const back = Number(row.paid) - Number(row.refunded_amount);
-  if (row.member_id) {
-    const entry = { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
-    await reverse(trx, caller, clock, row.member_id, { redeemed: redeemedBack, earned: earnedBack, entry });
-  }
-  const member = row.member_id ? await members.memberById(trx, caller, row.member_id) : null;
   const display = reversalDisplay(
     caller,
     { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack },
-    member,
+    balance === null ? null : balance + redeemedBack - earnedBack,
   );
-  return presentTransaction(await repo.markVoided(trx, caller.venueId, row.id, clock.now(), display));
+  const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, display };
+  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
+  await writeTogether(trx, [
+    ...(entry ? members.ledgerSteps(trx, caller, reversalEntries(entry.memberId, { redeemed: redeemedBack, earned: earnedBack, entry }), at) : []),
+    repo.voidStep(trx, voided),
+  ]);
+  return presentTransaction(voided);
 }
 
 /**
@@ -507,11 +515,11 @@ export async function refundTransaction(
   clock: Clock,
   request: EventRequest,
 ): Promise<{ refund: Refund; replayed: boolean }> {
-  const row = await lockForReversal(trx, caller, externalId, body.register_id);
-  const previous = await repo.findRefund(trx, caller.venueId, row.id, body.external_id);
+  const { row, previous, balance } = await gatherReversal(trx, caller, externalId, body.register_id, body.external_id);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
-    return { refund: await refundAnswer(trx, caller, previous, row), replayed: true };
+    const now = row.member_id ? (await members.memberById(trx, caller, row.member_id)).balance : null;
+    return { refund: refundAnswer(caller, previous, row, now), replayed: true };
   }
   const paid = Number(row.paid);
   const refundable = row.status === 'completed' ? paid - Number(row.refunded_amount) : 0;
@@ -521,14 +529,11 @@ export async function refundTransaction(
       details: { refundable },
     });
   }
+  const at = clock.now();
   const refundedAfter = Number(row.refunded_amount) + body.amount;
   const earnedBack = Math.floor((Number(row.earned) * refundedAfter) / paid) - Number(row.earned_reversed);
   const redeemedBack = Math.floor((Number(row.redeemed) * refundedAfter) / paid) - Number(row.redeemed_returned);
-  if (row.member_id) {
-    const entry = { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
-    await reverse(trx, caller, clock, row.member_id, { redeemed: redeemedBack, earned: earnedBack, entry });
-  }
-  const refundRow = await repo.insertRefund(trx, {
+  const refundRow: repo.RefundRow = {
     venue_id: caller.venueId,
     id: newId(),
     transaction_id: row.id,
@@ -537,16 +542,26 @@ export async function refundTransaction(
     earned_reversed: earnedBack,
     redeemed_returned: redeemedBack,
     livemode: caller.livemode,
-  });
-  const updated = await repo.addRefund(trx, caller.venueId, row.id, { amount: body.amount, earnedBack, redeemedBack });
-  const refund = await refundAnswer(trx, caller, refundRow, updated);
-  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request });
+    created_at: at,
+  };
+  const updated: repo.TransactionRow = {
+    ...row,
+    refunded_amount: refundedAfter,
+    earned_reversed: Number(row.earned_reversed) + earnedBack,
+    redeemed_returned: Number(row.redeemed_returned) + redeemedBack,
+  };
+  const refund = refundAnswer(caller, refundRow, updated, balance === null ? null : balance + redeemedBack - earnedBack);
+  const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
+  await writeTogether(trx, [
+    ...(entry ? members.ledgerSteps(trx, caller, reversalEntries(entry.memberId, { redeemed: redeemedBack, earned: earnedBack, entry }), at) : []),
+    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack }),
+    ...eventSteps(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
+  ]);
   return { refund, replayed: false };
 }
 
-/** A refund with its check and the member's balance as they are now. */
-async function refundAnswer(db: Db, caller: Caller, row: repo.RefundRow, transaction: repo.TransactionRow): Promise<Refund> {
-  const member = transaction.member_id ? await members.memberById(db, caller, transaction.member_id) : null;
+/** A refund with its check and the member's cashback balance after it (null: no member, or no cashback). */
+function refundAnswer(caller: Caller, row: repo.RefundRow, transaction: repo.TransactionRow, balance: number | null): Refund {
   const amount = Number(row.amount);
   const display = reversalDisplay(
     caller,
@@ -557,7 +572,7 @@ async function refundAnswer(db: Db, caller: Caller, row: repo.RefundRow, transac
       redeemedReturned: Number(row.redeemed_returned),
       earnedReversed: Number(row.earned_reversed),
     },
-    member,
+    balance,
   );
   return presentRefund(row, presentTransaction(transaction), display);
 }

@@ -54,20 +54,20 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   return { cashier: before ? `${before.display.cashier}${payable}` : `No member · ${money(calc.subtotal)}`, receipt };
 }
 
-/** What a void or refund did: the amount, the cashback it gave back and took back, and the balance it left. */
+/** What a void or refund did: the amount, the cashback it gave back and took back, and the balance it left (null: none shown). */
 export function reversalDisplay(
   caller: Caller,
   what: { cashier: string; amountLine: string; amount: number; redeemedReturned: number; earnedReversed: number },
-  member: Member | null,
+  balance: number | null,
 ): Display {
   const where = caller.venue;
   return {
-    cashier: member?.balance != null ? `${what.cashier} · balance ${formatMoney(member.balance, where)}` : what.cashier,
+    cashier: balance !== null ? `${what.cashier} · balance ${formatMoney(balance, where)}` : what.cashier,
     receipt: [
       `${what.amountLine}: ${formatSignedMoney(-what.amount, where)}`,
       ...(what.redeemedReturned > 0 ? [`Cashback returned: ${formatSignedMoney(what.redeemedReturned, where)}`] : []),
       ...(what.earnedReversed > 0 ? [`Cashback taken back: ${formatSignedMoney(-what.earnedReversed, where)}`] : []),
-      ...(member?.balance != null ? [`Cashback balance: ${formatMoney(member.balance, where)}`] : []),
+      ...(balance !== null ? [`Cashback balance: ${formatMoney(balance, where)}`] : []),
     ],
   };
 }

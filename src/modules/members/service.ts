@@ -358,6 +358,12 @@ export async function memberNamed<A>(
   return { member, found: true, alongside };
 }
 
+/** The locked member's cashback balance, as their answers show it; null when their program keeps none. */
+export async function balanceOf(db: Db, caller: Caller, member: LockedMember): Promise<number | null> {
+  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
+  return program.rules.type === 'cashback' ? member.cashback : null;
+}
+
 /** What the member's holds keep as of `asOf`: a read for the gather that follows the member's lock. */
 export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
   return repo.heldRead(trx, caller.venueId, memberId, asOf);
