@@ -10,13 +10,23 @@ import { CategoriesPage } from './pages/Categories';
 import { ProgramsPage } from './pages/Programs';
 import { MemberPage, MembersPage } from './pages/Members';
 import { AccountPage } from './pages/Account';
+import { TransactionPage, TransactionsPage } from './pages/Transactions';
+import { WebhooksPage } from './pages/Webhooks';
+import { OverviewPage } from './pages/Overview';
+import { MenuPage } from './pages/Menu';
+import { OrdersPage } from './pages/Orders';
 
 const NAV = [
+  { to: '/overview', label: 'Overview' },
   { to: '/keys', label: 'API keys' },
   { to: '/venue', label: 'Venue and rules' },
   { to: '/categories', label: 'Categories' },
   { to: '/programs', label: 'Programs' },
   { to: '/members', label: 'Members' },
+  { to: '/transactions', label: 'Transactions' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/menu', label: 'Menu and tables' },
+  { to: '/orders', label: 'Orders' },
   { to: '/account', label: 'Account' },
 ];
 
@@ -78,14 +88,21 @@ function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Routes>
+          <Route path="/overview" element={<OverviewPage />} />
           <Route path="/keys" element={<KeysPage />} />
           <Route path="/venue" element={<VenuePage />} />
           <Route path="/categories" element={<CategoriesPage />} />
           <Route path="/programs" element={<ProgramsPage />} />
           <Route path="/members" element={<MembersPage />} />
           <Route path="/members/:id" element={<MemberPage />} />
+          <Route path="/transactions" element={<TransactionsPage />} />
+          <Route path="/transactions/:id" element={<TransactionPage />} />
+          <Route path="/webhooks" element={<WebhooksPage />} />
+          <Route path="/menu" element={<MenuPage />} />
+          <Route path="/orders" element={<OrdersPage />} />
           <Route path="/account" element={<AccountPage />} />
-          <Route path="*" element={<Navigate to="/keys" replace />} />
+          <Route path="/signup" element={<Navigate to="/keys" replace />} />
+          <Route path="*" element={<Navigate to="/overview" replace />} />
         </Routes>
       </AppShell.Main>
     </AppShell>

@@ -66,3 +66,13 @@ export function when(iso: string | null | undefined, venue?: Pick<Venue, 'locale
   if (!iso) return '—';
   return new Intl.DateTimeFormat(venue?.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: venue?.timezone }).format(new Date(iso));
 }
+
+export type Transaction = paths['/dashboard/api/transactions/{id}']['get']['responses']['200']['content']['application/json'];
+export type TransactionFilters = NonNullable<paths['/dashboard/api/transactions']['get']['parameters']['query']>;
+export type WebhookEndpoint = paths['/dashboard/api/webhook-endpoints']['get']['responses']['200']['content']['application/json'][number];
+export type DeliveryAttempt = paths['/dashboard/api/webhook-endpoints/{id}/deliveries']['get']['responses']['200']['content']['application/json']['data'][number];
+export type WebhookTest = paths['/dashboard/api/webhook-endpoints/{id}/test']['post']['responses']['200']['content']['application/json'];
+export type Overview = paths['/dashboard/api/overview']['get']['responses']['200']['content']['application/json'];
+export type VenueTable = paths['/dashboard/api/tables']['get']['responses']['200']['content']['application/json'][number];
+export type Dish = paths['/dashboard/api/dishes']['get']['responses']['200']['content']['application/json']['data'][number];
+export type Order = paths['/dashboard/api/orders']['get']['responses']['200']['content']['application/json'][number];

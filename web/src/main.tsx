@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import './styles.css';
 import { MantineProvider, createTheme } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

@@ -1,6 +1,6 @@
 // The dashboard's JSON API under /dashboard/api: session-cookie authentication, CSRF on every change, no API keys.
 import swagger from '@fastify/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
@@ -39,6 +39,8 @@ import {
   Venue,
   VenueUpdate,
 } from './schemas.js';
+import { dashboardOperationsRoutes } from './operations-routes.js';
+import { isId, sessionOf } from './request.js';
 import * as service from './service.js';
 
 export const SESSION_COOKIE = 'vl_dashboard';
@@ -71,11 +73,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-function sessionOf(req: FastifyRequest): service.OwnerSession {
-  if (!req.dashboardSession) throw new ApiError('session_required');
-  return req.dashboardSession;
 }
 
 const publicRoute = { dashboardPublic: true };
@@ -365,6 +362,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     });
     return reply.code(201).send(adjustment);
   });
-}
 
-const isId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+  // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
+  await dashboardOperationsRoutes(app, tags);
+}

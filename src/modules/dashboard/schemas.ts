@@ -2,6 +2,8 @@
 import { Type, type Static } from 'typebox';
 import { KeyRules, SCOPES, VenueSettings, type Scope } from '../accounts/schemas.js';
 import { MoneyRules } from '../catalogue/schemas.js';
+import { Transaction } from '../checks/schemas.js';
+import { Order } from '../orders/schemas.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat as BarcodeFormatName, type ProgramType as ProgramTypeName } from '../programs/schemas.js';
 
 const Email = Type.String({ minLength: 3, maxLength: 254, description: 'The owner’s e-mail address.' });
@@ -187,3 +189,88 @@ export const OwnerAdjust = Type.Object(
 );
 
 export const Ok = Type.Object({ ok: Type.Literal(true) });
+
+const Day = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: `${description} YYYY-MM-DD, in the venue's time zone.` });
+
+/** The Transactions page's filters; the CSV export takes the same ones. */
+export const TransactionFilter = {
+  from: Type.Optional(Day('First venue day (the day a check was closed), included;')),
+  to: Type.Optional(Day('Last venue day, included;')),
+  register_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  livemode: Type.Optional(Type.Boolean({ description: 'true: live traffic only; false: test traffic only.' })),
+  status: Type.Optional(Type.Union([Type.Literal('completed'), Type.Literal('voided')])),
+};
+
+export const TransactionQuery = Type.Object(
+  {
+    ...TransactionFilter,
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    starting_after: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const TransactionExportQuery = Type.Object(TransactionFilter, { additionalProperties: false });
+
+/** A transaction as the dashboard lists it: with who its member is. */
+export const OwnerTransaction = Type.Object({
+  ...Transaction.properties,
+  member: Nullable(
+    Type.Object({ id: Type.String({ format: 'uuid' }), name: Nullable(Type.String()), card_number: Nullable(Type.String({ description: 'The first card, else the serial.' })) }),
+  ),
+});
+
+const Figures = Type.Object({
+  checks: Type.Integer({ description: 'Completed checks.' }),
+  sales: Type.Integer({ description: 'What was paid, net of refunds; minor units.' }),
+  earned: Type.Integer({ description: 'Cashback earned, net of what voids and refunds took back.' }),
+  redeemed: Type.Integer({ description: 'Cashback redeemed, net of what voids and refunds gave back.' }),
+  members_enrolled: Type.Integer(),
+});
+const ByMode = <T extends Parameters<typeof Type.Object>[0]>(props: T) => Type.Object({ live: Type.Object(props), test: Type.Object(props) });
+const DayPoint = { checks: Type.Integer(), earned: Type.Integer(), redeemed: Type.Integer() };
+
+export const Overview = Type.Object({
+  object: Type.Literal('overview'),
+  currency: Type.String(),
+  today: Type.String({ description: "Today's venue day, YYYY-MM-DD." }),
+  month_start: Type.String(),
+  today_figures: Type.Object({ live: Figures, test: Figures }),
+  month_figures: Type.Object({ live: Figures, test: Figures }),
+  balances: ByMode({
+    members: Type.Integer(),
+    members_with_balance: Type.Integer(),
+    liability: Type.Integer({ description: 'What members could still redeem: the sum of positive cashback balances (held cashback included).' }),
+  }),
+  days: Type.Array(Type.Object({ day: Type.String(), live: Type.Object(DayPoint), test: Type.Object(DayPoint) }), { description: 'The last 30 venue days, oldest first.' }),
+});
+
+export const VenueTable = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  table_code: Type.String(),
+  name: Type.String(),
+  menu_url: Type.String({ description: 'The public menu page its QR code opens.' }),
+});
+
+export const NewTable = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    table_code: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z0-9-]+$', description: 'Lowercase letters, digits, dashes; drawn when omitted.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const TableCodeParams = Type.Object({ table_code: Type.String({ maxLength: 32 }) });
+
+export const DishAvailability = Type.Object(
+  { available: Type.Boolean({ description: 'false puts the dish on the stop list.' }) },
+  { additionalProperties: false },
+);
+
+export const QrQuery = Type.Object({ download: Type.Optional(Type.Boolean({ description: 'true: as a file to save.' })) }, { additionalProperties: false });
+
+/** An order as the board shows it: with the statuses it may move to (D14's graph). */
+export const OwnerOrder = Type.Object({
+  ...Order.properties,
+  next_statuses: Type.Array(Type.String(), { description: 'Where the order may move from its status.' }),
+});

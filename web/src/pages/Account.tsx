@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Group, Paper, PasswordInput, Stack, Table, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, when } from '../api';
+import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { useVenue } from '../session';
 
@@ -45,38 +46,29 @@ export function AccountPage() {
         </form>
       </Paper>
       <Title order={4}>Signed-in sessions</Title>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped aria-label="Sessions">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Browser</Table.Th>
-              <Table.Th>Address</Table.Th>
-              <Table.Th>Signed in</Table.Th>
-              <Table.Th>Last seen</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sessions.data?.map((s) => (
-              <Table.Tr key={s.id}>
-                <Table.Td style={{ maxWidth: 260, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{s.user_agent ?? '—'}</Table.Td>
-                <Table.Td>{s.ip ?? '—'}</Table.Td>
-                <Table.Td>{when(s.created_at, venue)}</Table.Td>
-                <Table.Td>{when(s.last_seen_at, venue)}</Table.Td>
-                <Table.Td>
-                  {s.current ? (
-                    <Badge>this one</Badge>
-                  ) : (
-                    <Button size="xs" color="red" variant="light" onClick={() => revoke(s.id)}>
-                      Sign out
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Sessions"
+        rows={sessions.data}
+        rowKey={(s) => s.id}
+        columns={[
+          { key: 'browser', label: 'Browser', render: (s) => <span style={{ overflowWrap: 'anywhere' }}>{s.user_agent ?? '—'}</span> },
+          { key: 'ip', label: 'Address', render: (s) => s.ip ?? '—' },
+          { key: 'created', label: 'Signed in', render: (s) => when(s.created_at, venue) },
+          { key: 'seen', label: 'Last seen', render: (s) => when(s.last_seen_at, venue) },
+          {
+            key: 'actions',
+            label: '',
+            render: (s) =>
+              s.current ? (
+                <Badge>this one</Badge>
+              ) : (
+                <Button size="xs" color="red" variant="light" onClick={() => revoke(s.id)}>
+                  Sign out
+                </Button>
+              ),
+          },
+        ]}
+      />
     </Stack>
   );
 }

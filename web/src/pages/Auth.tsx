@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextI
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { call, client } from '../api';
 import { applyApiError } from '../form-errors';
 import { useSetSession } from '../session';
@@ -22,15 +22,14 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 
 export function SignInPage() {
   const setSession = useSetSession();
-  const navigate = useNavigate();
   const [error, setError] = useState<string>();
   const config = useQuery({ queryKey: ['config'], queryFn: () => call(client.GET('/dashboard/api/config')) });
   const form = useForm({ initialValues: { email: '', password: '' } });
   const submit = form.onSubmit(async (values) => {
     setError(undefined);
     try {
+      // Signed in, the page asked for opens (a bookmark, a link); the bare address opens the overview.
       setSession(await call(client.POST('/dashboard/api/session', { body: values })));
-      navigate('/keys');
     } catch (err) {
       setError(applyApiError(form, err));
     }
@@ -67,7 +66,6 @@ function browserTimeZone(): string {
 
 export function SignUpPage() {
   const setSession = useSetSession();
-  const navigate = useNavigate();
   const [error, setError] = useState<string>();
   const form = useForm({
     initialValues: { venue_name: '', email: '', password: '', currency: 'EUR', timezone: browserTimeZone() },
@@ -76,8 +74,8 @@ export function SignUpPage() {
   const submit = form.onSubmit(async (values) => {
     setError(undefined);
     try {
+      // Signed in, the app's routes take /signup to the keys: a new venue starts by making one.
       setSession(await call(client.POST('/dashboard/api/signup', { body: values })));
-      navigate('/keys');
     } catch (err) {
       setError(applyApiError(form, err));
     }

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Group, Modal, NumberInput, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, type Category } from '../api';
+import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 
 export function CategoriesPage() {
@@ -42,36 +43,27 @@ export function CategoriesPage() {
           </Group>
         </form>
       </Paper>
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped aria-label="Categories">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>External id</Table.Th>
-              <Table.Th>Earns cashback</Table.Th>
-              <Table.Th>Payable with cashback</Table.Th>
-              <Table.Th>Own percent</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.data.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td>{c.name}</Table.Td>
-                <Table.Td>{c.external_id}</Table.Td>
-                <Table.Td>{yesNo(c.earns_cashback)}</Table.Td>
-                <Table.Td>{yesNo(c.payable_with_cashback)}</Table.Td>
-                <Table.Td>{c.cashback_percent === null ? 'Member’s level' : `${c.cashback_percent} %`}</Table.Td>
-                <Table.Td>
-                  <Button size="xs" variant="default" onClick={() => setEditing(c)} aria-label={`Edit ${c.external_id}`}>
-                    Edit
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Categories"
+        rows={list.data?.data}
+        rowKey={(c) => c.id}
+        columns={[
+          { key: 'name', label: 'Name', render: (c) => c.name },
+          { key: 'external_id', label: 'External id', render: (c) => c.external_id },
+          { key: 'earns', label: 'Earns cashback', render: (c) => yesNo(c.earns_cashback) },
+          { key: 'payable', label: 'Payable with cashback', render: (c) => yesNo(c.payable_with_cashback) },
+          { key: 'percent', label: 'Own percent', render: (c) => (c.cashback_percent === null ? 'Member’s level' : `${c.cashback_percent} %`) },
+          {
+            key: 'actions',
+            label: '',
+            render: (c) => (
+              <Button size="xs" variant="default" onClick={() => setEditing(c)} aria-label={`Edit ${c.external_id}`}>
+                Edit
+              </Button>
+            ),
+          },
+        ]}
+      />
       {editing && <EditCategory category={editing} onClose={() => setEditing(undefined)} />}
     </Stack>
   );

@@ -1,8 +1,10 @@
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+// API keys: create (name, mode, scopes or a preset, own rules), the secret shown once, rules per key, revoke.
+import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, when, type ApiKey, type KeyRules } from '../api';
+import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { KeyRulesFields, describeRules } from '../rules';
 import { useVenue } from '../session';
@@ -32,56 +34,47 @@ export function KeysPage() {
       <Text c="dimmed" size="sm">
         Keys let tills, scanners and scripts call the API. The secret is shown once when the key is created; only its prefix is kept for you to recognise it.
       </Text>
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped highlightOnHover aria-label="API keys">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Mode</Table.Th>
-              <Table.Th>Prefix</Table.Th>
-              <Table.Th>Scopes</Table.Th>
-              <Table.Th>Rules</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.data?.map((k) => (
-              <Table.Tr key={k.id} data-key-name={k.name}>
-                <Table.Td>{k.name}</Table.Td>
-                <Table.Td>
-                  <Badge color={k.livemode ? 'teal' : 'orange'} variant="light" miw={56}>
-                    {k.livemode ? 'live' : 'test'}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Code>{k.prefix}…</Code>
-                </Table.Td>
-                <Table.Td>{k.scopes.length ? k.scopes.join(', ') : 'Full access'}</Table.Td>
-                <Table.Td>{describeRules(k.rules)}</Table.Td>
-                <Table.Td>{when(k.created_at, venue)}</Table.Td>
-                <Table.Td>{when(k.last_used_at, venue)}</Table.Td>
-                <Table.Td>
-                  {k.revoked_at ? (
-                    <Badge color="gray">revoked</Badge>
-                  ) : (
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" onClick={() => setEditing(k)} aria-label={`Rules of ${k.name}`}>
-                        Rules
-                      </Button>
-                      <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </Button>
-                    </Group>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {keys.data?.length === 0 && <Text c="dimmed">No keys yet.</Text>}
+      <DataTable
+        label="API keys"
+        rows={keys.data}
+        rowKey={(k) => k.id}
+        rowProps={(k) => ({ 'data-key-name': k.name })}
+        empty="No keys yet."
+        columns={[
+          { key: 'name', label: 'Name', render: (k) => k.name },
+          {
+            key: 'mode',
+            label: 'Mode',
+            render: (k) => (
+              <Badge color={k.livemode ? 'teal' : 'orange'} variant="light" miw={56}>
+                {k.livemode ? 'live' : 'test'}
+              </Badge>
+            ),
+          },
+          { key: 'prefix', label: 'Prefix', render: (k) => <Code>{k.prefix}…</Code> },
+          { key: 'scopes', label: 'Scopes', render: (k) => (k.scopes.length ? k.scopes.join(', ') : 'Full access') },
+          { key: 'rules', label: 'Rules', render: (k) => describeRules(k.rules) },
+          { key: 'created', label: 'Created', render: (k) => when(k.created_at, venue) },
+          { key: 'used', label: 'Last used', render: (k) => when(k.last_used_at, venue) },
+          {
+            key: 'actions',
+            label: '',
+            render: (k) =>
+              k.revoked_at ? (
+                <Badge color="gray">revoked</Badge>
+              ) : (
+                <Group gap="xs" wrap="nowrap">
+                  <Button size="xs" variant="default" onClick={() => setEditing(k)} aria-label={`Rules of ${k.name}`}>
+                    Rules
+                  </Button>
+                  <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </Button>
+                </Group>
+              ),
+          },
+        ]}
+      />
 
       <CreateKeyModal
         opened={creating}

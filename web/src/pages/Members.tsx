@@ -1,10 +1,12 @@
-import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title, Image } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title, Image } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { call, client, minorDigits, money, when } from '../api';
 import { applyApiError } from '../form-errors';
+import { DataTable } from '../components/DataTable';
+import { Stat } from '../components/Stat';
 import { useVenue } from '../session';
 
 export function MembersPage() {
@@ -40,42 +42,35 @@ export function MembersPage() {
           )}
         </Group>
       </form>
-      <Table.ScrollContainer minWidth={600}>
-        <Table striped highlightOnHover aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Card</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Phone</Table.Th>
-              <Table.Th>Balance</Table.Th>
-              <Table.Th>Level</Table.Th>
-              <Table.Th>Joined</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.data.map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/members/${m.id}`}>
-                    {m.card_numbers[0] ?? m.serial}
-                  </Anchor>
-                  {!m.livemode && (
-                    <Badge ml="xs" size="xs" color="orange" variant="light">
-                      test
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>{m.name ?? '—'}</Table.Td>
-                <Table.Td>{m.phone ?? '—'}</Table.Td>
-                <Table.Td>{money(m.balance, venue)}</Table.Td>
-                <Table.Td>{m.level?.name ?? '—'}</Table.Td>
-                <Table.Td>{when(m.created_at, venue)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {list.data?.data.length === 0 && <Text c="dimmed">{search ? 'No member matches.' : 'No members yet.'}</Text>}
+      <DataTable
+        label="Members"
+        rows={list.data?.data}
+        rowKey={(m) => m.id}
+        empty={search ? 'No member matches.' : 'No members yet.'}
+        columns={[
+          {
+            key: 'card',
+            label: 'Card',
+            render: (m) => (
+              <>
+                <Anchor component={Link} to={`/members/${m.id}`}>
+                  {m.card_numbers[0] ?? m.serial}
+                </Anchor>
+                {!m.livemode && (
+                  <Badge ml="xs" size="xs" color="orange" variant="light">
+                    test
+                  </Badge>
+                )}
+              </>
+            ),
+          },
+          { key: 'name', label: 'Name', render: (m) => m.name ?? '—' },
+          { key: 'phone', label: 'Phone', render: (m) => m.phone ?? '—' },
+          { key: 'balance', label: 'Balance', numeric: true, render: (m) => money(m.balance, venue) },
+          { key: 'level', label: 'Level', render: (m) => m.level?.name ?? '—' },
+          { key: 'joined', label: 'Joined', render: (m) => when(m.created_at, venue) },
+        ]}
+      />
     </Stack>
   );
 }
@@ -161,43 +156,18 @@ export function MemberPage() {
         </Paper>
       </SimpleGrid>
       <Title order={3}>History</Title>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped aria-label="History">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Cashback</Table.Th>
-              <Table.Th>Spend</Table.Th>
-              <Table.Th>Reason / reference</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {history.data?.data.map((h) => (
-              <Table.Tr key={h.id}>
-                <Table.Td>{when(h.created_at, venue)}</Table.Td>
-                <Table.Td>{h.type}</Table.Td>
-                <Table.Td>{money(h.cashback, venue)}</Table.Td>
-                <Table.Td>{h.spend ? money(h.spend, venue) : '—'}</Table.Td>
-                <Table.Td>{h.reason ?? h.reference ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="History"
+        rows={history.data?.data}
+        rowKey={(h) => h.id}
+        columns={[
+          { key: 'when', label: 'When', render: (h) => when(h.created_at, venue) },
+          { key: 'type', label: 'Type', render: (h) => h.type },
+          { key: 'cashback', label: 'Cashback', numeric: true, render: (h) => money(h.cashback, venue) },
+          { key: 'spend', label: 'Spend', numeric: true, render: (h) => (h.spend ? money(h.spend, venue) : '—') },
+          { key: 'reason', label: 'Reason / reference', render: (h) => h.reason ?? h.reference ?? '—' },
+        ]}
+      />
     </Stack>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <Paper withBorder p="md">
-      <Text size="xs" c="dimmed" tt="uppercase">
-        {label}
-      </Text>
-      <Text fw={700} size="lg">
-        {value}
-      </Text>
-    </Paper>
   );
 }

@@ -1,0 +1,151 @@
+// The owner's view of past transactions: the filtered list, one transaction by id, the registers seen, and the CSV export.
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { isUuid } from '../../shared/ids.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as members from '../members/service.js';
+import * as historyRepo from './history-repo.js';
+import type { Transaction } from './schemas.js';
+import { presentTransaction } from './service.js';
+
+export type HistoryFilter = historyRepo.HistoryFilter;
+
+/** A CSV export stops here: beyond it the owner narrows the dates (the answer says so in a header). */
+export const CSV_MAX_ROWS = 50_000;
+const CSV_BATCH = 1000;
+
+function checkDays(filter: HistoryFilter): void {
+  for (const [param, day] of [['from', filter.fromDay], ['to', filter.toDay]] as const) {
+    if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))) {
+      throw new ApiError('parameter_invalid', { param, message: `${param} must be a date, YYYY-MM-DD.` });
+    }
+  }
+  if (filter.fromDay && filter.toDay && filter.fromDay > filter.toDay) {
+    throw new ApiError('parameter_invalid', { param: 'to', message: 'to must not be before from.' });
+  }
+}
+
+/** Who a transaction's member is, as a list shows them: name and first card (null once the member is gone). */
+export interface MemberSummary {
+  id: string;
+  name: string | null;
+  card_number: string | null;
+}
+export type TransactionWithMember = Transaction & { member: MemberSummary | null };
+
+/** Adds each transaction's member summary, one look-up per distinct member through the members service. */
+async function withMembers(db: Db, caller: Caller, txs: Transaction[]): Promise<TransactionWithMember[]> {
+  const ids = [...new Set(txs.map((t) => t.member_id).filter((id): id is string => id !== null))];
+  const found = new Map<string, MemberSummary>();
+  for (const id of ids) {
+    try {
+      const m = await members.getMember(db, caller, id);
+      found.set(id, { id, name: m.name, card_number: m.card_numbers[0] ?? m.serial });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  return txs.map((t) => ({ ...t, member: t.member_id ? (found.get(t.member_id) ?? null) : null }));
+}
+
+export async function listHistory(db: Db, caller: Caller, page: Page, filter: HistoryFilter, url: string): Promise<List<TransactionWithMember>> {
+  checkDays(filter);
+  await checkCursor(page, (id) => historyRepo.findById(db, caller.venueId, id));
+  const list = toList(url, page, await historyRepo.listFiltered(db, caller.venueId, page, filter), presentTransaction);
+  return { ...list, data: await withMembers(db, caller, list.data) };
+}
+
+/** One transaction by its id; another venue's id answers like an unknown one. */
+export async function transactionById(db: Db, caller: Caller, id: string): Promise<TransactionWithMember> {
+  const row = isUuid(id) ? await historyRepo.findById(db, caller.venueId, id) : undefined;
+  if (!row) throw new ApiError('transaction_not_found', { message: 'No transaction with this id at this venue.' });
+  return (await withMembers(db, caller, [presentTransaction(row)]))[0]!;
+}
+
+export async function registerIds(db: Db, caller: Caller): Promise<string[]> {
+  return historyRepo.registerIds(db, caller.venueId);
+}
+
+const CSV_COLUMNS = [
+  'created_at',
+  'closed_at',
+  'external_id',
+  'register_id',
+  'member_id',
+  'status',
+  'mode',
+  'currency',
+  'subtotal',
+  'discount',
+  'redeemed',
+  'earned',
+  'paid',
+  'refunded',
+  'lines',
+  'id',
+] as const;
+
+/**
+ * A field as CSV writes it (RFC 4180). Text a till sent (external and register ids) could start with a formula
+ * character; a spreadsheet would run it, so such text is prefixed with an apostrophe.
+ */
+function csvField(value: string | number | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Minor units as a plain decimal in the currency's unit ("12.40"), which every spreadsheet reads as a number. */
+function decimal(minor: number, digits: number): string {
+  if (digits === 0) return String(minor);
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  const unit = 10 ** digits;
+  return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, '0')}`;
+}
+
+/** The filtered list as CSV, newest first, amounts in the currency's unit; `truncated` when CSV_MAX_ROWS cut it. */
+export async function exportCsv(db: Db, caller: Caller, filter: HistoryFilter): Promise<{ csv: string; rows: number; truncated: boolean }> {
+  checkDays(filter);
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: caller.venue.currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const out = [CSV_COLUMNS.join(',')];
+  let startingAfter: string | undefined;
+  let rows = 0;
+  for (;;) {
+    const batch = await historyRepo.listFiltered(db, caller.venueId, { limit: CSV_BATCH, startingAfter }, filter);
+    for (const row of batch.slice(0, CSV_BATCH)) {
+      if (rows === CSV_MAX_ROWS) return { csv: out.join('\r\n') + '\r\n', rows, truncated: true };
+      const t = presentTransaction(row);
+      const money = (m: number) => decimal(m, digits);
+      out.push(
+        [
+          formatTimestamp(t.created_at),
+          formatNullableTimestamp(t.closed_at),
+          t.external_id,
+          t.register_id,
+          t.member_id,
+          t.status,
+          t.livemode ? 'live' : 'test',
+          caller.venue.currency,
+          money(t.subtotal),
+          money(t.discount_amount),
+          money(t.redeemed),
+          money(t.earned),
+          money(t.paid),
+          money(t.refunded_amount),
+          t.line_items.length,
+          t.id,
+        ]
+          .map(csvField)
+          .join(','),
+      );
+      rows++;
+    }
+    if (batch.length <= CSV_BATCH) break;
+    startingAfter = batch[CSV_BATCH - 1]!.id;
+  }
+  return { csv: out.join('\r\n') + '\r\n', rows, truncated: false };
+}

@@ -1,0 +1,210 @@
+// The dashboard's operational pages over HTTP: transactions (list, one, CSV), webhooks, overview, menu, tables, orders.
+import { Type } from 'typebox';
+import { eventRequestOf, type App } from '../../http/context.js';
+import { withErrors } from '../../http/responses.js';
+import { ApiError } from '../../shared/errors.js';
+import { ListOf } from '../../shared/pagination.js';
+import * as history from '../checks/history.js';
+import { Dish, DishParams } from '../menu/schemas.js';
+import * as menu from '../menu/service.js';
+import { tableMenuUrl, tableQrPng, tableQrSvg } from '../menu/table-qr.js';
+import { MoveOrder, NEXT_STATUSES, OrderParams, type OrderStatus } from '../orders/schemas.js';
+import * as orders from '../orders/service.js';
+import { CreateWebhookEndpoint, DeliveryAttempt, WebhookEndpoint, WebhookTest } from '../webhooks/schemas.js';
+import * as webhooks from '../webhooks/service.js';
+import type { WebhookUrlPolicy } from '../webhooks/url-guard.js';
+import * as report from './report.js';
+import { sessionOf } from './request.js';
+import {
+  DishAvailability,
+  IdParams,
+  NewTable,
+  Ok,
+  Overview,
+  OwnerOrder,
+  OwnerTransaction,
+  PageQuery,
+  QrQuery,
+  TableCodeParams,
+  TransactionExportQuery,
+  TransactionQuery,
+  VenueTable,
+} from './schemas.js';
+import * as service from './service.js';
+
+/** A response that is not JSON, described for the OpenAPI document (the handler sends it as it is). */
+const nonJson = (mediaType: string, description: string, format?: 'binary') =>
+  ({ description, content: { [mediaType]: { schema: Type.String(format ? { format } : {}) } } }) as unknown as ReturnType<typeof Type.Unknown>;
+const image = (mediaType: 'image/svg+xml' | 'image/png', description: string) => nonJson(mediaType, description, mediaType === 'image/png' ? 'binary' : undefined);
+
+type Filter = { from?: string; to?: string; register_id?: string; livemode?: boolean; status?: 'completed' | 'voided' };
+const historyFilter = (q: Filter): history.HistoryFilter => ({ fromDay: q.from, toDay: q.to, registerId: q.register_id, livemode: q.livemode, status: q.status });
+
+export async function dashboardOperationsRoutes(app: App, tags: string[]): Promise<void> {
+  const { db, clock } = app.deps;
+  const owner = (req: Parameters<typeof sessionOf>[0]) => service.ownerCallerOf(sessionOf(req), clock.now());
+
+  // Transactions: the owner sees every key's checks, live and test, filtered.
+  app.get(
+    '/transactions',
+    { schema: { tags, summary: 'Transactions, newest first, filtered by venue day, register, mode and status', querystring: TransactionQuery, response: withErrors({ 200: ListOf(OwnerTransaction) }) } },
+    async (req) => history.listHistory(db, owner(req), { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }, historyFilter(req.query), '/dashboard/api/transactions'),
+  );
+
+  app.get(
+    '/transactions/registers',
+    { schema: { tags, summary: 'The register ids checks named, for the filter', response: withErrors({ 200: Type.Array(Type.String()) }) } },
+    async (req) => history.registerIds(db, owner(req)),
+  );
+
+  app.get(
+    '/transactions/export.csv',
+    {
+      schema: {
+        summary: 'The filtered transactions as CSV (amounts in the currency’s unit)',
+        querystring: TransactionExportQuery,
+        tags,
+        response: withErrors({ 200: nonJson('text/csv', 'CSV, one transaction a line, newest first') }),
+      },
+    },
+    async (req, reply) => {
+      const { csv, truncated } = await history.exportCsv(db, owner(req), historyFilter(req.query));
+      const day = new Date(clock.now()).toISOString().slice(0, 10);
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="transactions-${day}.csv"`);
+      if (truncated) reply.header('x-truncated', `only the newest ${history.CSV_MAX_ROWS} rows; narrow the dates`);
+      return reply.send(csv);
+    },
+  );
+
+  app.get(
+    '/transactions/:id',
+    { schema: { tags, summary: 'One transaction with its lines, their rule sources and the display text', params: IdParams, response: withErrors({ 200: OwnerTransaction }) } },
+    async (req) => history.transactionById(db, owner(req), req.params.id),
+  );
+
+  // Webhook endpoints (D15): the owner sees them all, live and test, with their recent attempts.
+  const policy: WebhookUrlPolicy = { allowPrivate: app.deps.config.webhookAllowPrivateUrls, resolve: app.deps.resolveHost };
+
+  app.get(
+    '/webhook-endpoints',
+    { schema: { tags, summary: "The venue's webhook endpoints, newest first", response: withErrors({ 200: Type.Array(WebhookEndpoint) }) } },
+    async (req) => (await webhooks.listEndpoints(db, owner(req), { limit: 100 }, {})).data,
+  );
+
+  app.post(
+    '/webhook-endpoints',
+    { schema: { tags, summary: 'Register an endpoint; its signing secret is in this answer only', body: CreateWebhookEndpoint, response: withErrors({ 201: WebhookEndpoint }) } },
+    async (req, reply) => {
+      // The owner's endpoints are live: they receive test and live events alike, each event saying which it is.
+      const created = await db.transaction().execute((trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy));
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints/:id/deliveries',
+    { schema: { tags, summary: 'Delivery attempts to an endpoint, newest first', params: IdParams, querystring: PageQuery, response: withErrors({ 200: ListOf(DeliveryAttempt) }) } },
+    async (req) => webhooks.listDeliveryAttempts(db, owner(req), req.params.id, { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }),
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/test',
+    { schema: { tags, summary: 'Send a signed test.ping now and say how it went', params: IdParams, response: withErrors({ 200: WebhookTest }) } },
+    async (req) => {
+      const caller = owner(req);
+      // The ping carries the endpoint's own mode, as if the key that registered it had asked.
+      const endpoint = await webhooks.getEndpoint(db, caller, req.params.id);
+      return webhooks.testEndpoint(db, { ...caller, livemode: endpoint.livemode }, req.params.id, {
+        sender: app.deps.webhookSender,
+        config: app.deps.config.webhooks,
+        request: eventRequestOf(req),
+      });
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/enable',
+    { schema: { tags, summary: 'Re-enable a disabled endpoint; its pending deliveries resume', params: IdParams, response: withErrors({ 200: WebhookEndpoint }) } },
+    async (req) => db.transaction().execute((trx) => webhooks.updateEndpoint(trx, owner(req), req.params.id, { enabled: true }, policy)),
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    { schema: { tags, summary: 'Remove an endpoint; deliveries in progress stop', params: IdParams, response: withErrors({ 200: Ok }) } },
+    async (req) => {
+      await db.transaction().execute((trx) => webhooks.deleteEndpoint(trx, owner(req), req.params.id));
+      return { ok: true as const };
+    },
+  );
+
+  // Overview: today's and this month's figures, 30 days, and the cashback members could still redeem.
+  app.get('/overview', { schema: { tags, summary: "Today's and this month's checks and cashback, a 30-day series, the outstanding cashback", response: withErrors({ 200: Overview }) } }, async (req) =>
+    report.overview(db, sessionOf(req).venue, clock.now()),
+  );
+
+  // Menu: dishes and their stop list (D14).
+  app.get('/dishes', { schema: { tags, summary: 'Dishes, newest first', querystring: PageQuery, response: withErrors({ 200: ListOf(Dish) }) } }, async (req) =>
+    menu.listDishes(db, owner(req), { limit: req.query.limit ?? 100, startingAfter: req.query.starting_after }, {}),
+  );
+
+  app.patch(
+    '/dishes/:external_id',
+    { schema: { tags, summary: 'Put a dish on the stop list (available: false) or take it off', params: DishParams, body: DishAvailability, response: withErrors({ 200: Dish }) } },
+    async (req) => db.transaction().execute((trx) => menu.patchDish(trx, owner(req), req.params.external_id, { available: req.body.available })),
+  );
+
+  // Tables and their QR codes to the public menu.
+  const presentTable = (slug: string, t: { id: string; tableCode: string; name: string }) => ({
+    id: t.id,
+    table_code: t.tableCode,
+    name: t.name,
+    menu_url: tableMenuUrl(app.deps.config.publicBaseUrl, slug, t.tableCode),
+  });
+  const tableOf = async (req: Parameters<typeof sessionOf>[0], code: string) => {
+    const { venue } = sessionOf(req);
+    const table = await menu.findTable(db, venue.id, code);
+    if (!table) throw new ApiError('table_not_found');
+    return presentTable(venue.slug, table);
+  };
+
+  app.get('/tables', { schema: { tags, summary: "The venue's tables with their menu addresses", response: withErrors({ 200: Type.Array(VenueTable) }) } }, async (req) => {
+    const { venue } = sessionOf(req);
+    return (await menu.listTables(db, venue.id)).map((t) => presentTable(venue.slug, t));
+  });
+
+  app.post('/tables', { schema: { tags, summary: 'Add a table', body: NewTable, response: withErrors({ 201: VenueTable }) } }, async (req, reply) => {
+    const { venue } = sessionOf(req);
+    const table = await menu.createTable(db, venue.id, { name: req.body.name, tableCode: req.body.table_code });
+    return reply.code(201).send(presentTable(venue.slug, table));
+  });
+
+  app.get('/tables/:table_code/qr.svg', { schema: { tags, summary: "A table's QR code as SVG", params: TableCodeParams, response: withErrors({ 200: image('image/svg+xml', 'The QR code, SVG') }) } }, async (req, reply) => {
+    const table = await tableOf(req, req.params.table_code);
+    return reply.header('content-type', 'image/svg+xml').send(await tableQrSvg(table.menu_url));
+  });
+
+  app.get('/tables/:table_code/qr.png', { schema: { tags, summary: "A table's QR code as PNG (1024 px, for printing)", params: TableCodeParams, querystring: QrQuery, response: withErrors({ 200: image('image/png', 'The QR code, PNG') }) } }, async (req, reply) => {
+    const table = await tableOf(req, req.params.table_code);
+    if (req.query.download) {
+      reply.header('content-disposition', `attachment; filename="table-${table.table_code}.png"`);
+    }
+    return reply.header('content-type', 'image/png').send(await tableQrPng(table.menu_url));
+  });
+
+  // Orders: today's board (venue day), moved along D14's graph.
+  const withMoves = <O extends { status: string }>(o: O) => ({ ...o, next_statuses: NEXT_STATUSES[o.status as OrderStatus] ?? [] });
+
+  app.get("/orders", { schema: { tags, summary: "Today's orders (the venue's day), newest first", response: withErrors({ 200: Type.Array(OwnerOrder) }) } }, async (req) => {
+    const caller = owner(req);
+    const since = report.startOfVenueDay(clock.now(), sessionOf(req).venue.timezone);
+    const list = await orders.listOrders(db, caller, { limit: 100 }, { created_after: since.toISOString() });
+    return list.data.map(withMoves);
+  });
+
+  app.post(
+    '/orders/:id/status',
+    { schema: { tags, summary: 'Move an order to its next status', params: OrderParams, body: MoveOrder, response: withErrors({ 200: OwnerOrder }) } },
+    async (req) => withMoves(await db.transaction().execute((trx) => orders.moveOrder(trx, owner(req), req.params.id, req.body as { status: OrderStatus; reason?: string }))),
+  );
+}
+

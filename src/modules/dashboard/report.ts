@@ -1,0 +1,85 @@
+// The overview's figures: today and this month (venue days), a 30-day series, members and the outstanding cashback, live apart from test.
+import type { Db } from '../../db/database.js';
+import { venueDay } from '../../shared/time.js';
+import type * as accounts from '../accounts/service.js';
+import * as reportRepo from './report-repo.js';
+
+export const CHART_DAYS = 30;
+
+export interface Figures {
+  checks: number;
+  sales: number;
+  earned: number;
+  redeemed: number;
+  members_enrolled: number;
+}
+const zero = (): Figures => ({ checks: 0, sales: 0, earned: 0, redeemed: 0, members_enrolled: 0 });
+type ByMode<T> = { live: T; test: T };
+
+/** 'YYYY-MM-DD' plus n calendar days (n may be negative), by the calendar alone. */
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export async function overview(db: Db, venue: accounts.Venue, now: Date) {
+  const today = venueDay(now, venue.timezone);
+  const monthStart = `${today.slice(0, 8)}01`;
+  const chartStart = addDays(today, -(CHART_DAYS - 1));
+  const from = monthStart < chartStart ? monthStart : chartStart;
+  const [checks, enrolments, balances] = await Promise.all([
+    reportRepo.checksByDay(db, venue.id, from, today),
+    reportRepo.enrolmentsByDay(db, venue.id, venue.timezone, from),
+    reportRepo.balances(db, venue.id),
+  ]);
+
+  const days = new Map<string, ByMode<Figures>>();
+  for (let d = from; d <= today; d = addDays(d, 1)) days.set(d, { live: zero(), test: zero() });
+  for (const r of checks) {
+    const f = days.get(r.day)?.[r.livemode ? 'live' : 'test'];
+    if (f) Object.assign(f, { checks: r.checks, sales: r.sales, earned: r.earned, redeemed: r.redeemed });
+  }
+  for (const r of enrolments) {
+    const f = days.get(r.day)?.[r.livemode ? 'live' : 'test'];
+    if (f) f.members_enrolled = r.members;
+  }
+  const sum = (fromDay: string): ByMode<Figures> => {
+    const total = { live: zero(), test: zero() };
+    for (const [day, figures] of days) {
+      if (day < fromDay) continue;
+      for (const mode of ['live', 'test'] as const) {
+        for (const k of Object.keys(total[mode]) as (keyof Figures)[]) total[mode][k] += figures[mode][k];
+      }
+    }
+    return total;
+  };
+  const balance = (livemode: boolean) => {
+    const b = balances.find((r) => r.livemode === livemode);
+    return { members: b?.members ?? 0, members_with_balance: b?.withBalance ?? 0, liability: b?.liability ?? 0 };
+  };
+  return {
+    object: 'overview' as const,
+    currency: venue.currency,
+    today,
+    month_start: monthStart,
+    today_figures: sum(today),
+    month_figures: sum(monthStart),
+    balances: { live: balance(true), test: balance(false) },
+    days: [...days]
+      .filter(([day]) => day >= chartStart)
+      .map(([day, f]) => ({
+        day,
+        live: { checks: f.live.checks, earned: f.live.earned, redeemed: f.live.redeemed },
+        test: { checks: f.test.checks, earned: f.test.earned, redeemed: f.test.redeemed },
+      })),
+  };
+}
+
+/** The instant the venue's current day began: `now` less the time of day its wall clock shows. */
+export function startOfVenueDay(now: Date, timezone: string): Date {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const elapsed = ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 + now.getMilliseconds();
+  return new Date(now.getTime() - elapsed);
+}

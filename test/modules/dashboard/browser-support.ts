@@ -1,0 +1,42 @@
+// What the dashboard's browser tests share: the built app served by the test's server, Chromium, screenshots, labels.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { TestApp } from '../../support/app.js';
+import { CHROMIUM } from '../../support/services.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+
+/** Builds the SPA when web/dist is missing or older than its sources (as npm start does), serves it, starts Chromium. */
+export async function openDashboard(t: TestApp): Promise<{ baseUrl: string; browser: Browser }> {
+  execFileSync(process.execPath, [path.join(ROOT, 'web/build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return { baseUrl, browser };
+}
+
+/** A full-page screenshot in test-artifacts/dashboard-<name>.png. */
+export async function shot(p: Page, name: string) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  // Let Mantine's modal and overlay transitions (about 200 ms) finish, so the picture is not half faded in.
+  await p.waitForTimeout(400);
+  // From the top, so the app's fixed header is where a person sees it.
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({ path: path.join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
+}
+
+/** A field's label exactly, with or without the required asterisk Mantine adds to it. */
+export const L = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
+
+/** A 390 px phone page signed in as the same owner as `page`. */
+export async function phoneLike(browser: Browser, page: Page): Promise<Page> {
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  await phone.context().addCookies(await page.context().cookies());
+  phone.setDefaultTimeout(10_000);
+  return phone;
+}

@@ -1,0 +1,121 @@
+// Overview: today's and this month's checks and cashback, members, a 30-day chart, the outstanding cashback;
+// test traffic is shown in its own box, never added to live figures.
+import { Alert, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { call, client, money, type Overview } from '../api';
+import { Stat } from '../components/Stat';
+import { useVenue } from '../session';
+
+type Figures = Overview['today_figures']['live'];
+
+export function OverviewPage() {
+  const venue = useVenue();
+  const overview = useQuery({ queryKey: ['overview'], queryFn: () => call(client.GET('/dashboard/api/overview')), refetchInterval: 60_000 });
+  if (overview.error) return <Alert color="red">{overview.error.message}</Alert>;
+  const o = overview.data;
+  if (!o) return <Title order={2}>Overview</Title>;
+  const m = (n: number) => money(n, venue);
+  const figures = (f: Figures) => [
+    { label: 'Checks', value: String(f.checks) },
+    { label: 'Sales', value: m(f.sales) },
+    { label: 'Cashback earned', value: m(f.earned) },
+    { label: 'Cashback redeemed', value: m(f.redeemed) },
+    { label: 'Members enrolled', value: String(f.members_enrolled) },
+  ];
+  return (
+    <Stack>
+      <Title order={2}>Overview</Title>
+      <Text c="dimmed" size="sm">
+        Live traffic; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are taken off.
+      </Text>
+      <Section title={`Today · ${o.today}`} items={figures(o.today_figures.live)} testid="today" />
+      <Section title={`This month · since ${o.month_start}`} items={figures(o.month_figures.live)} testid="month" />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Stat
+          label="Outstanding cashback"
+          value={<span data-testid="liability">{m(o.balances.live.liability)}</span>}
+          hint={`What ${o.balances.live.members_with_balance} of ${o.balances.live.members} members could still redeem (held cashback included)`}
+        />
+        <Stat label="Members" value={String(o.balances.live.members)} hint="Enrolled by live keys" />
+      </SimpleGrid>
+      <Paper withBorder p="md">
+        <Title order={4} mb="sm">
+          Last 30 days
+        </Title>
+        <DaysChart days={o.days} format={m} />
+      </Paper>
+      <Paper withBorder p="md" bg="var(--mantine-color-orange-light)" data-testid="test-traffic">
+        <Title order={4}>Test traffic</Title>
+        <Text size="sm" c="dimmed" mb="sm">
+          What test keys did: kept apart from the figures above.
+        </Text>
+        <Table.ScrollContainer minWidth={0}>
+          <Table aria-label="Test traffic" withRowBorders={false} verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th />
+                <Table.Th ta="right">Today</Table.Th>
+                <Table.Th ta="right">This month</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {figures(o.today_figures.test).map((f, i) => (
+                <Table.Tr key={f.label}>
+                  <Table.Td>{f.label}</Table.Td>
+                  <Table.Td ta="right">{f.value}</Table.Td>
+                  <Table.Td ta="right">{figures(o.month_figures.test)[i]!.value}</Table.Td>
+                </Table.Tr>
+              ))}
+              <Table.Tr>
+                <Table.Td>Outstanding cashback of test members</Table.Td>
+                <Table.Td ta="right" colSpan={2}>
+                  {m(o.balances.test.liability)}
+                </Table.Td>
+              </Table.Tr>
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    </Stack>
+  );
+}
+
+function Section({ title, items, testid }: { title: string; items: { label: string; value: string }[]; testid: string }) {
+  return (
+    <div data-testid={testid}>
+      <Text fw={600} mb={6}>
+        {title}
+      </Text>
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
+        {items.map((i) => (
+          <Stat key={i.label} label={i.label} value={i.value} />
+        ))}
+      </SimpleGrid>
+    </div>
+  );
+}
+
+/** Bars: cashback earned and redeemed each day (money axis); line: completed checks (count axis). Live only. */
+function DaysChart({ days, format }: { days: Overview['days']; format: (minor: number) => string }) {
+  const data = days.map((d) => ({ day: d.day.slice(5), earned: d.live.earned, redeemed: d.live.redeemed, checks: d.live.checks }));
+  return (
+    <Group grow>
+      <div style={{ width: '100%', height: 280 }} role="img" aria-label="Checks and cashback over the last 30 days">
+        <ResponsiveContainer width="100%" height="100%">
+          <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="day" tick={{ fontSize: 11 }} interval="preserveStartEnd" minTickGap={16} />
+            <YAxis yAxisId="money" tickFormatter={(v: number) => format(v)} tick={{ fontSize: 11 }} width={64} />
+            <YAxis yAxisId="count" orientation="right" allowDecimals={false} tick={{ fontSize: 11 }} width={32} />
+            <Tooltip formatter={(value, name) => (name === 'Checks' ? value : format(Number(value)))} />
+            <Legend />
+            <Bar yAxisId="money" dataKey="earned" name="Cashback earned" fill="var(--mantine-color-teal-6)" isAnimationActive={false} />
+            <Bar yAxisId="money" dataKey="redeemed" name="Cashback redeemed" fill="var(--mantine-color-orange-5)" isAnimationActive={false} />
+            <Line yAxisId="count" dataKey="checks" name="Checks" stroke="var(--mantine-color-blue-7)" strokeWidth={2} dot={false} isAnimationActive={false} />
+          </ComposedChart>
+        </ResponsiveContainer>
+      </div>
+    </Group>
+  );
+}
