@@ -2,7 +2,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { readTogether, type Read, type WriteStep } from '../../db/statement.js';
+import { readTogether, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -12,7 +12,7 @@ import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as programs from '../programs/service.js';
-import { recordEvent, type EventRequest } from '../webhooks/events.js';
+import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
 import { availableOf, presentMember } from './view.js';
@@ -239,9 +239,8 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
       details: { available },
     });
   }
-  const [entry] = await appendLedger(trx, caller, [{ memberId: id, kind: 'adjustment', cashback: input.amount, reason: input.reason.trim() }]);
-  const after = await recordOf(trx, caller, id);
-  const member = presentMember(after, program, caller.venue);
+  const [entry] = ledgerRows(caller, [{ memberId: id, kind: 'adjustment', cashback: input.amount, reason: input.reason.trim() }], caller.now);
+  const member = presentMember({ ...record, cashback: record.cashback + input.amount }, program, caller.venue);
   const adjustment: Adjustment = {
     object: 'adjustment',
     id: entry!.id,
@@ -251,13 +250,17 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
     balance: member.balance!,
     available: member.available!,
     livemode: caller.livemode,
-    created_at: formatTimestamp(entry!.created_at),
+    created_at: formatTimestamp(caller.now),
     display: {
       cashier: `${member.display.cashier}`,
       receipt: [`Cashback adjusted: ${formatSignedMoney(input.amount, caller.venue)}`, `Cashback available: ${formatMoney(member.available!, caller.venue)}`],
     },
   };
-  await recordEvent(trx, { venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request });
+  // The entry, the totals and the event in one statement.
+  await writeTogether(trx, [
+    ...repo.ledgerSteps(trx, caller.venueId, [entry!]),
+    ...eventSteps(trx, { venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
+  ]);
   return adjustment;
 }
 
@@ -274,7 +277,7 @@ export async function redeemReward(trx: Db, caller: Caller, id: string): Promise
   const [entry] = await appendLedger(trx, caller, [
     { memberId: id, kind: 'reward_redemption', stamps: -rules.stampsRequired, reason: rules.rewardName },
   ]);
-  const member = presentMember(await recordOf(trx, caller, id), program, caller.venue);
+  const member = presentMember({ ...record, stamps: record.stamps - rules.stampsRequired }, program, caller.venue);
   return {
     object: 'reward_redemption',
     id: entry!.id,
