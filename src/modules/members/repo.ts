@@ -29,7 +29,7 @@ export type MemberMatch =
   | { by: 'named'; memberId: Expression<string | null> };
 
 /** The condition on members `m` that a match stands for. */
-function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: MemberMatch) {
+function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: string, match: MemberMatch) {
   switch (match.by) {
     case 'id':
       return eb('m.id', '=', match.id);
@@ -40,18 +40,19 @@ function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, match: M
     case 'named':
       return eb('m.id', '=', match.memberId);
     case 'card':
-    case 'code': {
-      const code = match.by === 'card' ? match.cardNumber : match.code;
-      const byCard = eb.exists(
+      return eb('m.id', '=', eb.selectFrom('member_cards as c').select('c.member_id').where('c.venue_id', '=', venueId).where('c.card_number', '=', match.cardNumber));
+    case 'code':
+      // Each alternative by its own index: "card or serial" as one condition makes PostgreSQL walk the venue's members.
+      return eb(
+        'm.id',
+        'in',
         eb
           .selectFrom('member_cards as c')
-          .select('c.card_number')
-          .whereRef('c.venue_id', '=', 'm.venue_id')
-          .whereRef('c.member_id', '=', 'm.id')
-          .where('c.card_number', '=', code),
+          .select('c.member_id')
+          .where('c.venue_id', '=', venueId)
+          .where('c.card_number', '=', match.code)
+          .unionAll(eb.selectFrom('members as s').select('s.id as member_id').where('s.venue_id', '=', venueId).where('s.serial', '=', match.code)),
       );
-      return match.by === 'card' ? byCard : eb.or([byCard, eb('m.serial', '=', code)]);
-    }
   }
 }
 
@@ -82,7 +83,7 @@ export async function matchingMember<A>(
     .selectAll('m')
     .select([cardNumbers.as('card_numbers'), sql<A | null>`${options.alongside ?? sql`null`}`.as('alongside')])
     .where('m.venue_id', '=', venueId)
-    .where((eb) => matching(eb, match))
+    .where((eb) => matching(eb, venueId, match))
     .orderBy('m.id', 'desc')
     .limit(1)
     .$if(options.lock, (q) => q.forUpdate('m'))
@@ -126,7 +127,7 @@ export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMa
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
     .where('m.venue_id', '=', venueId)
-    .where((eb) => matching(eb, match))
+    .where((eb) => matching(eb, venueId, match))
     .orderBy('m.id', 'desc')
     .limit(limit);
 }
