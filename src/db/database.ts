@@ -73,13 +73,42 @@ const PREPARED_VALUES_LIMIT = 100;
  * values, so the code bounds the set of texts; bulk statements, whose text grows with their rows, stay unnamed.
  */
 class PreparingClient extends pg.Client {
+  /** A migration changed a table under a prepared statement: forget them all as soon as no transaction is open. */
+  private stalePlans = false;
+
   // Kysely calls query(text, values); every other form goes through unchanged.
   override query(text: any, values?: any, callback?: any): any {
-    if (typeof text === 'string' && Array.isArray(values) && callback === undefined && values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT) {
-      return super.query({ name: statementName(text), text, values });
+    if (!(typeof text === 'string' && Array.isArray(values) && callback === undefined && values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT)) {
+      return super.query(text, values, callback);
     }
-    return super.query(text, values, callback);
+    const run = (): Promise<pg.QueryResult> => super.query({ name: statementName(text), text, values });
+    const ready = this.stalePlans && this.getTransactionStatus() === 'I' ? this.forgetPlans() : Promise.resolve();
+    return ready.then(run).catch(async (err: unknown) => {
+      if (!isStalePlan(err)) throw err;
+      this.stalePlans = true;
+      // Inside a transaction the error has failed it, and inTransaction runs it again; outside one, run it again here.
+      if (this.getTransactionStatus() !== 'I') throw err;
+      await this.forgetPlans();
+      return run();
+    });
   }
+
+  private async forgetPlans(): Promise<void> {
+    this.stalePlans = false;
+    const connection = (this as unknown as { connection: { parsedStatements: object; submittedNamedStatements?: object } }).connection;
+    connection.parsedStatements = {};
+    if (connection.submittedNamedStatements) connection.submittedNamedStatements = {};
+    await super.query('deallocate all');
+  }
+}
+
+/**
+ * PostgreSQL's refusal of a prepared statement whose table a migration has changed since (a rolling deploy): the
+ * statement is prepared again and the work run again.
+ */
+export function isStalePlan(err: unknown): boolean {
+  const { code, message } = err as { code?: string; message?: string };
+  return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }
 
 const statementName = (text: string) => `vl_${createHash('sha1').update(text).digest('base64url')}`;

@@ -260,6 +260,8 @@ export interface TransactionsTable {
   /** What voids and refunds took back of `earned` and gave back of `redeemed` so far. */
   earned_reversed: Generated<number>;
   redeemed_returned: Generated<number>;
+  /** Applied on a register under a number another check there already had, before numbers were taken once per register (migration 0012). */
+  numbered_twice: Generated<boolean>;
 }
 
 export interface RefundsTable {

@@ -1,8 +1,8 @@
-// Transactions that retry what PostgreSQL asks to be retried (serialization failures, deadlocks) and a duplicate
-// caught by a unique constraint, then give up with 409 balance_conflict so the client retries with the same
+// Transactions that retry what PostgreSQL asks to be retried (serialization failures, deadlocks, a prepared
+// statement a migration made stale) and a duplicate caught by a unique constraint, then give up with 409 balance_conflict so the client retries with the same
 // external_id or Idempotency-Key (D11).
 import { ApiError } from '../shared/errors.js';
-import type { Db } from './database.js';
+import { isStalePlan, type Db } from './database.js';
 
 const RETRYABLE = new Set(['40001', '40P01']);
 /**
@@ -14,7 +14,7 @@ export const TRANSACTION_ATTEMPTS = 3;
 
 function retryable(err: unknown): boolean {
   const { code, constraint } = err as { code?: string; constraint?: string };
-  return RETRYABLE.has(code ?? '') || (code === '23505' && DUPLICATE_REQUEST.has(constraint ?? ''));
+  return RETRYABLE.has(code ?? '') || (code === '23505' && DUPLICATE_REQUEST.has(constraint ?? '')) || isStalePlan(err);
 }
 
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {

@@ -355,6 +355,7 @@ export async function applyCheck(
     voided_at: null,
     earned_reversed: 0,
     redeemed_returned: 0,
+    numbered_twice: false,
   };
   const transaction = presentTransaction(row);
   await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
@@ -456,7 +457,10 @@ async function gatherReversal(trx: Db, caller: Caller, externalId: string, regis
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
   const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.venueId, row.id, refundExternalId)) ?? null);
-  return { row, previous, balance: null };
+  // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
+  // rare deadlock this order can meet, and the transaction runs again).
+  const late = row.member_id ? (await members.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
+  return { row, previous, balance: late && (await members.balanceOf(trx, caller, late)) };
 }
 
 /** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */

@@ -139,7 +139,7 @@ export async function memberRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) =>
-      runMutation(req, reply, 201, (trx) => service.adjustBalance(trx, callerOf(req), req.params.id, req.body, eventRequestOf(req))),
+      runMutation(req, reply, 201, (trx) => service.adjustBalance(trx, callerOf(req), req.params.id, req.body, eventRequestOf(req), app.deps.clock)),
   );
 
   app.post(
@@ -153,6 +153,6 @@ export async function memberRoutes(app: App): Promise<void> {
         response: withErrors({ 201: RewardRedemption }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.redeemReward(trx, callerOf(req), req.params.id)),
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.redeemReward(trx, callerOf(req), req.params.id, app.deps.clock)),
   );
 }

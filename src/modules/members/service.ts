@@ -217,17 +217,20 @@ export function ledgerSteps(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'
   return repo.ledgerSteps(trx, caller.venueId, ledgerRows(caller, entries, at));
 }
 
-/** Locks the member for this transaction and returns their current record; 404 when the venue has no such member. */
-export async function lockMember(trx: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
+/**
+ * Locks the member for this transaction and returns their current record, what their holds keep judged by the
+ * clock read after the lock; 404 when the venue has no such member.
+ */
+export async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock): Promise<repo.MemberRecord> {
   const locked = isUuid(id) ? await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }) : undefined;
   if (!locked) throw notFound();
-  const { held } = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, caller.now) });
+  const { held } = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, clock.now()) });
   return { ...locked, held };
 }
 
-export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest): Promise<Adjustment> {
+export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest, clock: Clock): Promise<Adjustment> {
   if (input.amount === 0) throw new ApiError('parameter_invalid', { param: 'amount', message: 'amount must not be zero.' });
-  const record = await lockMember(trx, caller, id);
+  const record = await lockMember(trx, caller, id, clock);
   if (!caller.settings.manual_adjustments_allowed) throw new ApiError('adjustments_disabled');
   const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
   if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
@@ -264,8 +267,8 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   return adjustment;
 }
 
-export async function redeemReward(trx: Db, caller: Caller, id: string): Promise<RewardRedemption> {
-  const record = await lockMember(trx, caller, id);
+export async function redeemReward(trx: Db, caller: Caller, id: string, clock: Clock): Promise<RewardRedemption> {
+  const record = await lockMember(trx, caller, id, clock);
   const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
   const rules = program.rules;
   if (rules.type !== 'stamps') throw new ApiError('redeem_not_supported', { message: "The member's program has no stamp rewards." });
