@@ -1,12 +1,18 @@
 // Operator CLI (D18): venues, owners and keys against the same DATA_DIR / DATABASE_URL as the server.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import type { ValidateFunction } from 'ajv';
+import type { Static, TSchema } from 'typebox';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
+import { messageOf, paramOf, validatorCompiler } from './http/validation.js';
 import * as accounts from './modules/accounts/service.js';
+import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
+import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
+import { programOf } from './modules/dashboard/service.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
@@ -17,6 +23,8 @@ import { openStorage, type Storage } from './server.js';
 interface Command {
   usage: string;
   options?: Record<string, { type: 'string' | 'boolean' }>;
+  /** The option that sets an API field, so an error's `param` can name what the operator typed. */
+  optionOf?: Record<string, string>;
   /** Resolves to the exit code when it is not 0. */
   run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void | number>;
 }
@@ -42,6 +50,58 @@ const required = (values: Record<string, string | undefined>, name: string): str
   return value;
 };
 
+function json(values: Record<string, string | undefined>, name: string, example: string): Record<string, unknown> | undefined {
+  const text = values[name];
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Refused below, with an example.
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--${name} must be a JSON object, for example '${example}'.`);
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * The body the dashboard would send, checked by the dashboard route's own schema and validator, so the CLI
+ * refuses exactly what the API refuses, with its message and param.
+ */
+function asBody<S extends TSchema>(schema: S, body: Record<string, unknown>): Static<S> {
+  const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as ValidateFunction;
+  if (!validate(defined)) {
+    const first = validate.errors?.[0];
+    throw new ApiError('parameter_invalid', first ? { param: paramOf(first), message: messageOf(first, 'body') } : {});
+  }
+  return defined as Static<S>;
+}
+
+/** --earns, --payable and --percent as a category's money rules (only those given). */
+function moneyRuleOptions(v: Record<string, string | undefined>): CategoryRules {
+  const flag = (name: string) => {
+    const value = v[name];
+    if (value === undefined) return undefined;
+    if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false.`);
+    return value === 'true';
+  };
+  const percent = v.percent === undefined ? undefined : v.percent === 'level' ? null : Number(v.percent);
+  if (percent !== undefined && percent !== null && Number.isNaN(percent)) throw new UsageError('--percent must be a number or "level".');
+  return { earns_cashback: flag('earns'), payable_with_cashback: flag('payable'), cashback_percent: percent };
+}
+
+const MONEY_RULE_OPTIONS = { earns: { type: 'string' }, payable: { type: 'string' }, percent: { type: 'string' } } as const;
+const MONEY_RULE_FIELDS = { earns_cashback: 'earns', payable_with_cashback: 'payable', cashback_percent: 'percent' };
+const SETTINGS_EXAMPLE = '{"levels":[{"name":"Bronze","min_spend":0,"percent":3}]}';
+const RULES_EXAMPLE = '{"redeem_only_via_holds":true,"max_cashback_per_check":2000}';
+
+function describeCategory(category: { name: string; earns_cashback: boolean; payable_with_cashback: boolean; cashback_percent: number | null }): string {
+  return (
+    `${category.name}: earns cashback ${category.earns_cashback ? 'yes' : 'no'}, payable with cashback ${category.payable_with_cashback ? 'yes' : 'no'}, ` +
+    `percent ${category.cashback_percent ?? "the member's level"}.`
+  );
+}
+
 const COMMANDS: Record<string, Command> = {
   migrate: {
     usage: 'migrate                          Apply pending database migrations (also done by npm start).',
@@ -50,7 +110,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   demo: {
-    usage: 'demo                             Create the demo venue, owner and test key if no venue exists.',
+    usage: 'demo                             Create the demo venue (menu, tables, members), owner and test key if no venue exists.',
     async run(storage) {
       const demo = await seedDemoIfEmpty(storage.database.db, storage.pepper);
       say(demo ? demoBanner(demo, loadConfig().publicBaseUrl) : 'A venue exists already; nothing was seeded.');
@@ -72,6 +132,27 @@ const COMMANDS: Record<string, Command> = {
       say(`Created venue ${venue.name} (slug ${venue.slug}, id ${venue.id}).`);
     },
   },
+  'venue set': {
+    usage:
+      "venue set [--name N] [--currency C] [--locale L] [--timezone Z] [--country CC] [--rules '{json}'] [--venue V]   The venue and its default register rules (D12).",
+    options: { venue: { type: 'string' }, name: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, country: { type: 'string' }, rules: { type: 'string' } },
+    optionOf: { settings: 'rules' },
+    async run(storage, v) {
+      const db = storage.database.db;
+      const body = asBody(VenueUpdate, {
+        name: v.name,
+        currency: v.currency,
+        locale: v.locale,
+        timezone: v.timezone,
+        country: v.country,
+        settings: json(v, 'rules', RULES_EXAMPLE),
+      });
+      const venue = await venueOf(db, v.venue);
+      const updated = await db.transaction().execute((trx) => accounts.updateVenue(trx, venue.id, body));
+      say(`Updated ${updated.slug}: ${updated.name}, ${updated.currency}, ${updated.locale}, ${updated.timezone}, ${updated.country}.`);
+      say(`Register rules (keys without their own value follow them at once): ${JSON.stringify(updated.settings)}`);
+    },
+  },
   'venue list': {
     usage: 'venue list                       List venues.',
     async run(storage) {
@@ -86,12 +167,8 @@ const COMMANDS: Record<string, Command> = {
       const type = required(v, 'type');
       if (!(PROGRAM_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${PROGRAM_TYPES.join(', ')}.`);
       if (v.barcode && !(BARCODE_FORMATS as readonly string[]).includes(v.barcode)) throw new UsageError(`--barcode must be one of ${BARCODE_FORMATS.join(', ')}.`);
-      let settings: Record<string, unknown>;
-      try {
-        settings = JSON.parse(required(v, 'settings'));
-      } catch {
-        throw new UsageError('--settings must be JSON, for example \'{"levels":[{"name":"Bronze","min_spend":0,"percent":3}]}\'.');
-      }
+      required(v, 'settings');
+      const settings = json(v, 'settings', SETTINGS_EXAMPLE)!;
       const venue = await venueOf(storage.database.db, v.venue);
       const program = await programs.createProgram(storage.database.db, venue.id, {
         name: required(v, 'name'),
@@ -114,6 +191,30 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  'program update': {
+    usage:
+      "program update <program id> [--name N] [--settings '{json}'] [--barcode qr_card_number|code128_card_number|qr_serial] [--default] [--venue V]",
+    options: { venue: { type: 'string' }, name: { type: 'string' }, settings: { type: 'string' }, barcode: { type: 'string' }, default: { type: 'boolean' } },
+    optionOf: { barcode_format: 'barcode', is_default: 'default' },
+    async run(storage, v, positionals) {
+      const id = positionals[0];
+      if (!id) throw new UsageError('Give the id of the program to change ("program list" shows them).');
+      const db = storage.database.db;
+      const body = asBody(ProgramUpdate, {
+        name: v.name,
+        settings: json(v, 'settings', SETTINGS_EXAMPLE),
+        barcode_format: v.barcode,
+        is_default: v.default === 'true' ? true : undefined,
+      });
+      const venue = await venueOf(db, v.venue);
+      await programOf(db, venue.id, id);
+      const program = await db.transaction().execute((trx) =>
+        programs.updateProgram(trx, venue.id, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }),
+      );
+      const shown = programs.presentProgram(program);
+      say(`Updated ${shown.type} program ${program.id} "${program.name}"${program.isDefault ? ' (the default)' : ''}: ${JSON.stringify(shown.settings)}`);
+    },
+  },
   'table create': {
     usage: 'table create --name "Table 4" [--code t4] [--venue V]   Prints the QR menu address of the table.',
     options: { venue: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
@@ -132,28 +233,30 @@ const COMMANDS: Record<string, Command> = {
       for (const t of await menu.listTables(storage.database.db, venue.id)) say(`${t.tableCode}  ${t.name}  ${base}/m/${venue.slug}/${t.tableCode}`);
     },
   },
+  'category create': {
+    usage:
+      'category create --category C --name N [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V]   Or renames C.',
+    options: { venue: { type: 'string' }, category: { type: 'string' }, name: { type: 'string' }, ...MONEY_RULE_OPTIONS },
+    optionOf: { external_id: 'category', ...MONEY_RULE_FIELDS },
+    async run(storage, v) {
+      const db = storage.database.db;
+      const { external_id, ...fields } = asBody(NewCategory, { external_id: required(v, 'category'), name: required(v, 'name'), ...moneyRuleOptions(v) });
+      const venue = await venueOf(db, v.venue);
+      const caller = accounts.ownerCaller(venue);
+      const category = await db.transaction().execute((trx) =>
+        catalogue.putCategoryWithRules(trx, caller, external_id, fields as { name: string } & CategoryRules),
+      );
+      say(`Category ${category.external_id}: ${describeCategory(category)}`);
+    },
+  },
   'category rules': {
     usage: 'category rules --category C [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V]',
-    options: { venue: { type: 'string' }, category: { type: 'string' }, earns: { type: 'string' }, payable: { type: 'string' }, percent: { type: 'string' } },
+    options: { venue: { type: 'string' }, category: { type: 'string' }, ...MONEY_RULE_OPTIONS },
+    optionOf: MONEY_RULE_FIELDS,
     async run(storage, v) {
-      const flag = (name: string) => {
-        const value = v[name];
-        if (value === undefined) return undefined;
-        if (value !== 'true' && value !== 'false') throw new UsageError(`--${name} must be true or false.`);
-        return value === 'true';
-      };
-      const percent = v.percent === undefined ? undefined : v.percent === 'level' ? null : Number(v.percent);
-      if (percent !== undefined && percent !== null && Number.isNaN(percent)) throw new UsageError('--percent must be a number or "level".');
+      const rules = asBody(CategoryUpdate, { ...moneyRuleOptions(v) });
       const venue = await venueOf(storage.database.db, v.venue);
-      const category = await catalogue.setCategoryRules(storage.database.db, venue.id, required(v, 'category'), {
-        earns_cashback: flag('earns'),
-        payable_with_cashback: flag('payable'),
-        cashback_percent: percent,
-      });
-      say(
-        `${category.name}: earns cashback ${category.earns_cashback ? 'yes' : 'no'}, payable with cashback ${category.payable_with_cashback ? 'yes' : 'no'}, ` +
-          `percent ${category.cashback_percent ?? "the member's level"}.`,
-      );
+      say(describeCategory(await catalogue.setCategoryRules(storage.database.db, venue.id, required(v, 'category'), rules)));
     },
   },
   'owner create': {
@@ -168,20 +271,22 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'key create': {
-    usage: 'key create [--venue V] [--mode test|live] [--scopes a,b] [--name N]   Prints the secret once.',
-    options: { venue: { type: 'string' }, mode: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    usage: "key create [--venue V] [--mode test|live] [--scopes a,b] [--name N] [--rules '{json}']   Prints the secret once.",
+    options: { venue: { type: 'string' }, mode: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, rules: { type: 'string' } },
+    optionOf: { livemode: 'mode' },
     async run(storage, v) {
       const mode = v.mode ?? 'test';
       if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
-      const venue = await venueOf(storage.database.db, v.venue);
-      const scopes = v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [];
-      const { key, secret } = await accounts.createApiKey(storage.database.db, storage.pepper, {
-        venueId: venue.id,
+      const body = asBody(NewApiKey, {
         name: v.name ?? `${mode} key`,
         livemode: mode === 'live',
-        scopes,
+        scopes: v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [],
+        rules: json(v, 'rules', RULES_EXAMPLE),
       });
-      say(`Created ${mode} key ${key.id} "${key.name}" for ${venue.slug} with ${scopes.length ? scopes.join(', ') : 'full access'}.`);
+      const venue = await venueOf(storage.database.db, v.venue);
+      const { key, secret } = await accounts.createApiKey(storage.database.db, storage.pepper, { venueId: venue.id, ...body, name: body.name.trim() });
+      const rules = Object.keys(key.rules).length ? `, its own rules ${JSON.stringify(key.rules)}` : '';
+      say(`Created ${mode} key ${key.id} "${key.name}" for ${venue.slug} with ${key.scopes.length ? key.scopes.join(', ') : 'full access'}${rules}.`);
       say('Secret (shown once, store it now):');
       say(secret);
     },
@@ -193,7 +298,8 @@ const COMMANDS: Record<string, Command> = {
       const venue = await venueOf(storage.database.db, v.venue);
       for (const k of await accounts.listApiKeys(storage.database.db, venue.id)) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
-        say(`${k.id}  ${k.prefix}…  ${k.name}  ${k.scopes.join(',') || 'full access'}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
+        const rules = Object.keys(k.rules).length ? `  rules ${JSON.stringify(k.rules)}` : '';
+        say(`${k.id}  ${k.prefix}…  ${k.name}  ${k.scopes.join(',') || 'full access'}${rules}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
       }
     },
   },
@@ -247,15 +353,27 @@ async function main(argv: string[]): Promise<number> {
   try {
     const asText = Object.fromEntries(Object.entries(values).map(([k, val]) => [k, val === undefined ? undefined : String(val)]));
     return (await command.run(storage, asText, positionals)) ?? 0;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    process.stderr.write(`${apiErrorText(err, command)}\n`);
+    return 2;
   } finally {
     await storage.close();
   }
 }
 
+/** The API's message, and the field it concerns as the API names it (with the option that sets it, when one does). */
+function apiErrorText(err: ApiError, command: Command): string {
+  if (err.param === undefined) return err.message;
+  const field = err.param.split(/[.[]/)[0]!;
+  const option = command.optionOf?.[field] ?? (command.options?.[field] ? field : undefined);
+  return `${err.message} (param: ${err.param}${option ? `; option --${option}` : ''})`;
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    const known = err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof ApiError;
+    const known = err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirInUseError;
     process.stderr.write(known ? `${err.message}\n` : `${(err as Error).stack ?? err}\n`);
     if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') process.stderr.write(`${help()}\n`);
     process.exit(known ? 2 : 1);

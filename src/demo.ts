@@ -3,14 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import * as accounts from './modules/accounts/service.js';
+import * as catalogue from './modules/catalogue/service.js';
+import * as checks from './modules/checks/service.js';
 import * as members from './modules/members/service.js';
+import * as menu from './modules/menu/service.js';
 import * as programs from './modules/programs/service.js';
+import { systemClock } from './shared/clock.js';
 
 export interface DemoVenue {
   venue: accounts.Venue;
   ownerEmail: string;
   ownerPassword: string;
   testKey: string;
+  tables: { name: string; tableCode: string }[];
 }
 
 export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue | undefined> {
@@ -27,8 +32,8 @@ export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue
     const ownerPassword = randomBytes(12).toString('base64url');
     await accounts.createOwner(trx, { venueId: venue.id, email: ownerEmail, password: ownerPassword });
     const { secret } = await accounts.createApiKey(trx, pepper, { venueId: venue.id, name: 'Demo till', livemode: false });
-    await seedDemoMembers(trx, venue);
-    return { venue, ownerEmail, ownerPassword, testKey: secret };
+    await seedDemoVenue(trx, venue);
+    return { venue, ownerEmail, ownerPassword, testKey: secret, tables: DEMO_TABLES };
   });
 }
 
@@ -40,11 +45,39 @@ export function demoBanner(demo: DemoVenue, baseUrl: string): string {
     `  Owner sign-in:  ${demo.ownerEmail} / ${demo.ownerPassword}  (${baseUrl}/dashboard)`,
     `  Test API key:   ${demo.testKey}`,
     '',
+    `  QR menus:       ${demo.tables.map((t) => `${baseUrl}/m/${demo.venue.slug}/${t.tableCode} (${t.name})`).join(', ')}`,
+    '',
     `  Try it:  curl -H "Authorization: Bearer ${demo.testKey}" ${baseUrl}/api/v1/account`,
     `  API reference: ${baseUrl}/api/docs`,
     '',
   ].join('\n');
 }
+
+/** The demo's categories: one earns its own percent, one neither earns nor can be paid with cashback. */
+const DEMO_CATEGORIES = [
+  { external_id: 'coffee', name: 'Coffee', cashback_percent: 10 },
+  { external_id: 'food', name: 'Food' },
+  { external_id: 'wine', name: 'Wine and beer', earns_cashback: false, payable_with_cashback: false },
+] as const;
+
+type DemoCategory = (typeof DEMO_CATEGORIES)[number]['external_id'];
+
+/** One list for the menu (dishes, which guests order) and the catalogue (products, which checks resolve by SKU). */
+const DEMO_MENU: { sku: string; name: string; category: DemoCategory; price: number; available?: false; description?: string }[] = [
+  { sku: 'FLAT-WHITE', name: 'Flat white', category: 'coffee', price: 380 },
+  { sku: 'CAPPUCCINO', name: 'Cappuccino', category: 'coffee', price: 360 },
+  { sku: 'ESPRESSO', name: 'Espresso', category: 'coffee', price: 280 },
+  { sku: 'SCONE', name: 'Fruit scone', category: 'food', price: 350, description: 'With butter and jam' },
+  { sku: 'TOASTIE', name: 'Ham and cheese toastie', category: 'food', price: 850 },
+  { sku: 'CHOWDER', name: 'Seafood chowder', category: 'food', price: 1_250, available: false, description: 'Sold out today' },
+  { sku: 'HOUSE-RED', name: 'House red (glass)', category: 'wine', price: 750 },
+  { sku: 'STOUT', name: 'Stout (pint)', category: 'wine', price: 620 },
+];
+
+const DEMO_TABLES = [
+  { name: 'Table 1', tableCode: 't1' },
+  { name: 'Window 2', tableCode: 't2' },
+];
 
 const DEMO_MEMBERS = [
   { name: 'Aoife Murphy', card: 'DEMO-0001', phone: '+353871000001', spend: 12_450, cashback: 373 },
@@ -54,8 +87,25 @@ const DEMO_MEMBERS = [
   { name: 'Emma Doyle', card: 'DEMO-0005', phone: '+353871000005', spend: 4_800, cashback: 144 },
 ];
 
-/** A cashback program with three levels, and members at each, their past spend imported into the ledger. */
-async function seedDemoMembers(trx: Db, venue: accounts.Venue): Promise<void> {
+const line = (sku: string, quantity = 1) => {
+  const item = DEMO_MENU.find((d) => d.sku === sku)!;
+  return { sku, name: item.name, quantity, unit_price: item.price };
+};
+
+/** Checks a till sent: coffee at its own 10 %, wine earning nothing, and one paid partly with cashback. */
+const DEMO_CHECKS = [
+  { external_id: 'DEMO-CHECK-1', card_number: 'DEMO-0001', line_items: [line('FLAT-WHITE', 2), line('SCONE'), line('HOUSE-RED')] },
+  { external_id: 'DEMO-CHECK-2', card_number: 'DEMO-0002', line_items: [line('TOASTIE', 2), line('CAPPUCCINO', 2)], redeem_amount: 500 },
+  { external_id: 'DEMO-CHECK-3', card_number: 'DEMO-0003', line_items: [line('ESPRESSO'), line('STOUT', 2)] },
+];
+
+/**
+ * A venue with something on every page: a three-level cashback program, categories with their own rules, a menu
+ * with a stop-listed dish, two tables for the QR page, and members whose history has an import from a previous
+ * system, checks and an owner's adjustment. Everything goes through the services the API and dashboard use, as
+ * the test key's traffic (livemode false), so the dashboard shows it apart from live figures.
+ */
+async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<void> {
   await programs.createProgram(trx, venue.id, {
     name: 'Demo Café Rewards',
     type: 'cashback',
@@ -68,13 +118,27 @@ async function seedDemoMembers(trx: Db, venue: accounts.Venue): Promise<void> {
       max_redeem_percent: 50,
     },
   });
-  const owner = { ...accounts.ownerCaller(venue), livemode: false };
+  const caller = { ...accounts.ownerCaller(venue), livemode: false };
+  for (const { external_id, ...category } of DEMO_CATEGORIES) await catalogue.putCategoryWithRules(trx, caller, external_id, category);
+  const categoryName = (id: DemoCategory) => DEMO_CATEGORIES.find((c) => c.external_id === id)!.name;
+  await menu.syncDishes(trx, caller, {
+    items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: categoryName(category), ...dish })),
+  });
+  await catalogue.syncProducts(trx, caller, { items: DEMO_MENU.map(({ sku, name, category, price }) => ({ sku, name, category, price })) });
+  for (const table of DEMO_TABLES) await menu.createTable(trx, venue.id, table);
+
+  const enrolled = new Map<string, string>();
   for (const m of DEMO_MEMBERS) {
-    const member = await members.enrolMember(trx, owner, { card_number: m.card, consent: true, name: m.name, phone: m.phone ?? undefined });
+    const member = await members.enrolMember(trx, caller, { card_number: m.card, consent: true, name: m.name, phone: m.phone ?? undefined });
+    enrolled.set(m.card, member.id);
     if (m.spend || m.cashback) {
-      await members.appendLedger(trx, owner, [
+      await members.appendLedger(trx, caller, [
         { memberId: member.id, kind: 'import', spend: m.spend, cashback: m.cashback, reason: 'Imported from the previous loyalty system' },
       ]);
     }
   }
+  // No scan rule at the demo venue, so the scan window is never consulted.
+  const ctx = { clock: systemClock, scanWindowSeconds: 0 };
+  for (const check of DEMO_CHECKS) await checks.applyCheck(trx, caller, check, ctx, null);
+  await members.adjustBalance(trx, caller, enrolled.get('DEMO-0005')!, { amount: 250, reason: 'Birthday treat' }, null, systemClock);
 }

@@ -19,7 +19,7 @@ const embeddedGate = await needs('embedded');
 const env = (): Record<string, string> => (onPostgres() ? { DATABASE_URL: t.testDatabase.url!, API_KEY_PEPPER: TEST_PEPPER } : { DATA_DIR: dataDir, DATABASE_URL: '' });
 
 describe('npm run cli', () => {
-  it('creates a venue, a program, a table, an owner and keys, lists and revokes keys', async () => {
+  it('creates and changes a venue, a program, a table, a category, an owner and keys, lists and revokes keys', async () => {
     const slug = `cli-${Date.now().toString(36)}`;
     const venue = await runCli(['venue', 'create', '--name', 'CLI Bar', '--slug', slug, '--currency', 'GBP', '--timezone', 'Europe/London', '--country', 'GB', '--locale', 'en-GB'], env());
     expect(venue.stderr).toBe('');
@@ -39,6 +39,21 @@ describe('npm run cli', () => {
 
     const noCategory = await runCli(['category', 'rules', '--venue', slug, '--category', 'wine', '--earns', 'false'], env());
     expect([noCategory.code, noCategory.stderr]).toEqual([2, 'No category with this external_id at this venue.\n']);
+    const wine = await runCli(['category', 'create', '--venue', slug, '--category', 'wine', '--name', 'Wine', '--payable', 'false', '--percent', '2.5'], env());
+    expect(wine.stdout).toBe('Category wine: Wine: earns cashback yes, payable with cashback no, percent 2.5.\n');
+
+    const programId = /program ([0-9a-f-]{36})/.exec(program.stdout)![1]!;
+    const renamed = await runCli(['program', 'update', programId, '--venue', slug, '--name', 'Coffee club', '--settings', '{"stamps_required":6,"reward_name":"Free cake"}'], env());
+    expect(renamed.stdout).toMatch(/Updated stamps program .* "Coffee club" \(the default\): \{"stamps_required":6,"reward_name":"Free cake"/);
+
+    // The API's message and param, with the option that sets the field; exit 2.
+    const badCurrency = await runCli(['venue', 'set', '--venue', slug, '--currency', 'XYZ'], env());
+    expect([badCurrency.code, badCurrency.stderr]).toEqual([2, 'Unknown currency XYZ. (param: currency; option --currency)\n']);
+    const badRule = await runCli(['venue', 'set', '--venue', slug, '--rules', '{"hold_ttl_seconds":5}'], env());
+    expect([badRule.code, badRule.stderr]).toEqual([2, 'settings.hold_ttl_seconds must be >= 30. (param: settings.hold_ttl_seconds; option --rules)\n']);
+    const venueSet = await runCli(['venue', 'set', '--venue', slug, '--name', 'CLI Tavern', '--rules', '{"manual_adjustments_allowed":true}'], env());
+    expect(venueSet.stdout).toContain(`Updated ${slug}: CLI Tavern, GBP, en-GB, Europe/London, GB.`);
+    expect(venueSet.stdout).toContain('"manual_adjustments_allowed":true');
 
     const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
     expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);
@@ -49,15 +64,19 @@ describe('npm run cli', () => {
     expect(secret).toBeDefined();
     const keyId = /key ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
 
+    const withRules = await runCli(['key', 'create', '--venue', slug, '--name', 'Bar till', '--rules', '{"redeem_only_via_holds":true}'], env());
+    expect(withRules.stdout).toContain('"Bar till" for ' + slug + ' with full access, its own rules {"redeem_only_via_holds":true}.');
+
     const listed = await runCli(['key', 'list', '--venue', slug], env());
     expect(listed.stdout).toContain(keyId);
     expect(listed.stdout).toContain('members:read,webhooks:write');
+    expect(listed.stdout).toContain('Bar till  full access  rules {"redeem_only_via_holds":true}');
     expect(listed.stdout).not.toContain(secret);
 
     const revoked = await runCli(['key', 'revoke', keyId, '--venue', slug], env());
     expect(revoked.stdout).toContain(`Revoked key ${keyId}`);
     expect((await runCli(['key', 'list', '--venue', slug], env())).stdout).toMatch(/revoked \d{4}-/);
-  }, 240_000);
+  }, 600_000);
 
   postgresGate.it('a key the CLI revokes stops working in a running server at once', async () => {
     const slug = `cli-live-${Date.now().toString(36)}`;

@@ -17,9 +17,11 @@ embeddedGate.describe('first run on the embedded database', () => {
     let key: string;
     try {
       // The banner follows readiness by a moment: it is printed once the demo venue exists.
-      await vi.waitFor(() => expect(first.output()).toContain('Test API key'), { timeout: 10_000 });
+      // Generous: a guard against a hang, not a speed check (the seed writes a whole venue on a loaded machine).
+      await vi.waitFor(() => expect(first.output()).toContain('Test API key'), { timeout: 60_000 });
       const out = first.output();
       expect(out).toContain('Owner sign-in:  owner@demo.test / ');
+      expect(out).toMatch(/QR menus: +http:\/\/localhost:\d+\/m\/demo\/t1 \(Table 1\), http:\/\/localhost:\d+\/m\/demo\/t2 \(Window 2\)/);
       key = /Test API key: +(sk_test_\S+)/.exec(out)![1]!;
       const res = await fetch(`${first.baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
@@ -28,6 +30,7 @@ embeddedGate.describe('first run on the embedded database', () => {
       expect(account.programs.map((p) => [p.type, p.settings.levels.length])).toEqual([['cashback', 3]]);
       const gold = await fetch(`${first.baseUrl}/api/v1/members/lookup?card_number=DEMO-0003`, { headers: { authorization: `Bearer ${key}` } });
       expect(((await gold.json()) as { level: { name: string } }).level.name).toBe('Gold');
+      await expectLivingDemo(first.baseUrl, key);
     } finally {
       expect(await first.stop('SIGTERM')).toBe(0);
     }
@@ -49,3 +52,53 @@ embeddedGate.describe('first run on the embedded database', () => {
     );
   }, 120_000);
 });
+
+/** Something on every page (D18): a menu with a stop-listed dish, tables, categories with rules, members with history. */
+async function expectLivingDemo(baseUrl: string, key: string): Promise<void> {
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  type List<T> = { data: T[] };
+
+  const stopList = await get<List<{ external_id: string }>>('/menu/items?available=false');
+  expect(stopList.data.map((d) => d.external_id)).toEqual(['CHOWDER']);
+  const guestPage = await (await fetch(`${baseUrl}/m/demo/t1`)).text();
+  expect(guestPage).toContain('Flat white');
+  expect(guestPage).not.toContain('Seafood chowder');
+  expect((await fetch(`${baseUrl}/m/demo/t2`)).status).toBe(200);
+
+  const categories = await get<List<{ external_id: string; earns_cashback: boolean; payable_with_cashback: boolean; cashback_percent: number | null }>>(
+    '/catalog/categories',
+  );
+  const rules = Object.fromEntries(categories.data.map((c) => [c.external_id, [c.earns_cashback, c.payable_with_cashback, c.cashback_percent]]));
+  expect(rules).toEqual({ coffee: [true, true, 10], food: [true, true, null], wine: [false, false, null] });
+
+  // A first check shows the rules: coffee at its own 10 %, wine earning nothing, food at the member's level.
+  const calc = await fetch(`${baseUrl}/api/v1/checks/calculate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      card_number: 'DEMO-0001',
+      line_items: ['FLAT-WHITE', 'SCONE', 'HOUSE-RED'].map((sku) => ({ sku, name: sku, quantity: 1, unit_price: 1000 })),
+    }),
+  });
+  expect(calc.status).toBe(200);
+  const lines = ((await calc.json()) as { line_items: { sku: string; cashback_percent: number; rule_source: string }[] }).line_items;
+  expect(lines.map((l) => [l.sku, l.cashback_percent, l.rule_source])).toEqual([
+    ['FLAT-WHITE', 10, 'product'],
+    ['SCONE', 3, 'product'],
+    ['HOUSE-RED', 0, 'product'],
+  ]);
+
+  const checks = await get<List<{ external_id: string }>>('/transactions');
+  expect(checks.data.map((t) => t.external_id).sort()).toEqual(['DEMO-CHECK-1', 'DEMO-CHECK-2', 'DEMO-CHECK-3']);
+  const emma = await get<{ id: string; balance: number }>('/members/lookup?card_number=DEMO-0005');
+  const history = await get<List<{ type: string; reason: string | null }>>(`/members/${emma.id}/history`);
+  expect(history.data.map((h) => [h.type, h.reason])).toEqual([
+    ['adjustment', 'Birthday treat'],
+    ['import', 'Imported from the previous loyalty system'],
+  ]);
+  expect(emma.balance).toBe(144 + 250);
+}

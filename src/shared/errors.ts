@@ -17,16 +17,46 @@ interface CodeSpec {
 const spec = (status: number, type: ErrorType, message: string): CodeSpec => ({ status, type, message });
 const INVALID = 'invalid_request_error';
 
+/**
+ * Where in the owner's dashboard (D16) something is set: page and field as the dashboard labels them, so a message
+ * can send the reader there. A test holds these to the labels in web/src.
+ */
+export const DASHBOARD_PLACES = {
+  newKey: { page: 'API keys', field: 'New API key' },
+  keyRules: { page: 'API keys', field: 'Rules' },
+  redeemOnlyViaHolds: { page: 'Venue and rules', field: 'Redeem only via holds' },
+  checksNumberedPerRegister: { page: 'Venue and rules', field: 'Checks numbered per register' },
+  maxCheckAge: { page: 'Venue and rules', field: 'Max check age (s)' },
+  cardScanRequired: { page: 'Venue and rules', field: 'Card scan required' },
+  adjustmentsAllowed: { page: 'Venue and rules', field: 'Adjustments through the API' },
+  categoryEdit: { page: 'Categories', field: 'Edit' },
+  earnsCashback: { page: 'Categories', field: 'Earns cashback' },
+  payableWithCashback: { page: 'Categories', field: 'Payable with cashback' },
+  ownCashbackPercent: { page: 'Categories', field: 'Own cashback percent' },
+} as const;
+
+export type DashboardPlace = keyof typeof DASHBOARD_PLACES;
+
+const placeText = (place: DashboardPlace) => `${DASHBOARD_PLACES[place].page} → ${DASHBOARD_PLACES[place].field}`;
+
+/** A register rule (D12): the venue's default on Venue and rules, a key's own value under its Rules. */
+export const whereRuleIsSet = (place: DashboardPlace): string =>
+  `The venue's owner sets this rule in the dashboard: ${placeText(place)}, or for one key: ${placeText('keyRules')}.`;
+
+/** Where a category's money rules are set (the owner's only): Categories → Edit, then the fields named. */
+export const categoryRulesPlace = (places: DashboardPlace[]): string =>
+  `in the dashboard: ${placeText('categoryEdit')} → ${places.map((p) => DASHBOARD_PLACES[p].field).join(', ')}`;
+
 export const ERROR_CODES = {
   parameter_invalid: spec(400, INVALID, 'A field is missing or has a wrong format.'),
   redeem_not_supported: spec(400, INVALID, "The member's program has no cashback balance to redeem."),
   visit_not_supported: spec(400, INVALID, 'A visit was sent for a cashback program; send a check with an amount.'),
-  hold_required: spec(400, INVALID, 'This venue redeems cashback only through holds; create one with POST /v1/holds.'),
-  register_id_required: spec(400, INVALID, 'This venue numbers checks per register, so register_id is required.'),
-  check_too_old: spec(400, INVALID, 'closed_at is older than this venue accepts.'),
+  hold_required: spec(400, INVALID, `This venue redeems cashback only through holds; create one with POST /v1/holds. ${whereRuleIsSet('redeemOnlyViaHolds')}`),
+  register_id_required: spec(400, INVALID, `This venue numbers checks per register, so register_id is required. ${whereRuleIsSet('checksNumberedPerRegister')}`),
+  check_too_old: spec(400, INVALID, `closed_at is older than this venue accepts. ${whereRuleIsSet('maxCheckAge')}`),
   api_key_missing: spec(401, 'authentication_error', 'No API key was sent. Send it as "Authorization: Bearer <API_KEY>".'),
   api_key_invalid: spec(401, 'authentication_error', 'The API key is malformed or unknown.'),
-  api_key_revoked: spec(401, 'authentication_error', 'The API key was revoked. Create a new key in the dashboard.'),
+  api_key_revoked: spec(401, 'authentication_error', `The API key was revoked. The venue's owner creates a new one in the dashboard: ${placeText('newKey')}.`),
   session_required: spec(401, 'authentication_error', 'Sign in to the dashboard: this call needs a dashboard session.'),
   sign_in_failed: spec(401, 'authentication_error', 'The e-mail address or the password is wrong.'),
   no_reward_available: spec(402, INVALID, 'The member has no earned reward to redeem.'),
@@ -34,9 +64,9 @@ export const ERROR_CODES = {
   refund_exceeds_check: spec(402, INVALID, 'The refund is more than what is left of the check; see `refundable`.'),
   redeem_limit_exceeded: spec(402, INVALID, 'redeem_amount exceeds what this check may be paid with; see `max_redeem`.'),
   missing_scope: spec(403, 'permission_error', 'The API key lacks the scope this call needs.'),
-  scan_required: spec(403, 'permission_error', 'This venue accepts this only for a card this key scanned shortly before.'),
-  adjustments_disabled: spec(403, 'permission_error', 'This venue does not allow balance adjustments through the API.'),
-  owner_only: spec(403, 'permission_error', "Only the venue's owner can change this, in the dashboard."),
+  scan_required: spec(403, 'permission_error', `This venue accepts this only for a card this key scanned shortly before. ${whereRuleIsSet('cardScanRequired')}`),
+  adjustments_disabled: spec(403, 'permission_error', `This venue does not allow balance adjustments through the API. ${whereRuleIsSet('adjustmentsAllowed')}`),
+  owner_only: spec(403, 'permission_error', `Only the venue's owner can change this, ${categoryRulesPlace(['earnsCashback', 'payableWithCashback', 'ownCashbackPercent'])}.`),
   csrf_token_invalid: spec(403, 'permission_error', 'The X-CSRF-Token header is missing or does not match this session; reload the dashboard.'),
   api_key_not_accepted: spec(403, 'permission_error', 'The dashboard API does not accept API keys; sign in to the dashboard instead.'),
   signup_closed: spec(403, 'permission_error', 'Sign-up is closed on this server (DASHBOARD_SIGNUP=false); ask the operator for an account.'),

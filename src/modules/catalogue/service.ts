@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.js';
 import type { Read } from '../../db/statement.js';
 import { assertBulkValid } from '../../shared/bulk.js';
-import { ApiError } from '../../shared/errors.js';
+import { ApiError, categoryRulesPlace } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
@@ -18,7 +18,8 @@ import {
   type ProductBody,
 } from './schemas.js';
 
-const MONEY_RULES = ['earns_cashback', 'payable_with_cashback', 'cashback_percent'] as const;
+/** The owner's money rules of a category, each with where the dashboard sets it. */
+const MONEY_RULES = { earns_cashback: 'earnsCashback', payable_with_cashback: 'payableWithCashback', cashback_percent: 'ownCashbackPercent' } as const;
 
 function presentProduct(row: repo.ProductRow): Product {
   return {
@@ -96,11 +97,11 @@ export async function listCategories(db: Db, caller: Caller, page: Page): Promis
 
 /** A key names categories; their money rules belong to the owner (403 owner_only). */
 export async function putCategory(trx: Db, caller: Caller, externalId: string, body: CategoryBody): Promise<{ category: Category; created: boolean }> {
-  const sent = MONEY_RULES.filter((rule) => body[rule] !== undefined);
+  const sent = (Object.keys(MONEY_RULES) as (keyof typeof MONEY_RULES)[]).filter((rule) => body[rule] !== undefined);
   if (sent.length) {
     throw new ApiError('owner_only', {
       param: sent[0],
-      message: `${sent.join(', ')} can be set only by the venue's owner, in the dashboard. Send only name.`,
+      message: `${sent.join(', ')} can be set only by the venue's owner, ${categoryRulesPlace(sent.map((rule) => MONEY_RULES[rule]))}. Send only name.`,
     });
   }
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(externalId)) {
@@ -123,6 +124,13 @@ export async function setCategoryRules(db: Db, venueId: string, externalId: stri
   });
   if (!row) throw new ApiError('category_not_found');
   return presentCategory(row);
+}
+
+/** The owner's "add category" (dashboard, CLI): names it (or renames an existing one) and sets the money rules sent. */
+export async function putCategoryWithRules(trx: Db, caller: Caller, externalId: string, body: { name: string } & CategoryRules): Promise<Category> {
+  const { name, ...rules } = body;
+  const { category } = await putCategory(trx, caller, externalId, { name });
+  return Object.values(rules).some((r) => r !== undefined) ? setCategoryRules(trx, caller.venueId, externalId, rules) : category;
 }
 
 /**
