@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installKeyAuth } from './http/auth.js';
+import { registerLegacyPos } from './http/legacy-pos.js';
 import type { App, AppDeps } from './http/context.js';
 import { installErrorHandling, routerRefusal, sendApiError, writeClientError } from './http/error-handler.js';
 import { decodeBody, installInputChecks, RouteTable } from './http/input.js';
@@ -103,6 +104,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     },
     { prefix: '/api' },
   );
+  // The earlier POS API (D17): the till routes of these modules once more, under /api/pos.
+  await registerLegacyPos(app, [accountRoutes, memberRoutes, checkRoutes, holdRoutes, visitRoutes]);
   await app.register(guestMenuRoutes);
   // The owner's dashboard: its session API (never an API key) and the single-page app (D16).
   await app.register(dashboardApiRoutes, { prefix: '/dashboard/api' });

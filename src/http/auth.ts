@@ -1,4 +1,4 @@
-// Key authentication, scopes and the per-key rate limit for every /api/v1 route (D4, D8).
+// Key authentication, scopes and the per-key rate limit for every keyed route under /api (D4, D8).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors.js';
 import type { App } from './context.js';
@@ -14,7 +14,8 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 export function installKeyAuth(app: App): void {
-  // Fail closed: a /api/v1 route that is missing from the scope table cannot even be registered.
+  // Fail closed: a route under /api (any prefix: /api/v1, /api/pos/v1, one yet to come) that is missing from the
+  // scope table cannot even be registered.
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       const key = routeKey(method, route.url);

@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError, isErrorCode, type ErrorBody } from '../shared/errors.js';
 import { callerOf } from './context.js';
+import { currentPathOf } from './legacy-pos.js';
 import * as store from './idempotency-store.js';
 
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
@@ -26,9 +27,12 @@ export function checkIdempotencyKey(key: string | string[] | undefined): asserts
   }
 }
 
-/** Method, path, query (parsed, so the order of its parameters does not matter) and canonical body. */
+/**
+ * Method, path, query (parsed, so the order of its parameters does not matter) and canonical body. A path under the
+ * legacy POS prefix counts as its /api/v1 twin: one route, so a till moving over mid-retry gets its replay.
+ */
 function fingerprintOf(req: FastifyRequest): string {
-  const path = req.url.split('?')[0];
+  const path = currentPathOf(req.url.split('?')[0]!);
   const request = `${req.method} ${path}\n${stringify(req.query ?? {})}\n${stringify(req.body ?? null)}`;
   return createHash('sha256').update(request).digest('hex');
 }

@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { App } from './context.js';
+import { isLegacyPosPath } from './legacy-pos.js';
 import { ErrorEnvelope } from './responses.js';
 
 export async function registerOpenApi(app: App): Promise<void> {
@@ -21,8 +22,10 @@ export async function registerOpenApi(app: App): Promise<void> {
       security: [{ apiKey: [] }],
     },
     hideUntagged: true,
-    // Paths in the document are relative to the server URL, which ends in /api.
-    transform: ({ schema, url }) => ({ schema, url: url.replace(/^\/api(?=\/v1\/)/, '') }),
+    // Paths in the document are relative to the server URL, which ends in /api. The legacy POS routes have their
+    // own document (src/http/legacy-pos.ts), so each operation is described once here.
+    transform: ({ schema, url }) =>
+      isLegacyPosPath(url) ? { schema: { ...schema, hide: true }, url } : { schema, url: url.replace(/^\/api(?=\/v1\/)/, '') },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());

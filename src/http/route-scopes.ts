@@ -1,7 +1,10 @@
-// The one table of which scopes each /api/v1 route needs (any one of them); [] means any valid key, 'public' no key.
+// The one table of which scopes each route under /api needs (any one of them); [] means any valid key, 'public' no key.
 import type { Scope } from '../modules/accounts/schemas.js';
 
-export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
+type Needed = Scope[] | 'public';
+
+/** Every route under /api but the legacy prefix, whose entries are derived below. */
+const CURRENT_ROUTE_SCOPES = {
   'GET /v1/openapi.json': 'public',
   'GET /v1/account': [],
   'POST /v1/webhook_endpoints': ['webhooks:write'],
@@ -51,11 +54,50 @@ export const ROUTE_SCOPES: Record<string, Scope[] | 'public'> = {
   'POST /v1/holds/:id/capture': ['transactions:write'],
   'POST /v1/visits': ['devices:write', 'transactions:write'],
   'POST /v1/scans': ['devices:write', 'members:read'],
+  'POST /public/v1/menus/:venue_slug/orders': 'public',
+  'GET /errors': 'public',
+} satisfies Record<string, Needed>;
+
+type CurrentRoute = keyof typeof CURRENT_ROUTE_SCOPES;
+
+/** Where the earlier POS API lives under /api (contract section 9, D17). */
+export const LEGACY_POS_PREFIX = '/pos';
+
+/**
+ * The till subset that the earlier POS API serves under /api/pos/v1: these v1 routes, the very same definitions
+ * registered a second time (src/http/legacy-pos.ts), so they need the same scopes.
+ */
+export const LEGACY_POS_ROUTES: readonly CurrentRoute[] = [
+  'GET /v1/account',
+  'GET /v1/members/lookup',
+  'POST /v1/scans',
+  'POST /v1/checks/calculate',
+  'POST /v1/checks',
+  'GET /v1/transactions/:external_id',
+  'POST /v1/transactions/:external_id/void',
+  'POST /v1/holds',
+  'GET /v1/holds/:id',
+  'POST /v1/holds/:id/release',
+  'POST /v1/holds/:id/capture',
+];
+
+/** A v1 route's table key under the legacy prefix: `POST /v1/checks` → `POST /pos/v1/checks`. */
+export const legacyRoute = (route: string): string => route.replace(' ', ` ${LEGACY_POS_PREFIX}`);
+
+export const ROUTE_SCOPES: Record<string, Needed> = {
+  ...CURRENT_ROUTE_SCOPES,
+  ...Object.fromEntries(LEGACY_POS_ROUTES.map((route) => [legacyRoute(route), CURRENT_ROUTE_SCOPES[route]])),
+  [legacyRoute('GET /v1/openapi.json')]: 'public',
 };
 
-/** The table's key for a route registered under the /api prefix, or undefined for routes outside /api/v1. */
+/**
+ * The table's key for a route under /api, or undefined for routes the table does not govern: those outside /api
+ * (the dashboard has its own sessions, the QR menu is public) and the API reference page's own files. Every other
+ * route under /api, whatever its prefix, has a key, so a new prefix is keyed until the table says otherwise.
+ */
 export function routeKey(method: string, url: string): string | undefined {
-  return url.startsWith('/api/v1/') ? `${method} ${url.slice('/api'.length)}` : undefined;
+  if (!url.startsWith('/api/') || url === '/api/docs' || url.startsWith('/api/docs/')) return undefined;
+  return `${method} ${url.slice('/api'.length)}`;
 }
 
 /** A key without scopes has full access; otherwise it needs one of the route's scopes. */

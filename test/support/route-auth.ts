@@ -1,11 +1,23 @@
-// The generator every keyed route runs: missing, malformed, revoked key; missing scope; each allowed scope; other venue's id.
+// The generator every keyed route runs, under /api/v1 and the legacy /api/pos/v1 alike: missing, malformed, revoked key;
+// missing scope; each allowed scope; other venue's id.
 import { describe, expect, it } from 'vitest';
-import { ROUTE_SCOPES } from '../../src/http/route-scopes.js';
+import { LEGACY_POS_PREFIX, LEGACY_POS_ROUTES, ROUTE_SCOPES, legacyRoute } from '../../src/http/route-scopes.js';
 import { SCOPES, type Scope } from '../../src/modules/accounts/schemas.js';
 import type { TestApp } from './app.js';
 import { createKey, createVenue, revokeKey, venueWithKey } from './factories.js';
 import { expectError, request, type Response } from './http.js';
 import { NAMES_OWNER_OBJECT, NOT_LIST_ROUTES, OWNER_VENUE_SETTINGS, UPSERT_ROUTES, type RouteFixture, type RouteRequest } from './route-fixtures.js';
+
+/** Legacy POS routes by table key → the v1 route of the same definition, whose fixture and properties they share. */
+const V1_TWIN = new Map<string, string>(LEGACY_POS_ROUTES.map((route) => [legacyRoute(route), route]));
+
+/** A v1 fixture sending its request under the legacy prefix; its setup calls and read-backs stay on v1. */
+function underLegacyPrefix(fixture: RouteFixture): RouteFixture {
+  return async (ctx) => {
+    const req = await fixture(ctx);
+    return { ...req, url: req.url.replace(/^\/api\/v1\//, `/api${LEGACY_POS_PREFIX}/v1/`) };
+  };
+}
 
 const show = (res: Response) => `${res.status} ${typeof res.body === 'string' ? res.body.slice(0, 500) : JSON.stringify(res.body)}`;
 
@@ -41,20 +53,22 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
       const [method, path] = route.split(' ') as [string, string];
       expect(t.app.hasRoute({ method: method as 'GET', url: `/api${path}` }), route).toBe(true);
     }
-    expect(Object.keys(fixtures).sort()).toEqual(keyed.map(([route]) => route).sort());
+    // Legacy routes use their v1 twin's fixture.
+    expect(Object.keys(fixtures).sort()).toEqual(keyed.map(([route]) => route).filter((route) => !V1_TWIN.has(route)).sort());
   });
 
   for (const [route, needed] of keyed) {
     const [method, path] = route.split(' ') as [string, string];
-    const fixture = fixtures[route];
+    const twin = V1_TWIN.get(route) ?? route;
+    const fixture = fixtures[twin] && (twin === route ? fixtures[twin] : underLegacyPrefix(fixtures[twin]));
     if (!fixture) continue; // reported by the test above
 
-    const isList = method === 'GET' && !path.includes(':') && !NOT_LIST_ROUTES.has(route);
+    const isList = method === 'GET' && !path.includes(':') && !NOT_LIST_ROUTES.has(twin);
 
     describe(route, () => {
       /** A venue whose objects the request names, with the settings the route's fixture asks for, and a full-access key. */
       async function ownerWithKey() {
-        const venue = await createVenue(t, { settings: OWNER_VENUE_SETTINGS[route] });
+        const venue = await createVenue(t, { settings: OWNER_VENUE_SETTINGS[twin] });
         return { venue, ...(await createKey(t, venue)) };
       }
 
@@ -83,6 +97,8 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
         const owner = await ownerWithKey();
         const { req, res } = await call(owner.secret, owner);
         expectAllowed(route, req, res);
+        // Shows the request went to the prefix under test: only legacy answers are deprecated.
+        expect(res.headers.deprecation, `${route} answered under ${req.url}`).toBe(twin === route ? undefined : 'true');
         // Keeps NOT_LIST_ROUTES honest: a GET without an id in the path answers a list unless the table says otherwise.
         if (method === 'GET' && !path.includes(':')) {
           expect(res.body?.object === 'list', `${route} answers a list? (NOT_LIST_ROUTES) ${show(res)}`).toBe(isList);
@@ -109,7 +125,7 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
         }
       }
 
-      if (UPSERT_ROUTES.has(route)) {
+      if (UPSERT_ROUTES.has(twin)) {
         it("another venue's key creates its own object and leaves the owner's as it was", async () => {
           const { venue, secret: ownerKey } = await ownerWithKey();
           const { secret: intruder } = await venueWithKey(t);
@@ -119,7 +135,7 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
           expect((await request(t, method, url, { key: intruder, body })).status).toBe(201);
           expect((await request(t, 'GET', readUrl, { key: ownerKey })).body).toEqual(before.body);
         });
-      } else if (path.includes(':') || NAMES_OWNER_OBJECT.has(route)) {
+      } else if (path.includes(':') || NAMES_OWNER_OBJECT.has(twin)) {
         it("another venue's key gets 404 for the owner's object, which the owner's key reaches with the same request", async () => {
           const owner = await ownerWithKey();
           const { secret: intruder } = await venueWithKey(t);
