@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
-import { ApiError } from '../../shared/errors.js';
+import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { venueDay } from '../../shared/time.js';
@@ -60,7 +60,7 @@ function checkRegisterRules(caller: Caller, body: CalculateBody): void {
     if (age > rules.max_check_age_seconds) {
       throw new ApiError('check_too_old', {
         param: 'closed_at',
-        message: `closed_at is ${Math.floor(age)} s ago; this venue accepts checks up to ${rules.max_check_age_seconds} s old.`,
+        message: `closed_at is ${Math.floor(age)} s ago; this venue accepts checks up to ${rules.max_check_age_seconds} s old. ${whereRuleIsSet('maxCheckAge')}`,
       });
     }
   }

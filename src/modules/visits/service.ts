@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.js';
 import { writeTogether, type Read } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
-import { ApiError } from '../../shared/errors.js';
+import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
@@ -90,7 +90,7 @@ export function recentScanRead(db: Db, caller: Caller, memberId: string, windowS
 export function requireRecentScan(scanned: boolean, windowSeconds: number): void {
   if (!scanned) {
     throw new ApiError('scan_required', {
-      message: `This venue accepts this only for a card this register scanned in the last ${windowSeconds} s: scan the card first (POST /v1/scans).`,
+      message: `This venue accepts this only for a card this register scanned in the last ${windowSeconds} s: scan the card first (POST /v1/scans). ${whereRuleIsSet('cardScanRequired')}`,
     });
   }
 }
