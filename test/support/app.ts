@@ -7,6 +7,8 @@ import type { RateLimiter } from '../../src/http/rate-limit.js';
 import * as members from '../../src/modules/members/service.js';
 import { createServer } from '../../src/server.js';
 import { ManualClock } from '../../src/shared/clock.js';
+import { appendFileSync } from 'node:fs';
+import { contractStats, installContractChecks } from './contract.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef0123456789abcdef';
@@ -48,6 +50,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     resolveHost,
     limiter: options.limiter,
   });
+  // Every response a test receives through inject is checked against the OpenAPI documents (test/support/contract.ts).
+  installContractChecks(server.app);
+  const checkedBefore = { ...contractStats };
   return {
     app: server.app,
     db: testDatabase.database.db,
@@ -60,6 +65,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await server.close();
       await testDatabase.close();
+      // Set by whoever wants the contract figures of a run: one line per app, with the answers checked while it ran.
+      if (process.env.CONTRACT_STATS_FILE) {
+        const during = Object.fromEntries(Object.entries(contractStats).map(([k, v]) => [k, v - checkedBefore[k as keyof typeof contractStats]]));
+        appendFileSync(process.env.CONTRACT_STATS_FILE, `${JSON.stringify(during)}\n`);
+      }
     },
   };
 }

@@ -141,13 +141,16 @@ export async function updateProgram(db: Db, venueId: string, id: string, changes
   const current = (await repo.listPrograms(db, venueId)).find((p) => p.id === id);
   if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program at this venue.' });
   if (changes.name !== undefined && !changes.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
-  if (changes.isDefault) await repo.clearDefault(db, venueId);
-  const row = await repo.updateProgram(db, venueId, id, {
+  const set = {
     ...(changes.name === undefined ? {} : { name: changes.name }),
     ...(changes.settings === undefined ? {} : { settings: JSON.stringify(rulesFrom(current.type, changes.settings)) }),
     ...(changes.barcodeFormat === undefined ? {} : { barcode_format: changes.barcodeFormat }),
     ...(changes.isDefault ? { is_default: true } : {}),
-  });
+  };
+  // Nothing asked to change (an empty PATCH): the program as it is.
+  if (Object.keys(set).length === 0) return info(current);
+  if (changes.isDefault) await repo.clearDefault(db, venueId);
+  const row = await repo.updateProgram(db, venueId, id, set);
   await programsChanged(db, venueId);
   return info(row!);
 }

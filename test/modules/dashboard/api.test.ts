@@ -240,6 +240,9 @@ describe('dashboard API security', () => {
     const edited = await c.patch(`/dashboard/api/programs/${program.id}`, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 4 }, { name: 'Gold', min_spend: 10000, percent: 8 }] } });
     expect(edited.status).toBe(200);
     expect(edited.body.settings.levels).toHaveLength(2);
+    // An empty change (the fuzzer's find: it was a 500) answers the program as it is.
+    const unchanged = await c.patch(`/dashboard/api/programs/${program.id}`, {});
+    expect([unchanged.status, unchanged.body.settings.levels]).toEqual([200, edited.body.settings.levels]);
     const stamps = await c.post('/dashboard/api/programs', { name: 'Coffee card', type: 'stamps', settings: { stamps_required: 8, reward_name: 'Free coffee' } });
     expect(stamps.status).toBe(201);
     expect(expectError(await c.post('/dashboard/api/programs', { name: 'Bad', type: 'stamps', settings: {} }), 400, 'parameter_invalid').param).toBe('settings');
