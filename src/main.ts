@@ -1,8 +1,10 @@
 // Entry point of `npm start`: configuration, database, first run, HTTP server, graceful shutdown.
 import { ConfigError, loadConfig } from './config.js';
+import { systemClock } from './shared/clock.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { createServer, createWebhookWorker, openStorage } from './server.js';
+import { startHousekeeping } from './housekeeping.js';
 import { armShutdownDeadline } from './shutdown.js';
 
 async function main(): Promise<void> {
@@ -14,6 +16,7 @@ async function main(): Promise<void> {
   });
   const { app } = server;
   const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
+  const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -23,7 +26,7 @@ async function main(): Promise<void> {
     app.log.info({ signal, deadline_ms: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     try {
       // Together: the listener closes at once, while the worker finishes the delivery it has under way.
-      await Promise.all([delivery?.close(), server.close()]);
+      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop()]);
       await storage.close();
       process.exit(0);
     } catch (err) {

@@ -49,3 +49,14 @@ export async function saveResponse(
     )
     .execute();
 }
+
+/** Deletes at most `limit` records made before `before`; how many it deleted. */
+export async function forgetBefore(db: Db, before: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    with gone as (
+      delete from idempotency_keys where (venue_id, key) in (
+        select venue_id, key from idempotency_keys where created_at < ${before} limit ${limit})
+      returning 1)
+    select count(*)::int as n from gone`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}

@@ -9,7 +9,8 @@ import { callerOf } from './context.js';
 import { currentPathOf } from './legacy-pos.js';
 import * as store from './idempotency-store.js';
 
-const REMEMBER_MS = 24 * 60 * 60 * 1000;
+/** How long an Idempotency-Key's answer is replayed (D6). */
+export const REMEMBER_MS = 24 * 60 * 60 * 1000;
 // D6: 1 to 255 printable ASCII characters. Not a leading space: HTTP strips it, so the key would not arrive as sent.
 const KEY_SHAPE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 
@@ -58,6 +59,17 @@ export function runMutation<T>(
   scope?: IdempotencyScope,
 ): Promise<T> {
   return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope);
+}
+
+/**
+ * Deletes answers older than REMEMBER_MS, `batch` at a time, until none is left; how many it deleted. Reads
+ * never replay an older one anyway: this only keeps the table from growing.
+ */
+export async function forgetExpiredAnswers(db: Db, now: Date, batch = 1000): Promise<number> {
+  const before = new Date(now.getTime() - REMEMBER_MS);
+  let total = 0;
+  for (let deleted = batch; deleted === batch; total += deleted) deleted = await store.forgetBefore(db, before, batch);
+  return total;
 }
 
 /**
