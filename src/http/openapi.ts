@@ -5,6 +5,24 @@ import type { App } from './context.js';
 import { isLegacyPosPath } from './legacy-pos.js';
 import { ErrorEnvelope } from './responses.js';
 
+/**
+ * The document's tags in the order a till developer reads them: the key's account, finding the guest, the check,
+ * then the rest of the venue's integration. Every tag a route uses is listed here (test/http/openapi-client.test.ts).
+ */
+export const OPENAPI_TAGS = [
+  { name: 'Account', description: 'The venue and the register rules of the calling key: what a till reads first.' },
+  { name: 'Members', description: 'Guests in the loyalty program: enrol, look up by card, barcode or phone, balance and history.' },
+  { name: 'Checks', description: 'Calculate and apply checks; transactions, voids and refunds.' },
+  { name: 'Holds', description: 'Reserve cashback before the check is closed, then capture or release it.' },
+  { name: 'Visits and scans', description: 'Record visits for stamp programs and resolve scanned codes to members.' },
+  { name: 'Catalogue', description: 'Products and categories with their money rules.' },
+  { name: 'Menu', description: 'Dishes of the QR menu and the stop list.' },
+  { name: 'Orders', description: 'Table orders placed from the QR menu.' },
+  { name: 'Public menu', description: 'What the QR menu itself calls, without a key.' },
+  { name: 'Webhook endpoints', description: 'Where the venue wants events delivered, and the delivery attempts.' },
+  { name: 'Events', description: 'Everything that happened in the venue, as delivered to webhook endpoints.' },
+] as const;
+
 export async function registerOpenApi(app: App): Promise<void> {
   app.addSchema(ErrorEnvelope);
   await app.register(swagger, {
@@ -18,6 +36,7 @@ export async function registerOpenApi(app: App): Promise<void> {
           'Errors use one envelope; see /api/errors for every code.',
       },
       servers: [{ url: `${app.deps.config.publicBaseUrl}/api` }],
+      tags: OPENAPI_TAGS.map((tag) => ({ ...tag })),
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' } } },
       security: [{ apiKey: [] }],
     },

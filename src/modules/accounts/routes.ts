@@ -9,6 +9,7 @@ export async function accountRoutes(app: App): Promise<void> {
     '/v1/account',
     {
       schema: {
+        operationId: 'getAccount',
         tags: ['Account'],
         summary: "The venue of the calling key, with the register rules in effect for that key",
         response: withErrors({ 200: Account }),

@@ -24,6 +24,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     '/v1/catalog/products',
     {
       schema: {
+        operationId: 'listProducts',
         tags,
         summary: 'List products, newest first',
         querystring: Type.Object({ ...PageQuery, category: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
@@ -35,7 +36,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/catalog/products/:sku',
-    { schema: { tags, summary: 'Get a product by SKU', params: SkuParams, response: withErrors({ 200: Product }) } },
+    { schema: { operationId: 'getProduct', tags, summary: 'Get a product by SKU', params: SkuParams, response: withErrors({ 200: Product }) } },
     (req) => service.getProduct(app.deps.db, callerOf(req), req.params.sku),
   );
 
@@ -43,6 +44,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     '/v1/catalog/products/:sku',
     {
       schema: {
+        operationId: 'putProduct',
         tags,
         summary: 'Create (201) or replace (200) a product; a new category it names is created',
         params: SkuParams,
@@ -59,7 +61,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
 
   app.delete(
     '/v1/catalog/products/:sku',
-    { schema: { tags, summary: 'Remove a product', params: SkuParams, response: withErrors({ 200: DeletedProduct }) } },
+    { schema: { operationId: 'deleteProduct', tags, summary: 'Remove a product', params: SkuParams, response: withErrors({ 200: DeletedProduct }) } },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteProduct(trx, callerOf(req), req.params.sku)),
   );
 
@@ -67,6 +69,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     '/v1/catalog/products/bulk',
     {
       schema: {
+        operationId: 'uploadProducts',
         tags,
         summary: 'Upload up to 1000 products at once, all or nothing',
         description: 'Any invalid item refuses the whole call with 400 parameter_invalid, param "items", and error.errors listing every bad item.',
@@ -81,6 +84,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     '/v1/catalog/categories',
     {
       schema: {
+        operationId: 'listCategories',
         tags,
         summary: 'Categories with their money rules, newest first',
         querystring: Type.Object(PageQuery, { additionalProperties: false }),
@@ -94,6 +98,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     '/v1/catalog/categories/:external_id',
     {
       schema: {
+        operationId: 'putCategory',
         tags,
         summary: 'Create (201) or rename (200) a category',
         description: "Money rules (earns_cashback, payable_with_cashback, cashback_percent) are the owner's: sending one is 403 owner_only.",

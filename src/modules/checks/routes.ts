@@ -17,6 +17,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/checks/calculate',
     {
       schema: {
+        operationId: 'calculateCheck',
         tags,
         summary: 'What a check would earn and redeem, with display text; writes nothing',
         description: `${CHECK_ERRORS} external_id is optional here.`,
@@ -31,6 +32,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/checks',
     {
       schema: {
+        operationId: 'applyCheck',
         tags,
         summary: 'Apply a check: 201 the transaction; the same external_id and body again: 200, Idempotent-Replayed: true',
         description: `${CHECK_ERRORS} 409 external_id_reused (same external_id, another body), 409 balance_conflict (retry with the same external_id).`,
@@ -49,6 +51,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/holds/:id/capture',
     {
       schema: {
+        operationId: 'captureHold',
         tags: ['Holds'],
         summary: "Pay an applied check (external_id) with the hold: the check's numbers are worked out again with the redemption",
         description:
@@ -68,6 +71,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/transactions',
     {
       schema: {
+        operationId: 'listTransactions',
         tags,
         summary: 'Transactions, newest first',
         querystring: Type.Object(
@@ -87,7 +91,7 @@ export async function checkRoutes(app: App): Promise<void> {
   app.get(
     '/v1/transactions/:external_id',
     {
-      schema: { tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
+      schema: { operationId: 'getTransaction', tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
     },
     (req) => service.getTransaction(app.deps.db, callerOf(req), req.params.external_id, req.query.register_id),
   );
@@ -96,6 +100,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/transactions/:external_id/void',
     {
       schema: {
+        operationId: 'voidTransaction',
         tags,
         summary: 'Void a check: redeemed cashback comes back, earned goes (the balance may go negative)',
         description: 'Send no body; register_id (when checks are numbered per register) goes in the query string.',
@@ -114,6 +119,7 @@ export async function checkRoutes(app: App): Promise<void> {
     '/v1/transactions/:external_id/refunds',
     {
       schema: {
+        operationId: 'refundTransaction',
         tags,
         summary: 'Refund part of a check; earned and redeemed cashback are reversed in proportion',
         description: 'Errors: 402 refund_exceeds_check (with refundable), 404 transaction_not_found, 409 external_id_reused.',

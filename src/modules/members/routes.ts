@@ -29,6 +29,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members',
     {
       schema: {
+        operationId: 'enrolMember',
         tags,
         summary: "Enrol a guest with the venue's card number; consent must be true",
         description: errors('400 parameter_invalid (consent, card_number, phone, program_id)', '409 card_number_taken'),
@@ -43,6 +44,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members',
     {
       schema: {
+        operationId: 'listMembers',
         tags,
         summary: 'List members, newest first',
         description: errors('400 parameter_invalid (limit, starting_after, phone)'),
@@ -65,6 +67,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members/lookup',
     {
       schema: {
+        operationId: 'lookupMember',
         tags,
         summary: 'Find a member by card number, barcode content or phone (exactly one)',
         description: errors('400 parameter_invalid (none or several of card_number, barcode, phone; phone)', '404 member_not_found'),
@@ -77,14 +80,14 @@ export async function memberRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/members/:id',
-    { schema: { tags, summary: 'Get a member', description: errors('404 member_not_found'), params: MemberParams, response: withErrors({ 200: Member }) } },
+    { schema: { operationId: 'getMember', tags, summary: 'Get a member', description: errors('404 member_not_found'), params: MemberParams, response: withErrors({ 200: Member }) } },
     (req) => service.getMember(db(), callerOf(req), req.params.id),
   );
 
   app.patch(
     '/v1/members/:id',
     {
-      schema: { tags, summary: 'Change name, phone or (VIP) level', description: errors('400 parameter_invalid (phone, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
+      schema: { operationId: 'updateMember', tags, summary: 'Change name, phone or (VIP) level', description: errors('400 parameter_invalid (phone, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
     },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body)),
   );
@@ -92,7 +95,7 @@ export async function memberRoutes(app: App): Promise<void> {
   app.post(
     '/v1/members/:id/cards',
     {
-      schema: { tags, summary: 'Attach another card number', description: errors('400 parameter_invalid (card_number)', '404 member_not_found', '409 card_number_taken'), params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
+      schema: { operationId: 'attachCard', tags, summary: 'Attach another card number', description: errors('400 parameter_invalid (card_number)', '404 member_not_found', '409 card_number_taken'), params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
     },
     (req, reply) => runMutation(req, reply, 201, (trx) => service.attachCard(trx, callerOf(req), req.params.id, req.body.card_number)),
   );
@@ -101,6 +104,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members/:id/history',
     {
       schema: {
+        operationId: 'listMemberHistory',
         tags,
         summary: 'Everything that changed the balance, spend, visits or stamps, newest first',
         description: errors('400 parameter_invalid (limit, starting_after)', '404 member_not_found'),
@@ -116,6 +120,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members/:id/barcode.svg',
     {
       schema: {
+        operationId: 'getMemberBarcode',
         tags,
         summary: "The member's barcode as an SVG image, in the program's format",
         description: errors('404 member_not_found'),
@@ -130,6 +135,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members/:id/adjustments',
     {
       schema: {
+        operationId: 'adjustCashback',
         tags,
         summary: 'Add or take cashback by hand, with a reason (only when the venue allows it)',
         description: errors('400 parameter_invalid (amount, reason)', '400 redeem_not_supported', '402 insufficient_balance (with available)', '403 adjustments_disabled', '404 member_not_found'),
@@ -146,6 +152,7 @@ export async function memberRoutes(app: App): Promise<void> {
     '/v1/members/:id/rewards/redeem',
     {
       schema: {
+        operationId: 'redeemReward',
         tags,
         summary: 'Redeem one earned stamp reward',
         description: errors('400 redeem_not_supported', '402 no_reward_available', '404 member_not_found'),

@@ -14,6 +14,7 @@ export async function menuRoutes(app: App): Promise<void> {
     '/v1/menu/items',
     {
       schema: {
+        operationId: 'listDishes',
         tags,
         summary: 'List dishes, newest first; available=false lists the stop list',
         querystring: Type.Object(
@@ -28,7 +29,7 @@ export async function menuRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/menu/items/:external_id',
-    { schema: { tags, summary: 'Get a dish by its SKU', params: DishParams, response: withErrors({ 200: Dish }) } },
+    { schema: { operationId: 'getDish', tags, summary: 'Get a dish by its SKU', params: DishParams, response: withErrors({ 200: Dish }) } },
     (req) => service.getDish(app.deps.db, callerOf(req), req.params.external_id),
   );
 
@@ -36,6 +37,7 @@ export async function menuRoutes(app: App): Promise<void> {
     '/v1/menu/items/:external_id',
     {
       schema: {
+        operationId: 'putDish',
         tags,
         summary: 'Create the dish (201) or replace it whole (200)',
         params: DishParams,
@@ -54,6 +56,7 @@ export async function menuRoutes(app: App): Promise<void> {
     '/v1/menu/items/:external_id',
     {
       schema: {
+        operationId: 'updateDish',
         tags,
         summary: 'Change some fields: price, or available (false puts the dish on the stop list)',
         params: DishParams,
@@ -66,7 +69,7 @@ export async function menuRoutes(app: App): Promise<void> {
 
   app.delete(
     '/v1/menu/items/:external_id',
-    { schema: { tags, summary: 'Remove a dish', params: DishParams, response: withErrors({ 200: DeletedDish }) } },
+    { schema: { operationId: 'deleteDish', tags, summary: 'Remove a dish', params: DishParams, response: withErrors({ 200: DeletedDish }) } },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteDish(trx, callerOf(req), req.params.external_id)),
   );
 
@@ -74,6 +77,7 @@ export async function menuRoutes(app: App): Promise<void> {
     '/v1/menu/items/bulk',
     {
       schema: {
+        operationId: 'syncDishes',
         tags,
         summary: 'Sync up to 500 dishes at once: all or nothing; replace: true removes dishes not sent',
         description:

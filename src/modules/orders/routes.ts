@@ -16,6 +16,7 @@ export async function orderRoutes(app: App): Promise<void> {
     '/v1/orders',
     {
       schema: {
+        operationId: 'listOrders',
         tags,
         summary: 'Table orders, newest first; poll every 10-15 s or use the order.created webhook',
         querystring: Type.Object(
@@ -34,7 +35,7 @@ export async function orderRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/orders/:id',
-    { schema: { tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
+    { schema: { operationId: 'getOrder', tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
     (req) => service.getOrder(app.deps.db, callerOf(req), req.params.id),
   );
 
@@ -42,6 +43,7 @@ export async function orderRoutes(app: App): Promise<void> {
     '/v1/orders/:id/status',
     {
       schema: {
+        operationId: 'moveOrder',
         tags,
         summary: 'Move an order: new → accepted | rejected; accepted → preparing → ready → served → closed; new…ready → cancelled',
         description: 'Any other move is 409 invalid_status_transition, naming both states.',
@@ -60,6 +62,7 @@ export async function publicOrderRoutes(app: App): Promise<void> {
     '/public/v1/menus/:venue_slug/orders',
     {
       schema: {
+        operationId: 'placeOrder',
         tags: ['Public menu'],
         summary: 'Place a table order from the QR menu (no key)',
         description:

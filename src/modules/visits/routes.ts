@@ -10,6 +10,7 @@ export async function visitRoutes(app: App): Promise<void> {
     '/v1/visits',
     {
       schema: {
+        operationId: 'recordVisit',
         tags: ['Visits and scans'],
         summary: 'Record a visit (stamps, visit count); with external_id, sending it again replays it',
         description: 'Errors: 400 visit_not_supported (a cashback program: send a check), 400 parameter_invalid, 404 member_not_found.',
@@ -28,6 +29,7 @@ export async function visitRoutes(app: App): Promise<void> {
     '/v1/scans',
     {
       schema: {
+        operationId: 'resolveScan',
         tags: ['Visits and scans'],
         summary: 'Resolve a scanned code (card number or serial) to the member; remembered for card_scan_required',
         description: 'Errors: 404 member_not_found.',

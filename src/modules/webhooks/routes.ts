@@ -31,6 +31,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints',
     {
       schema: {
+        operationId: 'createWebhookEndpoint',
         tags,
         summary: 'Register an endpoint; the response carries its signing secret, shown only this once',
         body: CreateWebhookEndpoint,
@@ -44,6 +45,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints',
     {
       schema: {
+        operationId: 'listWebhookEndpoints',
         tags,
         summary: "List the venue's endpoints, newest first",
         querystring: Type.Object({ ...PageQuery, livemode: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
@@ -56,7 +58,7 @@ export async function webhookRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/webhook_endpoints/:id',
-    { schema: { tags, summary: 'Get an endpoint', params: EndpointParams, response: withErrors({ 200: WebhookEndpoint }) } },
+    { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Get an endpoint', params: EndpointParams, response: withErrors({ 200: WebhookEndpoint }) } },
     (req) => service.getEndpoint(app.deps.db, callerOf(req), req.params.id),
   );
 
@@ -64,6 +66,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints/:id',
     {
       schema: {
+        operationId: 'updateWebhookEndpoint',
         tags,
         summary: 'Change an endpoint; enabled: true re-enables one that was disabled',
         params: EndpointParams,
@@ -79,6 +82,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints/:id',
     {
       schema: {
+        operationId: 'deleteWebhookEndpoint',
         tags,
         summary: 'Remove an endpoint; deliveries in progress stop',
         params: EndpointParams,
@@ -94,6 +98,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints/:id/test',
     {
       schema: {
+        operationId: 'testWebhookEndpoint',
         tags,
         summary: 'Send a signed test.ping to the endpoint now and report how it went',
         description: 'Not idempotent: each call sends a new ping. A receiver that is down gives delivered: false, not an error.',
@@ -113,6 +118,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     '/v1/webhook_endpoints/:id/deliveries',
     {
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary: 'Delivery attempts to the endpoint, newest first',
         params: EndpointParams,
@@ -127,6 +133,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     '/v1/events',
     {
       schema: {
+        operationId: 'listEvents',
         tags: ['Events'],
         summary: "The venue's events, newest first",
         querystring: Type.Object({ ...PageQuery, type: Type.Optional(Type.String()) }, { additionalProperties: false }),
@@ -138,7 +145,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/events/:id',
-    { schema: { tags: ['Events'], summary: 'One event, as delivered', params: EventParams, response: withErrors({ 200: Event }) } },
+    { schema: { operationId: 'getEvent', tags: ['Events'], summary: 'One event, as delivered', params: EventParams, response: withErrors({ 200: Event }) } },
     (req) => events.getEvent(app.deps.db, callerOf(req), req.params.id),
   );
 }
