@@ -567,6 +567,9 @@ function build(op: Operation, m: Mutation, values: { path: Record<string, unknow
     if (line) note += `; header line ${line.slice(0, 30)}`;
     return { method: op.method, url, headers, body, note, socket: line ? [line] : [] };
   }
+  // inject resolves dot segments as a URL parser does ("/dashboard/api/.." becomes "/dashboard/", the app's page,
+  // 503 until the app is built): such a path reaches the server as written only over a socket.
+  if (m.kind === 'path' && /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(url.split('?')[0]!)) return { method: op.method, url, headers, body, note, socket: [] };
   return { method: op.method, url, headers, body, note };
 }
 
