@@ -1,10 +1,11 @@
 // API keys: create (name, mode, scopes or a preset, own rules), the secret shown once, rules per key, revoke.
-import { Alert, Badge, Button, Checkbox, Code, CopyButton, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Code, Group, Modal, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, when, type ApiKey, type KeyRules } from '../api';
 import { DataTable } from '../components/DataTable';
+import { SecretOnceModal } from '../components/SecretOnce';
 import { applyApiError } from '../form-errors';
 import { KeyRulesFields, describeRules } from '../rules';
 import { useVenue } from '../session';
@@ -86,20 +87,13 @@ export function KeysPage() {
         }}
       />
 
-      <Modal opened={!!secret} onClose={() => setSecret(undefined)} title={`Key “${secret?.name}” created`} size="lg" closeOnClickOutside={false}>
-        <Stack>
-          <Alert color="yellow">Copy the secret now: it is shown this once and cannot be shown again.</Alert>
-          <Code block data-testid="new-key-secret" style={{ wordBreak: 'break-all' }}>
-            {secret?.secret}
-          </Code>
-          <Group justify="space-between">
-            <CopyButton value={secret?.secret ?? ''}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
-            <Button variant="default" onClick={() => setSecret(undefined)}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretOnceModal
+        secret={secret?.secret}
+        title={`Key “${secret?.name}” created`}
+        warning="Copy the secret now: it is shown this once and cannot be shown again."
+        testId="new-key-secret"
+        onClose={() => setSecret(undefined)}
+      />
 
       <Modal opened={!!revoking} onClose={() => setRevoking(undefined)} title="Revoke this key?">
         <Stack>

@@ -1,11 +1,12 @@
 // Webhooks: each endpoint with its status and why it is disabled, its recent attempts (status code, time taken),
 // a test event, re-enabling, and registering an endpoint with its secret shown once.
-import { Alert, Badge, Button, Code, CopyButton, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, when, type DeliveryAttempt, type WebhookEndpoint, type WebhookTest } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { SecretOnceModal } from '../components/SecretOnce';
 import { applyApiError } from '../form-errors';
 import { useVenue } from '../session';
 import { ModeBadge } from './Transactions';
@@ -35,20 +36,13 @@ export function WebhooksPage() {
           setSecret(s);
         }}
       />
-      <Modal opened={!!secret} onClose={() => setSecret(undefined)} title="Endpoint registered" size="lg" closeOnClickOutside={false}>
-        <Stack>
-          <Alert color="yellow">Copy the signing secret now: it is shown this once. Your receiver verifies each event’s signature with it.</Alert>
-          <Code block data-testid="new-endpoint-secret" style={{ wordBreak: 'break-all' }}>
-            {secret}
-          </Code>
-          <Group justify="space-between">
-            <CopyButton value={secret ?? ''}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
-            <Button variant="default" onClick={() => setSecret(undefined)}>
-              Done
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <SecretOnceModal
+        secret={secret}
+        title="Endpoint registered"
+        warning="Copy the signing secret now: it is shown this once. Your receiver verifies each event’s signature with it."
+        testId="new-endpoint-secret"
+        onClose={() => setSecret(undefined)}
+      />
     </Stack>
   );
 }
