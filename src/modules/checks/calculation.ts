@@ -5,10 +5,19 @@ import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
 import { levelAt, visitDiscountBp } from '../programs/service.js';
 
+/**
+ * floor(a × b / c) for non-negative integers, exactly: the product may pass 2^53 (a line of 10^13 and a redemption
+ * of 10^8 are both within the schemas), where a float would round it.
+ */
+export const mulDiv = (a: number, b: number, c: number): number => Number((BigInt(a) * BigInt(b)) / BigInt(c));
+
+/** (a × b) mod c for non-negative integers, exactly. */
+const mulMod = (a: number, b: number, c: number): number => Number((BigInt(a) * BigInt(b)) % BigInt(c));
+
 /** quantity × unit_price rounded half up, in integers: quantity has at most 3 decimals (dishes sold by weight). */
 export function lineAmount(quantity: number, unitPrice: number): number {
   const milli = Math.round(quantity * 1000);
-  return Math.floor((milli * unitPrice + 500) / 1000);
+  return Number((BigInt(milli) * BigInt(unitPrice) + 500n) / 1000n);
 }
 
 export const hasAtMostThreeDecimals = (quantity: number): boolean => Math.abs(quantity * 1000 - Math.round(quantity * 1000)) < 1e-6;
@@ -66,10 +75,10 @@ const minOf = (...values: (number | null)[]) => Math.min(...values.filter((v): v
 export function spreadRedemption(redeem: number, amounts: number[], payable: boolean[]): number[] {
   const base = amounts.reduce((sum, a, i) => sum + (payable[i] ? a : 0), 0);
   if (redeem === 0 || base === 0) return amounts.map(() => 0);
-  const shares = amounts.map((a, i) => (payable[i] ? Math.floor((redeem * a) / base) : 0));
+  const shares = amounts.map((a, i) => (payable[i] ? mulDiv(redeem, a, base) : 0));
   let left = redeem - shares.reduce((s, x) => s + x, 0);
   const byRemainder = amounts
-    .map((a, i) => ({ i, remainder: payable[i] ? (redeem * a) % base : -1 }))
+    .map((a, i) => ({ i, remainder: payable[i] ? mulMod(redeem, a, base) : -1 }))
     .filter((x) => x.remainder >= 0)
     .sort((x, y) => y.remainder - x.remainder || x.i - y.i);
   for (const { i } of byRemainder) {
@@ -101,10 +110,10 @@ export function calculate(input: CalcInput): Calculation {
     discountBp = levelPercentBp;
   }
   if (program?.type === 'visit_discount') discountBp = visitDiscountBp(program.tiers, member!.visits);
-  const discountAmount = Math.floor((subtotal * discountBp) / 10_000);
+  const discountAmount = mulDiv(subtotal, discountBp, 10_000);
 
   const maxRedeem =
-    program?.type === 'cashback' ? Math.max(0, minOf(member!.available, Math.floor((payableBase * program.maxRedeemBp) / 10_000), caps.perCheck)) : 0;
+    program?.type === 'cashback' ? Math.max(0, minOf(member!.available, mulDiv(payableBase, program.maxRedeemBp, 10_000), caps.perCheck)) : 0;
   // A member in debt (available < 0) can still apply a check that redeems nothing.
   if (member && redeemAmount > 0 && redeemAmount > member.available) {
     throw new ApiError('insufficient_balance', {
@@ -123,7 +132,7 @@ export function calculate(input: CalcInput): Calculation {
   const lines = amounts.map((amount, i) => {
     const rule = rules[i]!;
     const percentBp = program?.type === 'cashback' && rule.earnsCashback ? (rule.percentBp ?? levelPercentBp!) : 0;
-    return { amount, redeemedShare: shares[i]!, percentBp, earned: Math.floor(((amount - shares[i]!) * percentBp) / 10_000) };
+    return { amount, redeemedShare: shares[i]!, percentBp, earned: mulDiv(amount - shares[i]!, percentBp, 10_000) };
   });
   const uncapped = lines.reduce((s, l) => s + l.earned, 0);
   const earned = minOf(uncapped, caps.perCheck, caps.earnRoom === null ? null : Math.max(0, caps.earnRoom));

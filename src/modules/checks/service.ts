@@ -19,7 +19,7 @@ import * as visits from '../visits/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import type { EventType } from '../webhooks/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
-import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
+import { calculate, hasAtMostThreeDecimals, lineAmount, mulDiv, type Calculation } from './calculation.js';
 import * as repo from './repo.js';
 import type { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, Transaction } from './schemas.js';
 import { checkDisplay, presentLines, presentRefund, presentTransaction, reversalDisplay, type PricedLine } from './view.js';
@@ -535,8 +535,8 @@ export async function refundTransaction(
   }
   const at = clock.now();
   const refundedAfter = Number(row.refunded_amount) + body.amount;
-  const earnedBack = Math.floor((Number(row.earned) * refundedAfter) / paid) - Number(row.earned_reversed);
-  const redeemedBack = Math.floor((Number(row.redeemed) * refundedAfter) / paid) - Number(row.redeemed_returned);
+  const earnedBack = mulDiv(Number(row.earned), refundedAfter, paid) - Number(row.earned_reversed);
+  const redeemedBack = mulDiv(Number(row.redeemed), refundedAfter, paid) - Number(row.redeemed_returned);
   const refundRow: repo.RefundRow = {
     venue_id: caller.venueId,
     id: newId(),
