@@ -221,7 +221,7 @@ export function ledgerSteps(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'
  * Locks the member for this transaction and returns their current record, what their holds keep judged by the
  * clock read after the lock; 404 when the venue has no such member.
  */
-export async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock): Promise<repo.MemberRecord> {
+async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock): Promise<repo.MemberRecord> {
   const locked = isUuid(id) ? await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }) : undefined;
   if (!locked) throw notFound();
   const { held } = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, clock.now()) });
