@@ -13,6 +13,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { loadBenchConfig, postgresUrlOf, type BenchConfig, type Mode } from './config.js';
 import { cannon, paced, type Step } from './load.js';
 import { RssSampler, cpuMeter, freePort, type CpuShares, scriptCommand, startProcess, treeRss, waitForLine, waitReady, type Started } from './processes.js';
+import { Lifecycle } from './lifecycle.js';
 import { Progress } from './progress.js';
 import {
   headlineRatios,
@@ -34,8 +35,7 @@ import { prng, round } from './stats.js';
 const config = loadBenchConfig();
 const runId = randomBytes(3).toString('hex');
 const started = Date.now();
-const running = new Set<Started>();
-const cleanups: (() => Promise<void> | void)[] = [];
+const lifecycle = new Lifecycle();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,10 +55,7 @@ function estimate(c: BenchConfig): number {
 const progress = new Progress(estimate(config));
 
 function child(file: string, args: string[], env: NodeJS.ProcessEnv): Started {
-  const p = startProcess(file, args, { cwd: config.root, env });
-  running.add(p);
-  p.child.once('exit', () => running.delete(p));
-  return p;
+  return lifecycle.track(startProcess(file, args, { cwd: config.root, env }));
 }
 
 function sh(cmd: string, args: string[]): string | null {
@@ -100,12 +97,12 @@ async function preparePlace(mode: Mode): Promise<Place> {
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_DB_NAME must be a plain identifier, not "${name}"`);
     await adminQuery(`drop database if exists ${name} with (force)`);
     await adminQuery(`create database ${name}`);
-    if (!config.keep) cleanups.push(() => adminQuery(`drop database if exists ${name} with (force)`).catch(() => {}));
+    if (!config.keep) lifecycle.onCleanUp(() => adminQuery(`drop database if exists ${name} with (force)`).catch(() => {}));
     const url = postgresUrlOf(config);
     return { env: { DATABASE_URL: url }, databaseUrl: url };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'venue-loyalty-bench-'));
-  if (!config.keep) cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  if (!config.keep) lifecycle.onCleanUp(() => rmSync(dir, { recursive: true, force: true }));
   return { env: { DATA_DIR: dir }, dataDir: dir };
 }
 
@@ -415,28 +412,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-async function cleanUp(): Promise<void> {
-  await Promise.all([...running].map((p) => p.stop().catch(() => null)));
-  for (const c of cleanups.reverse()) await c();
-}
-
-let interrupted = false;
-process.on('SIGINT', () => {
-  if (interrupted) process.exit(130);
-  interrupted = true;
-  progress.stop();
-  process.stderr.write('\nInterrupted: stopping the processes the bench started and removing its databases…\n');
-  void cleanUp().finally(() => process.exit(130));
-});
-
-main()
-  .then(async (code) => {
-    await cleanUp();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    progress.stop();
-    process.stderr.write(`\nbench failed: ${(err as Error).stack ?? err}\n`);
-    await cleanUp();
-    process.exit(1);
-  });
+lifecycle.run('bench', main, progress, 'stopping the processes the bench started and removing its databases');

@@ -9,7 +9,8 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   private readonly t0 = Date.now();
 
-  constructor(private total: number) {
+  /** `name` starts each line written without a terminal (the bench's, the soak's). */
+  constructor(private total: number, private readonly name = 'bench') {
     if (process.stderr.isTTY) {
       this.bar = new cliProgress.SingleBar(
         {
@@ -50,7 +51,7 @@ export class Progress {
   phase(label: string, estimate: number): void {
     this.finishPhase();
     this.current = { label, estimate, started: Date.now() };
-    if (!this.bar) process.stderr.write(`[bench ${Math.round((Date.now() - this.t0) / 1000)}s] ${label}\n`);
+    if (!this.bar) process.stderr.write(`[${this.name} ${Math.round((Date.now() - this.t0) / 1000)}s] ${label}\n`);
     this.render();
   }
 
@@ -58,7 +59,7 @@ export class Progress {
   detail(label: string): void {
     if (!this.current) return;
     this.current.label = label;
-    if (!this.bar) process.stderr.write(`[bench ${Math.round((Date.now() - this.t0) / 1000)}s]   ${label}\n`);
+    if (!this.bar) process.stderr.write(`[${this.name} ${Math.round((Date.now() - this.t0) / 1000)}s]   ${label}\n`);
     this.render();
   }
 

@@ -2,8 +2,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { collectLines, logSink } from './log-grep.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+// Here rather than in app.ts (which re-exports it): this file stays free of vitest, so scripts (the bench, the soak)
+// can import it.
+/** Seals webhook secrets in test apps (base64 of 32 bytes), so no test writes a key file into the working tree. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 // One process, not tsx's launcher: a SIGKILL must hit the program itself, not leave it running as an orphan.
 const NODE_ARGS = ['--import', 'tsx'];
 
@@ -21,27 +26,56 @@ export async function freePort(): Promise<number> {
 export interface MainProcess {
   child: ChildProcess;
   output(): string;
-  /** Sends the signal (default SIGTERM) unless the process has ended; resolves with its exit code. */
+  /** The JSON log lines written so far (pino's), parsed; other output is left out. */
+  logLines(): Array<{ level: number; msg?: string } & Record<string, unknown>>;
+  /**
+   * Sends the signal (default SIGTERM) unless the process has ended, and SIGKILL if it is still there 15 s later
+   * (a test must never leave a server behind); resolves with its exit code.
+   */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Under vitest (the global setup sets VL_TEST_LOG_DIR), the process's log lines go to the run's log directory for the grep. */
+function keepLogLines(child: ChildProcess, kind: string): void {
+  const dir = process.env.VL_TEST_LOG_DIR;
+  if (!dir) return;
+  const sink = logSink(dir, `${kind}-${child.pid}`);
+  collectLines(child.stdout!, sink, 'log lines');
+  collectLines(child.stderr!, sink, 'all');
 }
 
 /** Runs src/main.ts as `npm start` does, with the given environment on top of this one. */
 export function spawnMain(env: Record<string, string>): MainProcess {
   const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // The test apps' key, so a process opens the webhook secrets they sealed in a shared database.
+    env: { ...process.env, LOG_LEVEL: 'warn', SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
+  keepLogLines(child, 'server');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
     output: () => out,
+    logLines: () =>
+      out.split('\n').flatMap((line) => {
+        if (!line.startsWith('{')) return [];
+        try {
+          return [JSON.parse(line)];
+        } catch {
+          return []; // a line still being written
+        }
+      }),
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(kill);
+      return code;
     },
   };
 }
@@ -76,11 +110,12 @@ export function startWorkerProcess(env: Record<string, string>): MainProcess {
 
 /** Runs the operator CLI to completion. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, 'src/cli.ts'), ...args], { cwd: ROOT, env: { ...process.env, SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
+  keepLogLines(child, 'cli');
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stdout, stderr };
 }
