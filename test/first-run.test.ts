@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
-import { startServerProcess } from './support/processes.js';
+import { runCli, startServerProcess } from './support/processes.js';
 import { needs } from './support/services.js';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-first-run-'));
@@ -45,6 +45,20 @@ embeddedGate.describe('first run on the embedded database', () => {
       await second.stop();
     }
   }, 240_000);
+
+  it('seeds no demo venue in production (its banner would put an owner password and a key in the logs)', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-production-'));
+    try {
+      const server = await startServerProcess({ DATA_DIR: empty, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'production' });
+      expect(await server.stop('SIGTERM')).toBe(0);
+      expect(server.output()).not.toContain('Test API key');
+      const venues = await runCli(['venue', 'list'], { DATA_DIR: empty, DATABASE_URL: '', REDIS_URL: '' });
+      expect(venues.code).toBe(0);
+      expect(venues.stdout.trim()).toBe('');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses a bad configuration value with a clear message', async () => {
     await expect(startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ROLE: 'chef' })).rejects.toThrow(

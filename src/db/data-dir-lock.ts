@@ -2,9 +2,17 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export class DataDirInUseError extends Error {}
+export class DataDirInUseError extends Error {
+  constructor(
+    message: string,
+    /** The process holding the directory (a running server answers backup requests: src/backup.ts). */
+    readonly holder: number,
+  ) {
+    super(message);
+  }
+}
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -27,6 +35,7 @@ export function claimDataDir(dataDir: string, who: string): () => void {
     throw new DataDirInUseError(
       `The data directory ${dataDir} is in use by process ${holder}. The embedded database allows one process at a time: ` +
         'stop that process first, or run on PostgreSQL (DATABASE_URL) to use the CLI while the server runs.',
+      holder,
     );
   }
   writeFileSync(file, String(process.pid));

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { generateKeySecret } from '../../src/modules/accounts/api-key-format.js';
 import * as accountsRepo from '../../src/modules/accounts/repo.js';
 import * as accounts from '../../src/modules/accounts/service.js';
-import { startTestApp, useTestApp } from '../support/app.js';
+import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { createKey, revokeKey, venueWithKey } from '../support/factories.js';
 import { client, expectError, request } from '../support/http.js';
 
@@ -98,6 +98,25 @@ describe('bad-key attempts', () => {
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('are counted per forwarded client behind a trusted proxy (TRUST_PROXY), and per connection otherwise', async () => {
+    const bad = generateKeySecret(false);
+    const attempt = (t: TestApp, from: string) => client(t, bad).get('/api/v1/account', { 'x-forwarded-for': from });
+    const behindProxy = await startTestApp({ config: { authFailuresPerMinute: 2, trustProxy: 'loopback' } });
+    const direct = await startTestApp({ config: { authFailuresPerMinute: 2 } });
+    try {
+      for (let i = 0; i < 2; i++) expectError(await attempt(behindProxy, '203.0.113.1'), 401, 'api_key_invalid');
+      expectError(await attempt(behindProxy, '203.0.113.1'), 429, 'rate_limited', 'rate_limit_error');
+      expectError(await attempt(behindProxy, '203.0.113.2'), 401, 'api_key_invalid');
+
+      for (let i = 0; i < 2; i++) expectError(await attempt(direct, '203.0.113.1'), 401, 'api_key_invalid');
+      // Untrusted, the header is the client's own claim: a new value must not buy new attempts.
+      expectError(await attempt(direct, '203.0.113.2'), 429, 'rate_limited', 'rate_limit_error');
+    } finally {
+      await behindProxy.close();
+      await direct.close();
     }
   });
 });
