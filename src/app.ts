@@ -17,6 +17,7 @@ import { checkRoutes } from './modules/checks/routes.js';
 import { holdRoutes } from './modules/holds/routes.js';
 import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
+import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
 import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
@@ -36,6 +37,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: deps.config.trustProxy,
     exposeHeadRoutes: false,
     // Fastify's own 503 while closing has its own body; ours below answers in the envelope (D5).
     return503OnClosing: false,
@@ -94,6 +96,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(webhookRoutes);
       await api.register(webhookDeliveryRoutes);
       await api.register(memberRoutes);
+      await api.register(importRoutes);
       await api.register(menuRoutes);
       await api.register(orderRoutes);
       await api.register(publicOrderRoutes);

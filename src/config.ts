@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
+import { parseSecretKeys } from './shared/secret-box.js';
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -33,6 +34,10 @@ const EnvSchema = Type.Object({
   WEBHOOK_POLL_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '1s' }),
   DASHBOARD_SIGNUP: Type.Boolean({ default: true }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
+  SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
+  // uniquelocal), comma-separated.
+  TRUST_PROXY: Type.String({ pattern: '^(true|false|(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+)(,\\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+))*)$', default: 'false' }),
 });
 
 export type Role = 'all' | 'api' | 'worker';
@@ -43,6 +48,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   databasePoolSize: number;
+  /** Fastify's trustProxy: which hops' X-Forwarded-For to believe, so per-address limits see clients, not the proxy. */
+  trustProxy: boolean | string;
   redisUrl?: string;
   role: Role;
   logLevel: string;
@@ -61,6 +68,8 @@ export interface Config {
   dashboardSignup: boolean;
   /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
   shutdownTimeoutMs: number;
+  /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
+  secretEncryptionKeys: Buffer[];
 }
 
 export interface WebhookDeliveryConfig {
@@ -84,6 +93,10 @@ export function parseDuration(text: string): number {
 
 export class ConfigError extends Error {}
 
+function trustProxyOf(value: string): boolean | string {
+  return value === 'true' || value === 'false' ? value === 'true' : value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const data = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   let parsed: Static<typeof EnvSchema>;
@@ -98,12 +111,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'every process sharing the database must use the same value.',
     );
   }
+  if (parsed.DATABASE_URL && !parsed.SECRET_ENCRYPTION_KEY && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration: SECRET_ENCRYPTION_KEY (base64 of 32 bytes: `openssl rand -base64 32`) is required with ' +
+        'DATABASE_URL in production; every process sharing the database must use the same value.',
+    );
+  }
   return {
     port: parsed.PORT,
     host: parsed.HOST,
     dataDir: parsed.DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    trustProxy: trustProxyOf(parsed.TRUST_PROXY),
     redisUrl: parsed.REDIS_URL,
     role: parsed.ROLE as Role,
     logLevel: parsed.LOG_LEVEL,
@@ -117,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     dashboardSignup: parsed.DASHBOARD_SIGNUP,
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
+    secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),
       retryJitter: parsed.WEBHOOK_RETRY_JITTER,

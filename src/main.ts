@@ -3,8 +3,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { systemClock } from './shared/clock.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
-import { createServer, createWebhookWorker, openStorage } from './server.js';
+import { createServer, createWebhookWorker, LOG_REDACT, openStorage } from './server.js';
 import { startHousekeeping } from './housekeeping.js';
+import { startImportWorker } from './modules/imports/worker.js';
 import { armShutdownDeadline } from './shutdown.js';
 
 async function main(): Promise<void> {
@@ -12,11 +13,12 @@ async function main(): Promise<void> {
   const storage = await openStorage(config, 'server');
   const server = await createServer(config, storage.database, storage.pepper, {}, {
     level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    redact: LOG_REDACT,
   });
   const { app } = server;
   const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
-  const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log);
+  const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log, app.deps.secretBox);
+  const imports = config.role === 'api' ? undefined : startImportWorker(storage.database.db, systemClock, app.log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
     app.log.info({ signal, deadline_ms: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     try {
       // Together: the listener closes at once, while the worker finishes the delivery it has under way.
-      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop()]);
+      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop(), imports?.stop()]);
       await storage.close();
       process.exit(0);
     } catch (err) {
@@ -43,8 +45,9 @@ async function main(): Promise<void> {
     return;
   }
   await app.listen({ port: config.port, host: config.host });
-  // Seeded only once the port is ours, so a failed start never swallows the one-time secrets.
-  const demo = await seedDemoIfEmpty(storage.database.db, storage.pepper);
+  // Seeded only once the port is ours, so a failed start never swallows the one-time secrets; never in
+  // production, where its banner (an owner password and a key) would land in collected logs.
+  const demo = process.env.NODE_ENV === 'production' ? undefined : await seedDemoIfEmpty(storage.database.db, storage.pepper);
   if (demo) process.stdout.write(demoBanner(demo, config.publicBaseUrl) + '\n');
 }
 

@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import type { FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { answerBackupRequests } from './backup.js';
 import { resolveApiKeyPepper, type Config } from './config.js';
 import { claimDataDir } from './db/data-dir-lock.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -11,9 +12,11 @@ import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { KeyAuthenticator } from './modules/accounts/authenticator.js';
 import { listenForProgramChanges } from './modules/programs/cache.js';
 import { WebhookSender } from './modules/webhooks/sender.js';
+import { sealStoredSecrets } from './modules/webhooks/service.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
 import { systemClock } from './shared/clock.js';
 import { dnsResolver, type HostResolver } from './shared/host-resolver.js';
+import { openSecretBox, type SecretBox } from './shared/secret-box.js';
 
 export interface Storage {
   database: Database;
@@ -32,10 +35,18 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
         : { kind: 'pglite', dataDir: config.dataDir },
     );
     await migrateToLatest(database.db);
+    // Before anything is served: a key that cannot open the stored webhook secrets stops the start here.
+    await sealStoredSecrets(database.db, openSecretBox(config)).catch(async (err: unknown) => {
+      await database.close();
+      throw err;
+    });
+    // Whoever holds the embedded directory makes its backups (`npm run cli -- backup`): no other process can open it.
+    const stopBackups = database.dumpDataDir ? answerBackupRequests(config.dataDir, database.dumpDataDir) : async () => {};
     return {
       database,
       pepper,
       async close() {
+        await stopBackups();
         await database.close();
         release();
       },
@@ -45,6 +56,9 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
     throw err;
   }
 }
+
+/** What no log line may carry, whatever the level: credentials in request headers. */
+export const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie'];
 
 export interface Running {
   app: App;
@@ -68,7 +82,8 @@ export async function createServer(
   await authenticator.start();
   await listenForProgramChanges(database);
   const resolveHost = overrides.resolveHost ?? dnsResolver;
-  const webhookSender = createWebhookSender(config, resolveHost);
+  const secretBox = openSecretBox(config);
+  const webhookSender = createWebhookSender(config, resolveHost, secretBox);
   const app = await buildApp(
     {
       config,
@@ -80,6 +95,7 @@ export async function createServer(
       limiter,
       resolveHost,
       webhookSender,
+      secretBox,
     },
     logger,
   );
@@ -94,8 +110,8 @@ export async function createServer(
   };
 }
 
-export function createWebhookSender(config: Config, resolveHost: HostResolver = dnsResolver): WebhookSender {
-  return new WebhookSender({ allowPrivate: config.webhookAllowPrivateUrls, resolve: resolveHost }, config.webhooks.timeoutMs);
+export function createWebhookSender(config: Config, resolveHost: HostResolver = dnsResolver, secretBox: SecretBox = openSecretBox(config)): WebhookSender {
+  return new WebhookSender({ allowPrivate: config.webhookAllowPrivateUrls, resolve: resolveHost }, config.webhooks.timeoutMs, secretBox);
 }
 
 /** The delivery worker with a sender of its own; `main` runs it unless ROLE=api, tests start it themselves. */

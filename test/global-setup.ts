@@ -10,6 +10,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { failOnSecretsInLogs, openRunLogDir } from './support/log-grep.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,10 +18,37 @@ declare module 'vitest' {
     postgresTemplateUrl: string;
     /** Prefix of the databases this run creates on PostgreSQL, dropped together at the end. */
     postgresDatabasePrefix: string;
+    /** Where every test app and spawned process of this run writes its log lines (test/support/log-grep.ts). */
+    testLogDir: string;
   }
 }
 
 export default async function setup(project: TestProject) {
+  const logDir = openRunLogDir();
+  project.provide('testLogDir', logDir);
+  // For test/support/processes.ts, which stays free of vitest (scripts import it): the test workers inherit it.
+  process.env.VL_TEST_LOG_DIR = logDir;
+  const teardown = await setUpDatabases(project).catch((err: unknown) => {
+    rmSync(logDir, { recursive: true, force: true });
+    throw err;
+  });
+  // At the run's end: a secret in any log line fails the run. Vitest reports the throw but keeps an exit code
+  // something else already set to 0, so the code is set here too.
+  return async () => {
+    try {
+      await teardown();
+    } finally {
+      try {
+        failOnSecretsInLogs(logDir);
+      } catch (err) {
+        process.exitCode = 1;
+        throw err;
+      }
+    }
+  };
+}
+
+async function setUpDatabases(project: TestProject): Promise<() => unknown> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const database = await openDatabase({ kind: 'postgres', url });

@@ -12,6 +12,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Subscribes to NOTIFY on a channel; `onReset` runs when notifications may have been missed. */
   listen(channel: string, onPayload: (payload: string) => void, onReset: () => void): Promise<void>;
+  /** The embedded database's directory as a gzipped tar (PGlite only; src/backup.ts). */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,14 @@ async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }, opti
     kind: 'pglite',
     async listen(channel, onPayload) {
       await pglite.listen(channel, onPayload);
+    },
+    async dumpDataDir() {
+      // On the one connection, so no transaction is open; the checkpoint writes every change to the data files, and
+      // PGlite reads the files in one synchronous pass, so no statement runs in between.
+      return db.connection().execute(async (conn) => {
+        await sql`checkpoint`.execute(conn);
+        return pglite.dumpDataDir('gzip');
+      });
     },
     async close() {
       await db.destroy();
@@ -103,6 +113,28 @@ class PreparingClient extends pg.Client {
 }
 
 /**
+ * PostgreSQL cannot be reached, is shutting down or starting, or dropped the connection (a restart, a failover): the
+ * request was not done and may be retried, so it is answered 503, not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
+}
+
+// Named one by one, not by class: 08P01 (protocol violation) is in class 08 but is a bug, answered 500.
+// 08000, 08003, 08006: connection exception, does not exist, failure; 08001, 08004: could not connect, server
+// rejected it; 57P01-03: admin shutdown, crash shutdown, cannot connect now (starting up); 53300: too many
+// connections. The rest are the socket's and the name look-up's (ENOTFOUND, EAI_AGAIN: DNS down or the name gone).
+const UNAVAILABLE_CODES = new Set([
+  '08000', '08003', '08006', '08001', '08004',
+  '57P01', '57P02', '57P03', '53300',
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+// pg's own errors for a connection lost or a pool that could not connect in time.
+const UNAVAILABLE_MESSAGE = /^Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/;
+
+/**
  * PostgreSQL's refusal of a prepared statement whose table a migration has changed since (a rolling deploy): the
  * statement is prepared again and the work run again.
  */
@@ -111,20 +143,36 @@ export function isStalePlan(err: unknown): boolean {
   return code === '0A000' && /cached plan must not change result type/.test(message ?? '');
 }
 
+/** How long the pool waits for a connection (a new one, or a free one when all are busy) before giving up. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 const statementName = (text: string) => `vl_${createHash('sha1').update(text).digest('base64url')}`;
 
 async function openPostgres(url: string, poolSize: number, options: DatabaseOptions): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, Client: PreparingClient });
+  // A server that accepts connections but never answers (hung, a half-open network path) must not hold requests
+  // forever: connecting gives up after CONNECT_TIMEOUT_MS (answered 503), and TCP keep-alive finds dead peers.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypes,
+    Client: PreparingClient,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // An idle connection the server dropped (restart, failover) is discarded by the pool and replaced on the
   // next query; without a listener the event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`));
+  // A connection in use (a transaction between two statements) has no pool listener: when the server goes away, its
+  // error reaches the statement that uses it, and the pool discards it on release; as an unhandled 'error' event it
+  // would end the process (seen in the soak's PostgreSQL restart).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...logOption(options) });
   await sql`select 1`.execute(db);
   const listeners: pg.Client[] = [];
   let closing = false;
 
   async function connectListener(channel: string, onPayload: (p: string) => void, onReset: () => void) {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
     listeners.push(client);
     const reconnect = () => {
       listeners.splice(listeners.indexOf(client), 1);

@@ -9,6 +9,7 @@ import type { EventRequest } from '../modules/webhooks/events.js';
 import type { WebhookSender } from '../modules/webhooks/sender.js';
 import type { Clock } from '../shared/clock.js';
 import type { HostResolver } from '../shared/host-resolver.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   limiter: RateLimiter;
   resolveHost: HostResolver;
   webhookSender: WebhookSender;
+  /** Seals webhook signing secrets at rest (the sender opens them to sign). */
+  secretBox: SecretBox;
 }
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import { maxHeaderSize } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { ApiError } from '../shared/errors.js';
 import { badSegment, newRequestId, type RouteTable } from './input.js';
 import { messageOf, paramOf } from './validation.js';
@@ -111,6 +112,10 @@ export function installErrorHandling(app: FastifyInstance, docBaseUrl: string): 
     const known = error instanceof ApiError ? error : fromFramework(error);
     if (known) return sendApiError(reply, known, docBaseUrl);
     if (error.statusCode === 503) return sendApiError(reply, new ApiError('service_unavailable'), docBaseUrl);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+      return sendApiError(reply, new ApiError('service_unavailable', { headers: { 'retry-after': '1' } }), docBaseUrl);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendApiError(reply, new ApiError('internal_error'), docBaseUrl);
   });

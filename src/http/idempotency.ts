@@ -57,8 +57,9 @@ export function runMutation<T>(
   status: number,
   work: (trx: Db) => Promise<T>,
   scope?: IdempotencyScope,
+  storedAs?: (body: T) => T,
 ): Promise<T> {
-  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope);
+  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope, storedAs);
 }
 
 /**
@@ -100,13 +101,15 @@ export interface IdempotencyScope {
 /**
  * Runs a change in a transaction; the work says which status its answer has (PUT: 201 created, 200 replaced).
  * With an Idempotency-Key, a retry of the same request replays the stored answer, and a crash can never leave
- * the change without its record.
+ * the change without its record. `storedAs` is the answer as kept for replays, for an answer that shows a secret
+ * once (a webhook endpoint's signing secret): the table of answers must not become a second copy of it.
  */
 export async function runMutationWithStatus<T>(
   req: FastifyRequest,
   reply: FastifyReply,
   work: (trx: Db) => Promise<MutationResult<T>>,
   scope?: IdempotencyScope,
+  storedAs: (body: T) => T = (body) => body,
 ): Promise<T> {
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
@@ -135,7 +138,7 @@ export async function runMutationWithStatus<T>(
       }
       workStarted = true;
       const result = await work(trx);
-      await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: result.status, body: result.body, at, notBefore });
+      await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: result.status, body: storedAs(result.body), at, notBefore });
       return { kind: 'done' as const, result };
     });
     if (outcome.kind === 'done') return answer(outcome.result);

@@ -1,5 +1,6 @@
 // Shutting down (D1): close() waits for the request in flight; a request that still arrives is 503 in the envelope;
-// a stopped process always ends within SHUTDOWN_TIMEOUT, whatever holds it open.
+// a stopped process always ends within SHUTDOWN_TIMEOUT, whatever holds it open: a client holding its connection,
+// the delivery worker waiting on a receiver that never answers, a closed standard output (each alone, real processes).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -11,10 +12,13 @@ import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import * as accounts from '../../src/modules/accounts/service.js';
 import { openStorage } from '../../src/server.js';
-import { startTestApp, TEST_PEPPER } from '../support/app.js';
+import { recordEvent } from '../../src/modules/webhooks/events.js';
+import * as webhooks from '../../src/modules/webhooks/service.js';
+import { openSecretBox } from '../../src/shared/secret-box.js';
+import { startTestApp, TEST_PEPPER, TEST_SECRET_KEY } from '../support/app.js';
 import { openTestDatabase, onPostgres } from '../support/database.js';
 import { venueWithKey } from '../support/factories.js';
-import { startServerProcess } from '../support/processes.js';
+import { startServerProcess, startWorkerProcess, type MainProcess } from '../support/processes.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -60,80 +64,144 @@ describe('graceful shutdown', () => {
   });
 });
 
-/** A venue and a key in the database a spawned server will use, and that server's environment. */
-async function processDatabase(): Promise<{ env: Record<string, string>; secret: string; close(): Promise<void> }> {
-  const seed = async (db: Db, pepper: string) => {
-    const venue = await accounts.createVenue(db, { name: 'Shutdown Bar', slug: `shutdown-${Date.now().toString(36)}` });
-    return (await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false })).secret;
-  };
+/** A database a spawned process will use, seeded by `seed` (with the key the processes seal secrets with), and its environment. */
+async function processDatabase<T>(seed: (db: Db, pepper: string) => Promise<T>): Promise<{ env: Record<string, string>; seeded: T; close(): Promise<void> }> {
   if (onPostgres()) {
     const database = await openTestDatabase();
-    const secret = await seed(database.database.db, TEST_PEPPER);
-    return { env: { DATABASE_URL: database.url!, API_KEY_PEPPER: TEST_PEPPER }, secret, close: () => database.close() };
+    const seeded = await seed(database.database.db, TEST_PEPPER);
+    return { env: { DATABASE_URL: database.url!, API_KEY_PEPPER: TEST_PEPPER }, seeded, close: () => database.close() };
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-shutdown-'));
   dirs.push(dataDir);
-  const storage = await openStorage(loadConfig({ DATA_DIR: dataDir }), 'test');
-  const secret = await seed(storage.database.db, storage.pepper);
+  const storage = await openStorage(loadConfig({ DATA_DIR: dataDir, SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY }), 'test');
+  const seeded = await seed(storage.database.db, storage.pepper);
   await storage.close();
-  return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, secret, close: async () => {} };
+  return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, seeded, close: async () => {} };
 }
 
-describe('shutdown deadline', () => {
-  it('SIGTERM ends the process within SHUTDOWN_TIMEOUT despite a keep-alive client, a silent webhook receiver and a closed stdout', async () => {
-    const { env, secret, close } = await processDatabase();
-    // A receiver that takes the request and never answers.
-    let reached!: () => void;
-    const arrived = new Promise<void>((resolve) => (reached = resolve));
-    const silent = createHttpServer(() => reached());
-    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const hook = `http://127.0.0.1:${(silent.address() as { port: number }).port}/hook`;
-    const server = await startServerProcess({
-      ...env,
-      REDIS_URL: '',
-      LOG_LEVEL: 'info',
-      SHUTDOWN_TIMEOUT: '1500ms',
-      WEBHOOK_TIMEOUT: '5m',
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    });
+async function seedVenue(db: Db, pepper: string) {
+  const venue = await accounts.createVenue(db, { name: 'Shutdown Bar', slug: `shutdown-${Date.now().toString(36)}` });
+  return { venue, secret: (await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false })).secret };
+}
+
+const DEADLINE = { SHUTDOWN_TIMEOUT: '1500ms', LOG_LEVEL: 'info', REDIS_URL: '' };
+
+/** SIGTERM; the process must be gone within the deadline plus the backstop's margin, and `why` says what ended it. */
+async function expectEndsByDeadline(proc: MainProcess, why: 'deadline' | 'either'): Promise<void> {
+  const started = Date.now();
+  const code = await proc.stop('SIGTERM');
+  const took = Date.now() - started;
+  expect(took, proc.output()).toBeLessThan(1_500 + 8_000);
+  if (why === 'deadline') {
+    expect(code).toBe(1);
+    expect(took).toBeGreaterThanOrEqual(1_400);
+    expect(proc.output()).toContain('shutdown did not finish within 1500 ms; exiting anyway');
+  }
+  if (why === 'either') expect([0, 1]).toContain(code);
+}
+
+/** A receiver that takes requests and never answers; `arrived` resolves at the first. */
+async function silentReceiver() {
+  let reached!: () => void;
+  const arrived = new Promise<void>((resolve) => (reached = resolve));
+  const server = createHttpServer(() => reached());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    arrived,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe('shutdown deadline (SHUTDOWN_TIMEOUT=1500ms)', () => {
+  it('a client holding keep-alive connections, one of them halfway through a request: the deadline ends the process', async () => {
+    const { env, close } = await processDatabase(seedVenue);
+    const server = await startServerProcess({ ...env, ...DEADLINE });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const held = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
     try {
-      const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
-      const endpoint = await fetch(`${server.baseUrl}/api/v1/webhook_endpoints`, { method: 'POST', headers: auth, body: JSON.stringify({ url: hook }) });
-      expect(endpoint.status).toBe(201);
-      const { id } = (await endpoint.json()) as { id: string };
-
-      // 1. A keep-alive client whose connection stays open after its answer.
+      // An idle keep-alive connection, open after its answer.
       const kept = await new Promise<number>((resolve, reject) =>
         httpRequest(`${server.baseUrl}/healthz`, { agent }, (res) => res.resume().on('end', () => resolve(res.statusCode!))).on('error', reject).end(),
       );
       expect(kept).toBe(200);
-      // 2. A client that has sent half a request and goes quiet, so its connection is never idle.
+      // A connection whose request has half arrived, so it is never idle and the listener cannot close.
       held.on('error', () => {});
-      held.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-      // 3. A request in flight to the receiver that never answers.
-      const inFlight = fetch(`${server.baseUrl}/api/v1/webhook_endpoints/${id}/test`, { method: 'POST', headers: { authorization: auth.authorization } }).catch(
-        () => undefined,
-      );
-      await arrived;
-      // 4. Standard output closed, as when the harness that read it dies.
-      server.child.stdout!.destroy();
-
-      const started = Date.now();
-      const code = await server.stop('SIGTERM');
-      const took = Date.now() - started;
-      expect(code).toBe(1);
-      expect(took).toBeGreaterThanOrEqual(1_400);
-      expect(took).toBeLessThan(1_500 + 8_000);
-      expect(server.output()).toContain('shutdown did not finish within 1500 ms; exiting anyway');
-      await inFlight;
+      held.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n');
+      await new Promise((r) => setTimeout(r, 200));
+      await expectEndsByDeadline(server, 'deadline');
     } finally {
       await server.stop('SIGKILL');
       held.destroy();
       agent.destroy();
-      silent.closeAllConnections();
-      silent.close();
+      await close();
+    }
+  }, 180_000);
+
+  it('the delivery worker in the middle of a delivery to a receiver that never answers: the deadline ends the process', async () => {
+    const receiver = await silentReceiver();
+    const { env, close } = await processDatabase(async (db, pepper) => {
+      const { venue } = await seedVenue(db, pepper);
+      const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+      const secrets = openSecretBox(loadConfig({ SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY }));
+      await webhooks.createEndpoint(db, caller, { url: receiver.url }, { allowPrivate: true, resolve: async () => [] }, secrets);
+      await db.transaction().execute((trx) => recordEvent(trx, { venueId: venue.id, type: 'order.created', livemode: false, object: { n: 1 }, request: null }));
+    });
+    // The worker role alone: no HTTP listener, so nothing but the delivery holds the shutdown open.
+    const worker = startWorkerProcess({ ...env, ...DEADLINE, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT: '5m', WEBHOOK_POLL_INTERVAL: '50ms' });
+    try {
+      await Promise.race([
+        receiver.arrived,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`no delivery arrived:\n${worker.output()}`)), 90_000)),
+      ]);
+      await expectEndsByDeadline(worker, 'deadline');
+    } finally {
+      await worker.stop('SIGKILL');
+      receiver.close();
+      await close();
+    }
+  }, 180_000);
+
+  it('a request in flight to a receiver that never answers (a webhook test call): the deadline ends the process', async () => {
+    const receiver = await silentReceiver();
+    const { env, seeded, close } = await processDatabase(seedVenue);
+    const server = await startServerProcess({ ...env, ...DEADLINE, WEBHOOK_TIMEOUT: '5m', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    try {
+      const auth = { authorization: `Bearer ${seeded.secret}` };
+      const endpoint = await fetch(`${server.baseUrl}/api/v1/webhook_endpoints`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url }),
+      });
+      expect(endpoint.status).toBe(201);
+      const { id } = (await endpoint.json()) as { id: string };
+      const inFlight = fetch(`${server.baseUrl}/api/v1/webhook_endpoints/${id}/test`, { method: 'POST', headers: auth }).catch(() => undefined);
+      await receiver.arrived;
+      await expectEndsByDeadline(server, 'deadline');
+      await inFlight;
+    } finally {
+      await server.stop('SIGKILL');
+      receiver.close();
+      await close();
+    }
+  }, 180_000);
+
+  it('standard output closed by the parent before SIGTERM, with log lines still being written: the process ends', async () => {
+    const { env, seeded, close } = await processDatabase(seedVenue);
+    const server = await startServerProcess({ ...env, ...DEADLINE, LOG_LEVEL: 'trace' });
+    try {
+      // As when the harness that read it dies: every later log line meets a closed pipe.
+      server.child.stdout!.destroy();
+      for (let i = 0; i < 20; i++) {
+        expect((await fetch(`${server.baseUrl}/api/v1/account`, { headers: { authorization: `Bearer ${seeded.secret}` } })).status).toBe(200);
+      }
+      // Nothing else holds it: it may finish gracefully; what matters is that it ends, within the deadline.
+      await expectEndsByDeadline(server, 'either');
+    } finally {
+      await server.stop('SIGKILL');
       await close();
     }
   }, 180_000);

@@ -1,17 +1,20 @@
 // A real app over a real database for one test file, with a manual clock and a DNS table the test controls.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import type { App } from '../../src/http/context.js';
 import type { RateLimiter } from '../../src/http/rate-limit.js';
 import * as members from '../../src/modules/members/service.js';
-import { createServer } from '../../src/server.js';
+import { createServer, LOG_REDACT } from '../../src/server.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { appendFileSync } from 'node:fs';
 import { contractStats, installContractChecks } from './contract.js';
 import { openTestDatabase, type TestDatabase } from './database.js';
+import { logSink } from './log-grep.js';
+import { TEST_SECRET_KEY } from './processes.js';
 
 export const TEST_PEPPER = 'test-pepper-0123456789abcdef0123456789abcdef';
+export { TEST_SECRET_KEY };
 
 export interface TestApp {
   app: App;
@@ -32,7 +35,7 @@ export interface TestAppOptions {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000' }), ...overrides };
+  return { ...loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000', SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY }), ...overrides };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -49,7 +52,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     resolveHost,
     limiter: options.limiter,
-  });
+    // At the most verbose level, into the run's log directory: the run fails if a secret reaches any line.
+  }, { level: 'trace', redact: LOG_REDACT, stream: logSink(inject('testLogDir'), `app-${process.pid}`) });
   // Every response a test receives through inject is checked against the OpenAPI documents (test/support/contract.ts).
   installContractChecks(server.app);
   const checkedBefore = { ...contractStats };

@@ -96,7 +96,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
     { schema: { tags, summary: 'Register an endpoint; its signing secret is in this answer only', body: CreateWebhookEndpoint, response: withErrors({ 201: WebhookEndpoint }) } },
     async (req, reply) => {
       // The owner's endpoints are live: they receive test and live events alike, each event saying which it is.
-      const created = await db.transaction().execute((trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy));
+      const created = await db.transaction().execute((trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy, app.deps.secretBox));
       return reply.code(201).send(created);
     },
   );

@@ -17,11 +17,11 @@ export async function insertEvent(db: Db, row: NewEventRow): Promise<EventRow> {
  * The steps of a write that insert an event (`event_row`) and one pending delivery per enabled endpoint of the venue
  * subscribed to its type.
  */
-export function queuedEventSteps(db: Db, row: NewEventRow): WriteStep[] {
+export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteStep[] {
   return [
-    { name: 'event_row', query: db.insertInto('events').values(row).returningAll() },
+    { name: `${as}_row`, query: db.insertInto('events').values(row).returningAll() },
     {
-      name: 'event_deliveries',
+      name: `${as}_deliveries`,
       query: db
         .insertInto('webhook_deliveries')
         .columns(['venue_id', 'id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at'])
@@ -74,6 +74,23 @@ export async function listEvents(db: Db, venueId: string, page: Page, type?: str
     .execute();
 }
 
+/** The venue's events whose payload contains `text` (a member's id: their export and erasure), newest first. */
+export async function listEventsContaining(db: Db, venueId: string, text: string, page: Page): Promise<EventRow[]> {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where(sql<boolean>`position(${text} in data::text) > 0`)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export async function replaceEventData(db: Db, venueId: string, id: string, data: Record<string, unknown>): Promise<void> {
+  await db.updateTable('events').set({ data: JSON.stringify(data) }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+}
+
 export interface ClaimedDelivery {
   venue_id: string;
   id: string;
@@ -82,6 +99,7 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret: string;
+  secret_key_id: string | null;
   event_type: string;
   event_livemode: boolean;
   event_data: Record<string, unknown>;
@@ -112,7 +130,7 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
     where d.venue_id = due.venue_id and d.id = due.id
       and e.venue_id = d.venue_id and e.id = d.endpoint_id
       and ev.venue_id = d.venue_id and ev.id = d.event_id
-    returning d.venue_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret,
+    returning d.venue_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret, e.secret_key_id,
       ev.type as event_type, ev.livemode as event_livemode, ev.data as event_data,
       ev.request_id as event_request_id, ev.idempotency_key as event_idempotency_key, ev.created_at as event_created_at`.execute(db);
   return rows;
@@ -149,14 +167,16 @@ export interface RetryPolicy {
  */
 export async function recordOutcome(trx: Db, o: Outcome, policy: RetryPolicy, updateHealth: boolean): Promise<boolean> {
   const delivered = o.error === null;
+  // Decided here, not in SQL: two untyped parameters compare as text there ('2' > '10').
+  const givenUp = o.gone || o.final || o.attempt > policy.scheduleMs.length;
   const { rows } = await sql<{ next_attempt_at: Date | null }>`
     update webhook_deliveries
     set status = case
           when ${delivered} then 'delivered'
-          when ${o.gone} or ${o.final} or ${o.attempt} > ${policy.scheduleMs.length} then 'failed'
+          when ${givenUp} then 'failed'
           else 'pending' end,
         next_attempt_at = case
-          when ${delivered} or ${o.gone} or ${o.final} or ${o.attempt} > ${policy.scheduleMs.length} then null
+          when ${delivered} or ${givenUp} then null
           else now() + greatest(
             (${sql.val(policy.scheduleMs)}::float8[])[${o.attempt}] * (1 + ${policy.jitter} * (2 * random() - 1)),
             coalesce(${o.retryAfterMs}::float8, 0)
@@ -183,6 +203,13 @@ export async function recordOutcome(trx: Db, o: Outcome, policy: RetryPolicy, up
 
   if (updateHealth) await recordEndpointHealth(trx, o, policy);
   return true;
+}
+
+/** A claimed delivery that was not sent: its attempt is given back, and it is due again after `delayMs`. */
+export async function postponeUnsent(db: Db, venueId: string, deliveryId: string, attempt: number, delayMs: number): Promise<void> {
+  await sql`
+    update webhook_deliveries set attempts = attempts - 1, next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
+    where venue_id = ${venueId} and id = ${deliveryId} and attempts = ${attempt} and status = 'pending'`.execute(db);
 }
 
 /** Success clears the failure streak; a failure extends it and disables the endpoint past the threshold (D15). */

@@ -46,3 +46,32 @@ export async function deleteEndpoint(db: Db, venueId: string, id: string): Promi
   const result = await db.deleteFrom('webhook_endpoints').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+type StoredSecret = Pick<EndpointRow, 'venue_id' | 'id' | 'secret' | 'secret_key_id'>;
+
+/** One endpoint's secret for each key that sealed some (null: plaintext from before sealing). */
+export async function secretOfEachKey(db: Db): Promise<StoredSecret[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .distinctOn('secret_key_id')
+    .select(['venue_id', 'id', 'secret', 'secret_key_id'])
+    .orderBy('secret_key_id')
+    .execute();
+}
+
+/** Up to `limit` endpoints whose secret the key `keyId` did not seal, locked (SKIP LOCKED: processes starting together share the work). */
+/** Secrets stored in plaintext or sealed by one of `openable` other than `keyId`: those that can be sealed again. */
+export async function secretsNotSealedBy(db: Db, keyId: string, openable: string[], limit: number): Promise<StoredSecret[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['venue_id', 'id', 'secret', 'secret_key_id'])
+    .where((eb) => eb.or([eb('secret_key_id', 'is', null), eb.and([eb('secret_key_id', '!=', keyId), eb('secret_key_id', 'in', openable)])]))
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function storeSecret(db: Db, venueId: string, id: string, secret: string, keyId: string): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ secret, secret_key_id: keyId }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+}

@@ -21,6 +21,9 @@ import type { WebhookUrlPolicy } from './url-guard.js';
 
 const tags = ['Webhook endpoints'];
 
+/** A creation's answer as kept for Idempotency-Key replays: the secret is shown once, so a replay answers without it. */
+const withoutSecret = <T extends { secret?: string }>({ secret: _secret, ...endpoint }: T): T => endpoint as T;
+
 export async function webhookRoutes(app: App): Promise<void> {
   const policy: WebhookUrlPolicy = {
     allowPrivate: app.deps.config.webhookAllowPrivateUrls,
@@ -38,7 +41,8 @@ export async function webhookRoutes(app: App): Promise<void> {
         response: withErrors({ 201: WebhookEndpoint }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.createEndpoint(trx, callerOf(req), req.body, policy)),
+    (req, reply) =>
+      runMutation(req, reply, 201, (trx) => service.createEndpoint(trx, callerOf(req), req.body, policy, app.deps.secretBox), undefined, withoutSecret),
   );
 
   app.get(
@@ -58,7 +62,7 @@ export async function webhookRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/webhook_endpoints/:id',
-    { schema: { operationId: 'getWebhookEndpoint', tags, summary: 'Get an endpoint', params: EndpointParams, response: withErrors({ 200: WebhookEndpoint }) } },
+    { schema: { operationId: 'getWebhookEndpoint', errors: ['webhook_endpoint_not_found'], tags, summary: 'Get an endpoint', params: EndpointParams, response: withErrors({ 200: WebhookEndpoint }) } },
     (req) => service.getEndpoint(app.deps.db, callerOf(req), req.params.id),
   );
 
@@ -67,6 +71,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'updateWebhookEndpoint',
+        errors: ['webhook_endpoint_not_found'],
         tags,
         summary: 'Change an endpoint; enabled: true re-enables one that was disabled',
         params: EndpointParams,
@@ -83,6 +88,7 @@ export async function webhookRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'deleteWebhookEndpoint',
+        errors: ['webhook_endpoint_not_found'],
         tags,
         summary: 'Remove an endpoint; deliveries in progress stop',
         params: EndpointParams,
@@ -99,6 +105,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'testWebhookEndpoint',
+        errors: ['webhook_endpoint_not_found'],
         tags,
         summary: 'Send a signed test.ping to the endpoint now and report how it went',
         description: 'Not idempotent: each call sends a new ping. A receiver that is down gives delivered: false, not an error.',
@@ -119,6 +126,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'listWebhookDeliveries',
+        errors: ['webhook_endpoint_not_found'],
         tags,
         summary: 'Delivery attempts to the endpoint, newest first',
         params: EndpointParams,
@@ -145,7 +153,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/events/:id',
-    { schema: { operationId: 'getEvent', tags: ['Events'], summary: 'One event, as delivered', params: EventParams, response: withErrors({ 200: Event }) } },
+    { schema: { operationId: 'getEvent', errors: ['event_not_found'], tags: ['Events'], summary: 'One event, as delivered', params: EventParams, response: withErrors({ 200: Event }) } },
     (req) => events.getEvent(app.deps.db, callerOf(req), req.params.id),
   );
 }

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request, type Dispatcher } from 'undici';
 import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
+import type { SecretBox, Sealed } from '../../shared/secret-box.js';
 import { isPublicAddress, type WebhookUrlPolicy } from './url-guard.js';
 
 export interface SignedMessage {
@@ -16,6 +17,11 @@ export interface SendResult {
   error: string | null;
   durationMs: number;
   retryAfterMs: number | null;
+  /**
+   * Not sent: this process's SECRET_ENCRYPTION_KEY cannot open the endpoint's secret (another process sealed it
+   * with a key this one lacks). A configuration problem of ours, not a failure of the endpoint.
+   */
+  secretUnopened: boolean;
 }
 
 const RESPONSE_BYTES_READ = 1024;
@@ -74,12 +80,21 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return `Could not connect: ${code ?? e.message ?? 'unknown error'}.`;
 }
 
+/** What an endpoint's sealed secret is bound to, so that a sealed value copied to another row does not open there. */
+export const secretContext = (venueId: string, id: string) => `webhook_endpoint:${venueId}:${id}`;
+
+/** An endpoint's signing secret as stored. */
+export function endpointSecret(row: { venue_id: string; id: string; secret: string; secret_key_id: string | null }): Sealed {
+  return { text: row.secret, keyId: row.secret_key_id, context: secretContext(row.venue_id, row.id) };
+}
+
 export class WebhookSender {
   private readonly dispatcher: Dispatcher;
 
   constructor(
     private readonly policy: WebhookUrlPolicy,
     private readonly timeoutMs: number,
+    private readonly secrets: SecretBox,
   ) {
     this.dispatcher = new Agent({
       connect: policy.allowPrivate ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup(policy) },
@@ -88,17 +103,26 @@ export class WebhookSender {
     });
   }
 
-  async send(url: string, secret: string, message: SignedMessage): Promise<SendResult> {
+  /** Sends the message signed with the endpoint's secret, opened here and only for the signature. */
+  async send(url: string, secret: Sealed, message: SignedMessage): Promise<SendResult> {
     const started = performance.now();
-    const done = (statusCode: number, error: string | null, retryAfter: number | null = null): SendResult => ({
+    const done = (statusCode: number, error: string | null, retryAfter: number | null = null, secretUnopened = false): SendResult => ({
       statusCode,
       error,
       durationMs: Math.round(performance.now() - started),
       retryAfterMs: retryAfter,
+      secretUnopened,
     });
     const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
     if (!this.policy.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host)) {
       return done(0, `Refused to connect: ${host} is not a public address.`);
+    }
+    let signature: string;
+    try {
+      signature = new Webhook(this.secrets.open(secret)).sign(message.id, message.timestamp, message.body);
+    } catch (err) {
+      // The box's message names the key id (a hash) or the failed check, never the secret.
+      return done(0, `Not sent: the signing secret cannot be opened with this server's SECRET_ENCRYPTION_KEY (${(err as Error).message}).`, null, true);
     }
     try {
       const res = await request(url, {
@@ -110,7 +134,7 @@ export class WebhookSender {
           'user-agent': 'VenueLoyalty-Webhooks/1',
           'webhook-id': message.id,
           'webhook-timestamp': String(Math.floor(message.timestamp.getTime() / 1000)),
-          'webhook-signature': new Webhook(secret).sign(message.id, message.timestamp, message.body),
+          'webhook-signature': signature,
         },
         body: message.body,
       });

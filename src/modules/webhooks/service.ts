@@ -1,16 +1,17 @@
-// Webhook endpoints: registration with URL checks, listing, changes, removal.
+// Webhook endpoints: registration with URL checks and a sealed signing secret, listing, changes, removal.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { WebhookDeliveryConfig } from '../../config.js';
+import { ConfigError, type WebhookDeliveryConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../accounts/schemas.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import type { SecretBox } from '../../shared/secret-box.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import * as deliveryRepo from './delivery-repo.js';
 import { recordUnqueuedEvent, type EventRequest } from './events.js';
 import * as repo from './repo.js';
-import type { WebhookSender } from './sender.js';
+import { endpointSecret, secretContext, type WebhookSender } from './sender.js';
 import { retryPolicy } from './worker.js';
 import {
   EVENT_TYPES,
@@ -63,22 +64,68 @@ export async function createEndpoint(
   caller: Caller,
   input: CreateWebhookEndpoint,
   policy: WebhookUrlPolicy,
+  secrets: SecretBox,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const { url } = await checkWebhookUrl(input.url, policy);
   const events = checkEvents(input.events ?? [ALL_EVENTS]);
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const id = newId();
+  // Stored sealed; the plaintext is in this answer only.
+  const sealed = secrets.seal(secret, secretContext(caller.venueId, id));
   const row = await repo.insertEndpoint(db, {
     venue_id: caller.venueId,
-    id: newId(),
+    id,
     url,
     description: input.description ?? null,
     events,
     status: 'enabled',
     disabled_reason: null,
-    secret,
+    secret: sealed.text,
+    secret_key_id: sealed.keyId,
     livemode: caller.livemode,
   });
   return { ...present(row), secret };
+}
+
+const RESEAL_BATCH = 100;
+
+/**
+ * Run at every start, before serving: refuses to start (ConfigError) when a stored secret was sealed by a key
+ * SECRET_ENCRYPTION_KEY does not hold or does not open, rather than failing at the first delivery; then seals again
+ * (sealAgainWithFirstKey). How many it sealed again.
+ */
+export async function sealStoredSecrets(db: Db, secrets: SecretBox): Promise<number> {
+  for (const stored of await repo.secretOfEachKey(db)) {
+    try {
+      secrets.open(endpointSecret(stored));
+    } catch (err) {
+      throw new ConfigError(
+        `SECRET_ENCRYPTION_KEY cannot open the stored webhook signing secrets (${(err as Error).message}). Keep the key ` +
+          'that sealed them in the list (the new key first, the old one after it) until every process has restarted.',
+      );
+    }
+  }
+  return sealAgainWithFirstKey(db, secrets);
+}
+
+/**
+ * Seals again with the first key, in batches, every secret that another key held here sealed or that is still
+ * plaintext (written before sealing existed); how many. Housekeeping runs it too, for what a process on an older
+ * key list wrote after this one started. A secret sealed by a key not held here is left as it is.
+ */
+export async function sealAgainWithFirstKey(db: Db, secrets: SecretBox): Promise<number> {
+  let total = 0;
+  for (let done = RESEAL_BATCH; done === RESEAL_BATCH; total += done) {
+    done = await db.transaction().execute(async (trx) => {
+      const rows = await repo.secretsNotSealedBy(trx, secrets.keyId, secrets.keyIds, RESEAL_BATCH);
+      for (const row of rows) {
+        const sealed = secrets.seal(secrets.open(endpointSecret(row)), secretContext(row.venue_id, row.id));
+        await repo.storeSecret(trx, row.venue_id, row.id, sealed.text, secrets.keyId);
+      }
+      return rows.length;
+    });
+  }
+  return total;
 }
 
 export async function getEndpoint(db: Db, caller: Caller, id: string): Promise<WebhookEndpoint> {
@@ -143,7 +190,7 @@ export async function testEndpoint(
     await deliveryRepo.insertDirectDelivery(trx, caller.venueId, deliveryId, endpoint.id, ping.id);
     return ping;
   });
-  const result = await delivery.sender.send(endpoint.url, endpoint.secret, {
+  const result = await delivery.sender.send(endpoint.url, endpointSecret(endpoint), {
     id: event.id,
     timestamp: new Date(),
     body: JSON.stringify(event),

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { newId } from '../../shared/ids.js';
 import * as repo from './delivery-repo.js';
 import { presentEvent } from './events.js';
-import type { WebhookSender } from './sender.js';
+import { endpointSecret, type WebhookSender } from './sender.js';
 
 const BATCH = 20;
 // A claim outlives the slowest possible attempt, so a live worker never loses its claim mid-send.
@@ -87,7 +87,18 @@ export class WebhookWorker {
       idempotency_key: d.event_idempotency_key,
       created_at: d.event_created_at,
     });
-    const result = await this.sender.send(d.url, d.secret, { id: d.event_id, timestamp: new Date(), body: JSON.stringify(event) });
+    const secret = endpointSecret({ venue_id: d.venue_id, id: d.endpoint_id, secret: d.secret, secret_key_id: d.secret_key_id });
+    const result = await this.sender.send(d.url, secret, { id: d.event_id, timestamp: new Date(), body: JSON.stringify(event) });
+    if (result.secretUnopened) {
+      // Our configuration, not the endpoint: no attempt is used up and the endpoint's failure streak does not grow,
+      // so a process started with the wrong key cannot disable endpoints; a process with the right key delivers it.
+      this.log.error(
+        { venue_id: d.venue_id, endpoint_id: d.endpoint_id, delivery_id: d.id, reason: result.error },
+        'webhook delivery not sent: SECRET_ENCRYPTION_KEY of this process cannot open the endpoint secret (configuration problem); retried later',
+      );
+      await repo.postponeUnsent(this.db, d.venue_id, d.id, d.attempts, this.config.retryScheduleMs[0] ?? this.config.pollIntervalMs);
+      return;
+    }
     await this.db.transaction().execute((trx) =>
       repo.recordOutcome(
         trx,

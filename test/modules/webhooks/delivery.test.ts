@@ -199,6 +199,21 @@ describe('auto-disable', () => {
     expect(JSON.parse(r.requests[3]!.body).id).toBe(event.id);
   });
 
+  it('a schedule of ten or more delays retries every one of them (attempt numbers compared as numbers)', async () => {
+    const app = await startTestApp({
+      config: { webhookAllowPrivateUrls: true, webhooks: fastDelivery({ retryScheduleMs: Array(10).fill(20), disableAfterFailures: 100 }) },
+    });
+    cleanups.push(() => app.close());
+    const { venue, secret } = await venueWithKey(app);
+    const r = await receiver();
+    r.respond((_req, res) => res.writeHead(503).end());
+    await endpoint(client(app, secret), r.url);
+    await raiseEvent(app, venue, 'order.created');
+    worker(app);
+    // The first attempt and its ten retries; '2' > '10' as text once gave up at the second.
+    await vi.waitFor(() => expect(r.requests).toHaveLength(11), { timeout: 10_000 });
+  });
+
   it('a 410 Gone disables the endpoint at once', async () => {
     const { venue, secret } = await venueWithKey(t);
     const api = client(t, secret);
