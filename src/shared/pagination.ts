@@ -19,13 +19,17 @@ export function pageFromQuery(query: { limit?: number; starting_after?: string }
   return { limit: query.limit ?? PAGE_LIMIT_DEFAULT, startingAfter: query.starting_after };
 }
 
+/** A page of items; titled after its item (MemberList), so the document names it too. */
 export const ListOf = <T extends TSchema>(item: T) =>
-  Type.Object({
-    object: Type.Literal('list'),
-    url: Type.String(),
-    has_more: Type.Boolean(),
-    data: Type.Array(item),
-  });
+  Type.Object(
+    {
+      object: Type.Literal('list'),
+      url: Type.String(),
+      has_more: Type.Boolean(),
+      data: Type.Array(item),
+    },
+    typeof (item as { title?: unknown }).title === 'string' ? { title: `${(item as { title?: string }).title}List` } : {},
+  );
 
 export interface List<T> {
   object: 'list';

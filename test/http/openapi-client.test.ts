@@ -36,17 +36,22 @@ function expectUniqueOperationIds(document: { paths?: Record<string, Record<stri
 
 const TILL_SCRIPT = `// A till: look the guest up, show what the check would earn and redeem, apply it.
 import createClient from 'openapi-fetch';
-import type { operations, paths } from './api.js';
+import type { components, operations, paths, webhooks } from './api.js';
 
 type ApplyCheckBody = operations['applyCheck']['requestBody'] extends { content: { 'application/json': infer B } } ? B : never;
-type Transaction = operations['applyCheck']['responses'][201]['content']['application/json'];
+type Transaction = components['schemas']['Transaction'];
+type Member = components['schemas']['Member'];
+type ErrorCode = components['schemas']['Error']['error']['code'];
+// The named component and the operation's answer are one type.
+const sameTransaction: Transaction = {} as operations['applyCheck']['responses'][201]['content']['application/json'];
+void sameTransaction;
 
 const api = createClient<paths>({ baseUrl: 'http://localhost:3000/api', headers: { authorization: 'Bearer sk_test_example' } });
 
 export async function closeCheck(cardNumber: string, externalId: string): Promise<Transaction> {
   const lookup = await api.GET('/v1/members/lookup', { params: { query: { card_number: cardNumber } } });
   if (lookup.error) throw new Error(\`\${lookup.error.error.code}: \${lookup.error.error.message} (\${lookup.error.request_id})\`);
-  const member = lookup.data;
+  const member: Member = lookup.data;
   const memberId: string = member.id;
   // null for programs without cashback (stamps).
   const balance: number = member.available ?? 0;
@@ -71,7 +76,12 @@ export async function closeCheck(cardNumber: string, externalId: string): Promis
     register_id: 'till-7',
   };
   const applied = await api.POST('/v1/checks', { body, headers: { 'Idempotency-Key': externalId } });
-  if (applied.error) throw new Error(applied.error.error.code);
+  if (applied.error) {
+    const code: ErrorCode = applied.error.error.code;
+    // The balance moved between calculate and apply: apply without the redemption.
+    if (applied.error.error.code === 'insufficient_balance') return closeCheck(cardNumber, \`\${externalId}-no-redeem\`);
+    throw new Error(\`\${code} \${applied.error.error.param ?? ''} \${applied.error.request_id}\`);
+  }
   const transaction: Transaction = applied.data;
   const earned: number = transaction.earned;
   const redeemed: number = transaction.redeemed;
@@ -79,11 +89,25 @@ export async function closeCheck(cardNumber: string, externalId: string): Promis
   void redeemed;
   return transaction;
 }
+
+/** A webhook receiver: each event type's body is typed, data.object included. */
+export function onTransactionCompleted(event: webhooks['transaction.completed']['post']['requestBody']['content']['application/json']): number {
+  const type: 'transaction.completed' = event.type;
+  void type;
+  const object = event.data.object;
+  return object.object === 'transaction' ? object.earned : object.stamps_earned;
+}
+
+export function settingsOf(account: components['schemas']['Account']): number {
+  let levels = 0;
+  for (const program of account.programs) if ('levels' in program.settings) levels += program.settings.levels.length;
+  return levels;
+}
 `;
 
 /** Mistakes the generated types must refuse: if the types were loose, each @ts-expect-error would itself be an error. */
 const MISTAKES = `import createClient from 'openapi-fetch';
-import type { operations, paths } from './api.js';
+import type { components, operations, paths } from './api.js';
 
 const api = createClient<paths>({ baseUrl: 'http://localhost:3000/api' });
 
@@ -96,7 +120,13 @@ export async function mistakes(): Promise<void> {
   await api.GET('/v1/members/lookup', { params: { query: { card: '4000123' } } });
   // @ts-expect-error: no such path
   await api.GET('/v1/no-such-path');
+  const applied = await api.POST('/v1/checks', { body: { external_id: 'T7-1', line_items: [{ name: 'Tea', quantity: 1, unit_price: 250 }] } });
+  // @ts-expect-error: not an error code of the API
+  if (applied.error?.error.code === 'not_enough_money') return;
 }
+
+// @ts-expect-error: no such component
+export type NoSuchSchema = components['schemas']['def-0'];
 
 // @ts-expect-error: no such operation
 export type NoSuchOperation = operations['noSuchOperation'];
@@ -137,6 +167,9 @@ describe('OpenAPI for client generators', () => {
     const document = (await client(t, null).get('/api/v1/openapi.json')).body;
     const types = astToString(await openapiTS(document));
     expect(types).toContain('applyCheck:');
+    for (const name of ['Member', 'Transaction', 'CheckCalculation', 'Hold', 'Scan', 'Visit', 'Dish', 'Order', 'Category', 'Product', 'WebhookEndpoint', 'Event', 'Account', 'Error']) {
+      expect(types, `components['schemas']['${name}']`).toMatch(new RegExp(`\\n\\s+${name}: \\{`));
+    }
 
     const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
     dirs.push(dir);

@@ -47,6 +47,8 @@ interface CompiledDocument {
   /** Path prefixes that this document speaks for (e.g. `/api/v1`, `/api/public/v1`, `/dashboard/api`). */
   namespaces: string[];
   errorSchema: object;
+  /** The document's components: its schemas refer to them (`#/components/schemas/Member`). */
+  components: object;
   ajv: Ajv2020;
   validators: Map<string, ValidateFunction>;
 }
@@ -101,6 +103,7 @@ export function compileDocument(doc: any): CompiledDocument {
     operations,
     namespaces: [...namespaces],
     errorSchema: errorSchema ?? doc.components?.schemas?.Error ?? { type: 'object' },
+    components: doc.components ?? {},
     ajv: newAjv(),
     validators: new Map(),
   };
@@ -111,7 +114,8 @@ export function compileDocument(doc: any): CompiledDocument {
 function validatorFor(document: CompiledDocument, id: string, schema: object): ValidateFunction {
   let validate = document.validators.get(id);
   if (!validate) {
-    validate = document.ajv.compile(schema);
+    // Compiled with the components beside it, so `#/components/schemas/…` resolves as in the document.
+    validate = document.ajv.compile({ ...schema, components: document.components });
     document.validators.set(id, validate);
   }
   return validate;

@@ -73,7 +73,7 @@ export const Account = Type.Object({
   settings: VenueSettings,
   programs: Type.Array(Program, { description: "The venue's programs; members join the default one unless told otherwise." }),
   created_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Account' });
 export type Account = Static<typeof Account>;
 
 /** What authentication knows about a key (cached between requests). */

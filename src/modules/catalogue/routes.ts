@@ -17,7 +17,7 @@ import {
 import * as service from './service.js';
 
 const tags = ['Catalogue'];
-const DeletedProduct = Type.Object({ object: Type.Literal('product'), sku: Type.String(), deleted: Type.Literal(true) });
+const DeletedProduct = Type.Object({ object: Type.Literal('product'), sku: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedProduct' });
 
 export async function catalogueRoutes(app: App): Promise<void> {
   app.get(
@@ -36,7 +36,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/catalog/products/:sku',
-    { schema: { operationId: 'getProduct', tags, summary: 'Get a product by SKU', params: SkuParams, response: withErrors({ 200: Product }) } },
+    { schema: { operationId: 'getProduct', errors: ['product_not_found'], tags, summary: 'Get a product by SKU', params: SkuParams, response: withErrors({ 200: Product }) } },
     (req) => service.getProduct(app.deps.db, callerOf(req), req.params.sku),
   );
 
@@ -61,7 +61,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
 
   app.delete(
     '/v1/catalog/products/:sku',
-    { schema: { operationId: 'deleteProduct', tags, summary: 'Remove a product', params: SkuParams, response: withErrors({ 200: DeletedProduct }) } },
+    { schema: { operationId: 'deleteProduct', errors: ['product_not_found'], tags, summary: 'Remove a product', params: SkuParams, response: withErrors({ 200: DeletedProduct }) } },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteProduct(trx, callerOf(req), req.params.sku)),
   );
 
@@ -99,6 +99,7 @@ export async function catalogueRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'putCategory',
+        errors: ['owner_only'],
         tags,
         summary: 'Create (201) or rename (200) a category',
         description: "Money rules (earns_cashback, payable_with_cashback, cashback_percent) are the owner's: sending one is 403 owner_only.",

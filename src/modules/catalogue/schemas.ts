@@ -1,5 +1,6 @@
 // The catalogue (D14): products by SKU and categories with the owner's money rules.
 import { Type, type Static } from 'typebox';
+import { shownAs } from '../../http/responses.js';
 
 const Key = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description });
 
@@ -14,12 +15,13 @@ const ProductFields = {
 export const ProductBody = Type.Object(ProductFields, { additionalProperties: false });
 export type ProductBody = Static<typeof ProductBody>;
 
-export const BulkProduct = Type.Object({ sku: Key('The SKU.'), ...ProductFields }, { additionalProperties: false });
+export const BulkProduct = Type.Object({ sku: Key('The SKU.'), ...ProductFields }, { title: 'BulkProduct', additionalProperties: false });
 export type BulkProduct = Static<typeof BulkProduct>;
 
 export const BulkProducts = Type.Object(
   {
-    items: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    // Each item is checked by the service, so that every bad one is reported at once (src/shared/bulk.ts).
+    items: Type.Array(shownAs(Type.Object({}, { additionalProperties: true }), BulkProduct), {
       maxItems: MAX_BULK_PRODUCTS,
       description: `Up to ${MAX_BULK_PRODUCTS} products, each {sku, name, category?, price?}.`,
     }),
@@ -32,7 +34,7 @@ export const BulkProductsResult = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   unchanged: Type.Integer(),
-});
+}, { title: 'CatalogSync' });
 
 export const Product = Type.Object({
   object: Type.Literal('product'),
@@ -43,7 +45,7 @@ export const Product = Type.Object({
   price: Type.Union([Type.Integer(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Product' });
 export type Product = Static<typeof Product>;
 
 export const MoneyRules = {
@@ -62,7 +64,7 @@ export const Category = Type.Object({
   ...MoneyRules,
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Category' });
 export type Category = Static<typeof Category>;
 
 /** Keys may name categories; sending a money rule is answered 403 owner_only rather than "unknown field". */

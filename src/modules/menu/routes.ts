@@ -29,7 +29,7 @@ export async function menuRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/menu/items/:external_id',
-    { schema: { operationId: 'getDish', tags, summary: 'Get a dish by its SKU', params: DishParams, response: withErrors({ 200: Dish }) } },
+    { schema: { operationId: 'getDish', errors: ['dish_not_found'], tags, summary: 'Get a dish by its SKU', params: DishParams, response: withErrors({ 200: Dish }) } },
     (req) => service.getDish(app.deps.db, callerOf(req), req.params.external_id),
   );
 
@@ -57,6 +57,7 @@ export async function menuRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'updateDish',
+        errors: ['dish_not_found'],
         tags,
         summary: 'Change some fields: price, or available (false puts the dish on the stop list)',
         params: DishParams,
@@ -69,7 +70,7 @@ export async function menuRoutes(app: App): Promise<void> {
 
   app.delete(
     '/v1/menu/items/:external_id',
-    { schema: { operationId: 'deleteDish', tags, summary: 'Remove a dish', params: DishParams, response: withErrors({ 200: DeletedDish }) } },
+    { schema: { operationId: 'deleteDish', errors: ['dish_not_found'], tags, summary: 'Remove a dish', params: DishParams, response: withErrors({ 200: DeletedDish }) } },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteDish(trx, callerOf(req), req.params.external_id)),
   );
 

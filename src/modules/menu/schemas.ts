@@ -1,5 +1,6 @@
 // Dishes (keyed by the caller's SKU), the bulk sync, and tables (D14).
 import { Type, type Static } from 'typebox';
+import { shownAs } from '../../http/responses.js';
 
 export const ExternalId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$', description: "The caller's SKU." });
 
@@ -17,14 +18,15 @@ export type DishBody = Static<typeof DishBody>;
 export const DishPatch = Type.Partial(Type.Object(DishFields), { additionalProperties: false });
 export type DishPatch = Static<typeof DishPatch>;
 
-export const BulkDish = Type.Object({ external_id: ExternalId, ...DishFields }, { additionalProperties: false });
+export const BulkDish = Type.Object({ external_id: ExternalId, ...DishFields }, { title: 'BulkDish', additionalProperties: false });
 export type BulkDish = Static<typeof BulkDish>;
 
 export const MAX_BULK_DISHES = 500;
 
 export const BulkSync = Type.Object(
   {
-    items: Type.Array(Type.Object({}, { additionalProperties: true }), {
+    // Each item is checked by the service, so that every bad one is reported at once (src/shared/bulk.ts).
+    items: Type.Array(shownAs(Type.Object({}, { additionalProperties: true }), BulkDish), {
       maxItems: MAX_BULK_DISHES,
       description: `Up to ${MAX_BULK_DISHES} dishes, each {external_id, name, description?, category?, price, available?}.`,
     }),
@@ -39,7 +41,7 @@ export const BulkResult = Type.Object({
   updated: Type.Integer(),
   unchanged: Type.Integer(),
   removed: Type.Integer(),
-});
+}, { title: 'MenuSync' });
 export type BulkResult = Static<typeof BulkResult>;
 
 export const Dish = Type.Object({
@@ -53,10 +55,10 @@ export const Dish = Type.Object({
   available: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Dish' });
 export type Dish = Static<typeof Dish>;
 
-export const DeletedDish = Type.Object({ object: Type.Literal('dish'), external_id: Type.String(), deleted: Type.Literal(true) });
+export const DeletedDish = Type.Object({ object: Type.Literal('dish'), external_id: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedDish' });
 
 export const DishParams = Type.Object({ external_id: Type.String() });
 

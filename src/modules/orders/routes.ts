@@ -35,7 +35,7 @@ export async function orderRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/orders/:id',
-    { schema: { operationId: 'getOrder', tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
+    { schema: { operationId: 'getOrder', errors: ['order_not_found'], tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
     (req) => service.getOrder(app.deps.db, callerOf(req), req.params.id),
   );
 
@@ -44,6 +44,7 @@ export async function orderRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'moveOrder',
+        errors: ['order_not_found', 'invalid_status_transition'],
         tags,
         summary: 'Move an order: new → accepted | rejected; accepted → preparing → ready → served → closed; new…ready → cancelled',
         description: 'Any other move is 409 invalid_status_transition, naming both states.',
@@ -63,6 +64,7 @@ export async function publicOrderRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'placeOrder',
+        errors: ['menu_not_found', 'table_not_found', 'dish_unavailable'],
         tags: ['Public menu'],
         summary: 'Place a table order from the QR menu (no key)',
         description:

@@ -25,7 +25,7 @@ export const OrderItem = Type.Object({
   unit_price: Type.Integer({ description: "The menu's price when the order was placed." }),
   amount: Type.Integer(),
   note: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'OrderItem' });
 
 export const Order = Type.Object({
   object: Type.Literal('order'),
@@ -40,7 +40,7 @@ export const Order = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Order' });
 export type Order = Static<typeof Order>;
 
 export const MAX_QUANTITY = 50;

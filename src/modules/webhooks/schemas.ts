@@ -6,6 +6,9 @@ export const EVENT_TYPES = [
   'transaction.updated',
   'transaction.refunded',
   'balance.adjusted',
+  'cashback.expiring',
+  'cashback.expired',
+  'member.erased',
   'order.created',
   'test.ping',
 ] as const;
@@ -27,7 +30,7 @@ export const WebhookEndpoint = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   secret: Type.Optional(Type.String({ description: 'Signing secret (whsec_…); present only in the response to creation.' })),
-});
+}, { title: 'WebhookEndpoint' });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
 export const CreateWebhookEndpoint = Type.Object(
@@ -55,7 +58,7 @@ export const DeletedWebhookEndpoint = Type.Object({
   object: Type.Literal('webhook_endpoint'),
   id: Type.String({ format: 'uuid' }),
   deleted: Type.Literal(true),
-});
+}, { title: 'DeletedWebhookEndpoint' });
 
 export const EndpointParams = Type.Object({ id: Type.String() });
 
@@ -68,12 +71,14 @@ export const Event = Type.Object({
   api_version: Type.Literal('v1'),
   created_at: Type.String({ format: 'date-time' }),
   livemode: Type.Boolean(),
-  data: Type.Object({ object: Type.Object({}, { additionalProperties: true }) }),
+  data: Type.Object({
+    object: Type.Object({}, { additionalProperties: true, description: "The API object the event is about, as the API shows it; each type's in the webhooks section." }),
+  }),
   request: Type.Union([
     Type.Object({ id: Type.String(), idempotency_key: Type.Union([Type.String(), Type.Null()]) }),
     Type.Null(),
   ], { description: 'The API request that caused the event; null for automatic ones.' }),
-});
+}, { title: 'Event' });
 export type Event = Static<typeof Event>;
 
 export const EventParams = Type.Object({ id: Type.String() });
@@ -83,7 +88,7 @@ export const WebhookTest = Type.Object({
   delivered: Type.Boolean(),
   status_code: Type.Integer({ description: 'What the endpoint answered; 0 when no answer came.' }),
   error: Type.Union([Type.String(), Type.Null()]),
-});
+}, { title: 'WebhookTest' });
 export type WebhookTest = Static<typeof WebhookTest>;
 
 export const DeliveryAttempt = Type.Object({
@@ -99,5 +104,5 @@ export const DeliveryAttempt = Type.Object({
     description: 'When the next try is due; null when delivered or given up.',
   }),
   created_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'DeliveryAttempt' });
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;

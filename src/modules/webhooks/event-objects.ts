@@ -1,0 +1,22 @@
+// The API object each event type carries as data.object, for the document's webhooks section (src/http/openapi.ts).
+// Apart from schemas.ts, which the modules whose objects are listed here import themselves.
+import type { TSchema } from 'typebox';
+import { Transaction } from '../checks/schemas.js';
+import { MemberErasure } from '../members/privacy-schemas.js';
+import { Adjustment } from '../members/schemas.js';
+import { Order } from '../orders/schemas.js';
+import { Visit } from '../visits/schemas.js';
+import { WebhookEndpoint, type EventType } from './schemas.js';
+
+/** A new event type names here the schemas (each declared with a title) of what it can carry; [] until it has one. */
+export const EVENT_OBJECTS: Record<EventType, TSchema[]> = {
+  'transaction.completed': [Transaction, Visit],
+  'transaction.updated': [Transaction],
+  'transaction.refunded': [Transaction],
+  'balance.adjusted': [Adjustment],
+  'cashback.expiring': [],
+  'cashback.expired': [],
+  'member.erased': [MemberErasure],
+  'order.created': [Order],
+  'test.ping': [WebhookEndpoint],
+};
