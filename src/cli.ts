@@ -1,8 +1,11 @@
 // Operator CLI (D18): venues, owners and keys against the same DATA_DIR / DATABASE_URL as the server.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
+import { BACKUP_COMMANDS } from './backup.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
@@ -13,10 +16,12 @@ import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
 import { programOf } from './modules/dashboard/service.js';
+import { BatchFailed, importFile } from './modules/members/bulk-import.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
 import * as programs from './modules/programs/service.js';
+import { systemClock } from './shared/clock.js';
 import { ApiError } from './shared/errors.js';
 import { openStorage, type Storage } from './server.js';
 
@@ -303,6 +308,28 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  'members import': {
+    usage:
+      'members import FILE [--venue V] [--program ID] [--report FILE]   Members from CSV or JSON Lines (docs/members.md); bad lines to the report.',
+    options: { venue: { type: 'string' }, program: { type: 'string' }, report: { type: 'string' } },
+    optionOf: { program_id: 'program' },
+    async run(storage, v, positionals) {
+      const file = positionals[0];
+      if (!file || !existsSync(file)) throw new UsageError(file ? `No file ${file}.` : 'Give the file to import (CSV or JSON Lines).');
+      const db = storage.database.db;
+      const venue = await venueOf(db, v.venue);
+      const target = { venueId: venue.id, livemode: true, programId: v.program, country: venue.country, reference: basename(file) };
+      const done = await importFile(db, target, file, { clock: systemClock, report: v.report ?? `${file}.errors.csv` }).catch((err: unknown) => {
+        // The database refused a batch for a reason no line check foresaw: say which lines, not a stack.
+        if (err instanceof BatchFailed) throw new UsageError(err.message);
+        throw err;
+      });
+      const rate = Math.round(done.lastLine / Math.max(done.seconds, 0.001));
+      say(`${done.imported} members imported, ${done.skipped} already there skipped, ${done.failed} bad lines in ${done.seconds.toFixed(1)} s (${rate} lines/s).`);
+      if (done.failed) say(`Bad lines, each with its line number and reason: ${done.report}`);
+      return done.failed ? 1 : 0;
+    },
+  },
   'ledger verify': {
     usage: 'ledger verify [--venue V]        Recompute every member\'s totals from the ledger; exit 1 on any difference.',
     options: { venue: { type: 'string' } },
@@ -333,10 +360,19 @@ const COMMANDS: Record<string, Command> = {
 };
 
 function help(): string {
-  return ['Usage: npm run cli -- <command> [options]', '', 'Commands:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
+  return ['Usage: npm run cli -- <command> [options]', '', 'Commands:', ...[...Object.values(COMMANDS), ...Object.values(BACKUP_COMMANDS)].map((c) => `  ${c.usage}`)].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Backup and restore open no storage here: a running server holds the embedded directory and makes the copy.
+  const alone = BACKUP_COMMANDS[argv[0] ?? ''];
+  if (alone) {
+    if (argv.includes('--help')) {
+      say(`Usage: npm run cli -- ${alone.usage}`);
+      return 0;
+    }
+    return alone.runAlone(loadConfig(), argv.slice(1));
+  }
   const name = [argv.slice(0, 2).join(' '), argv[0] ?? ''].find((n) => COMMANDS[n]);
   if (!name) {
     say(help());

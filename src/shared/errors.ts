@@ -84,6 +84,7 @@ export const ERROR_CODES = {
   table_not_found: spec(404, INVALID, 'No table with this code at this venue.'),
   program_not_found: spec(404, INVALID, 'No program with this id at this venue.'),
   api_key_not_found: spec(404, INVALID, 'No API key with this id at this venue.'),
+  member_import_not_found: spec(404, INVALID, 'No member import with this id at this venue.'),
   session_not_found: spec(404, INVALID, 'No dashboard session with this id for this owner.'),
   method_not_allowed: spec(405, INVALID, 'This route does not accept this HTTP method.'),
   email_taken: spec(409, INVALID, 'An owner with this e-mail address already exists; sign in instead.'),

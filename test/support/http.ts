@@ -17,6 +17,8 @@ export interface RequestOptions {
 export async function request(t: TestApp, method: string, url: string, options: RequestOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
+  // A Blob is sent as its bytes with its own type (a file upload); anything else but text and bytes as JSON.
+  if (options.body instanceof Blob) headers['content-type'] ??= options.body.type;
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   const res = await t.app.inject({
     method: method as 'GET',
@@ -25,9 +27,11 @@ export async function request(t: TestApp, method: string, url: string, options: 
     payload:
       options.body === undefined
         ? undefined
-        : typeof options.body === 'string' || Buffer.isBuffer(options.body)
-          ? options.body
-          : JSON.stringify(options.body),
+        : options.body instanceof Blob
+          ? Buffer.from(await options.body.arrayBuffer())
+          : typeof options.body === 'string' || Buffer.isBuffer(options.body)
+            ? options.body
+            : JSON.stringify(options.body),
   });
   let body: unknown = res.body;
   if (String(res.headers['content-type'] ?? '').includes('json') && res.body) body = res.json();

@@ -1,0 +1,85 @@
+// SQL of the members import: one set-based statement per batch writes the members, their cards and their `import`
+// ledger entries.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Lot } from './expiry.js';
+
+/** One member as a batch carries it: ids and serial drawn by the caller, figures in minor units. */
+export interface ImportedMember {
+  id: string;
+  ledger_id: string;
+  serial: string;
+  card_number: string;
+  /** The card number's keyed hash as an erased card would be recorded (members/privacy.ts), null if none can be. */
+  card_hash: string | null;
+  phone: string | null;
+  name: string | null;
+  consented_at: string;
+  cashback: number;
+  spend: number;
+  visits: number;
+  stamps: number;
+}
+
+export interface ImportBatchTarget {
+  venueId: string;
+  programId: string;
+  livemode: boolean;
+  /** What the ledger entries name as their source: the import's id or the file's name. */
+  reference: string;
+  at: Date;
+  /** The lot opening balances form when the program expires cashback (members/expiry-service.ts openingLots). */
+  lot?: Lot | null;
+}
+
+/**
+ * Runs a venue's imports one batch at a time: a batch waits for another process's batch of the same venue, so
+ * two runs of one file never both find a card number free. Call first in the batch's transaction.
+ */
+export async function lockVenueImports(trx: Db, venueId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`member_import:${venueId}`}, 0))`.execute(trx);
+}
+
+/**
+ * Inserts the members whose card number the venue does not have yet, with their cards and one `import` ledger
+ * entry each carrying the opening balance, spend, visits and stamps; the member row's totals are written from the
+ * same figures by the same statement, so `ledger verify` holds. The only place `import` entries are written.
+ * Returns the card numbers it imported; the others were there already, or were an erased member's.
+ */
+export async function insertImportedMembers(trx: Db, target: ImportBatchTarget, members: ImportedMember[]): Promise<Set<string>> {
+  if (members.length === 0) return new Set();
+  const { rows } = await sql<{ card_number: string }>`
+    with input as (
+      select * from jsonb_to_recordset(cast(${JSON.stringify(members)} as jsonb)) as r(
+        id uuid, ledger_id uuid, serial text, card_number text, card_hash text, phone text, name text, consented_at timestamptz,
+        cashback bigint, spend bigint, visits integer, stamps integer)
+    ), fresh as (
+      select i.* from input i
+      where not exists (select 1 from member_cards c where c.venue_id = ${target.venueId} and c.card_number = i.card_number)
+        and not exists (select 1 from erased_cards e where e.venue_id = ${target.venueId} and e.card_hash = i.card_hash)
+    ), new_members as (
+      insert into members (venue_id, id, program_id, serial, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
+      select ${target.venueId}, f.id, ${target.programId}, f.serial, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
+        f.cashback, f.spend, f.visits, f.stamps
+      from fresh f
+      returning id
+    ), new_cards as (
+      insert into member_cards (venue_id, card_number, member_id, created_at)
+      select ${target.venueId}, f.card_number, f.id, ${target.at} from fresh f
+    ), import_entries as (
+      insert into ledger_entries (venue_id, id, member_id, kind, cashback, spend, visits, stamps, reason, reference, livemode, created_at)
+      select ${target.venueId}, f.ledger_id, f.id, 'import', f.cashback, f.spend, f.visits, f.stamps, 'Imported opening figures',
+        ${target.reference}, ${target.livemode}, ${target.at}
+      from fresh f
+    )${
+      target.lot
+        ? sql`, import_lots as (
+      insert into cashback_lots (venue_id, member_id, day, expires_on, expires_at, remaining, warn_at)
+      select ${target.venueId}, f.id, ${target.lot.day}, ${target.lot.expiresOn}, ${target.lot.expiresAt}, f.cashback, ${target.lot.warnAt ?? null}
+      from fresh f where f.cashback > 0
+    )`
+        : sql``
+    }
+    select f.card_number from fresh f join new_members n on n.id = f.id`.execute(trx);
+  return new Set(rows.map((r) => r.card_number));
+}
