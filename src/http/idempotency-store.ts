@@ -50,6 +50,24 @@ export async function saveResponse(
     .execute();
 }
 
+/** Stored answers of the venue whose body contains `text` (a member's id, for their erasure), by key after `afterKey`. */
+export async function answersContaining(db: Db, venueId: string, text: string, afterKey: string | undefined, limit: number) {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['key', 'response_body'])
+    .where('venue_id', '=', venueId)
+    .where(sql<boolean>`position(${text} in response_body::text) > 0`)
+    .$if(afterKey !== undefined, (q) => q.where('key', '>', afterKey!))
+    .orderBy('key')
+    .limit(limit)
+    .execute();
+}
+
+/** Replaces a stored answer's body (a member's erasure); a replay answers the new one. */
+export async function replaceResponse(db: Db, venueId: string, key: string, body: Record<string, unknown>): Promise<void> {
+  await db.updateTable('idempotency_keys').set({ response_body: JSON.stringify(body) }).where('venue_id', '=', venueId).where('key', '=', key).execute();
+}
+
 /** Deletes at most `limit` records made before `before`; how many it deleted. */
 export async function forgetBefore(db: Db, before: Date, limit: number): Promise<number> {
   const { rows } = await sql<{ n: number }>`

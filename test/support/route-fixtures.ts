@@ -171,6 +171,15 @@ async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
 
+/** A members file as an upload (sent with its own Content-Type), with one new member. */
+const membersFile = () => new Blob([`card_number,consent_date\n${newCardNumber()},2024-05-01\n`], { type: 'text/csv' });
+
+async function memberImport(ctx: FixtureContext): Promise<{ url: string }> {
+  await withProgram(ctx);
+  const res = ok(await client(ctx.t, ctx.ownerKey).post('/api/v1/members/imports', membersFile()), 'upload a member import');
+  return { url: `/api/v1/members/imports/${res.body.id}` };
+}
+
 export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/account': async () => ({ url: '/api/v1/account' }),
   'POST /v1/webhook_endpoints': async () => ({ url: '/api/v1/webhook_endpoints', body: hook() }),
@@ -193,6 +202,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'POST /v1/members/:id/cards': async (ctx) => ({ url: `${(await member(ctx)).url}/cards`, body: { card_number: newCardNumber() } }),
   'GET /v1/members/:id/history': async (ctx) => ({ url: `${(await member(ctx)).url}/history` }),
   'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${(await member(ctx)).url}/barcode.svg` }),
+  'POST /v1/members/imports': async (ctx) => {
+    await withProgram(ctx);
+    return { url: '/api/v1/members/imports', body: membersFile() };
+  },
+  'GET /v1/members/imports/:id': async (ctx) => ({ url: (await memberImport(ctx)).url }),
+  'GET /v1/members/:id/export': async (ctx) => ({ url: `${(await member(ctx)).url}/export` }),
+  'POST /v1/members/:id/erase': async (ctx) => ({ url: `${(await member(ctx)).url}/erase` }),
   // A cashback member (a stamps member has no balance to adjust) in a venue that allows adjustments (OWNER_VENUE_SETTINGS).
   'POST /v1/members/:id/adjustments': async (ctx) => ({ url: `${(await cashbackMember(ctx)).url}/adjustments`, body: { amount: 100, reason: 'test' } }),
   'POST /v1/members/:id/rewards/redeem': async (ctx) => ({ url: `${(await member(ctx)).url}/rewards/redeem` }),

@@ -40,6 +40,7 @@ import {
   VenueUpdate,
 } from './schemas.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
+import { dashboardPrivacyRoutes } from './privacy-routes.js';
 import { isId, sessionOf } from './request.js';
 import * as service from './service.js';
 
@@ -311,7 +312,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
         settings: req.body.settings,
         barcodeFormat: req.body.barcode_format,
         isDefault: req.body.is_default,
-      }),
+      }, clock.now()),
     );
     return programs.presentProgram(updated);
   });
@@ -364,4 +365,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
   await dashboardOperationsRoutes(app, tags);
+  // A member's export and erasure: in their own file, on this same instance.
+  await dashboardPrivacyRoutes(app, tags);
 }

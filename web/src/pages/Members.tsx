@@ -2,10 +2,11 @@ import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, St
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { call, client, minorDigits, money, when } from '../api';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
+import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
 import { useVenue } from '../session';
 
@@ -13,6 +14,8 @@ export function MembersPage() {
   const venue = useVenue();
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
+  // Set by a member's page after an erasure, which leads here.
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const list = useQuery({
     queryKey: ['members', search],
     queryFn: () => call(client.GET('/dashboard/api/members', { params: { query: search ? { q: search } : { limit: 50 } } })),
@@ -20,6 +23,7 @@ export function MembersPage() {
   return (
     <Stack>
       <Title order={2}>Members</Title>
+      {notice && <Alert color="green">{notice}</Alert>}
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -155,6 +159,7 @@ export function MemberPage() {
           </Text>
         </Paper>
       </SimpleGrid>
+      <MemberPrivacy member={m} />
       <Title order={3}>History</Title>
       <DataTable
         label="History"

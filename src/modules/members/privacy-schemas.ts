@@ -1,0 +1,81 @@
+// A member's export (everything the venue holds about them, one document) and the answer to their erasure.
+import { Type, type Static } from 'typebox';
+import { Transaction } from '../checks/schemas.js';
+import { Hold } from '../holds/schemas.js';
+import { Event } from '../webhooks/schemas.js';
+import { HistoryEntry } from './schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const ExportedMember = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  program_id: Type.String({ format: 'uuid' }),
+  serial: Type.String(),
+  name: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  vip_level: Nullable(Type.String()),
+  consented_at: Timestamp,
+  created_at: Timestamp,
+  erased_at: Nullable(Timestamp),
+  livemode: Type.Boolean(),
+  totals: Type.Object(
+    { cashback: Type.Integer(), spend: Type.Integer(), visits: Type.Integer(), stamps: Type.Integer() },
+    { description: 'The sums of the ledger below.' },
+  ),
+  cards: Type.Array(Type.Object({ card_number: Type.String(), created_at: Timestamp })),
+});
+export type ExportedMember = Static<typeof ExportedMember>;
+
+export const ExportedVisit = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  external_id: Nullable(Type.String()),
+  visits: Type.Integer(),
+  stamps: Type.Integer(),
+  created_at: Timestamp,
+});
+
+export const ExportedRefund = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  transaction_id: Type.String({ format: 'uuid' }),
+  transaction_external_id: Type.String(),
+  amount: Type.Integer(),
+  earned_reversed: Type.Integer({ description: 'Earned cashback taken back.' }),
+  redeemed_returned: Type.Integer({ description: 'Redeemed cashback given back.' }),
+  livemode: Type.Boolean(),
+  created_at: Timestamp,
+});
+
+export const ExportedScan = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  key_id: Type.String({ description: 'The API key that scanned the card.' }),
+  created_at: Timestamp,
+});
+
+export const MemberExport = Type.Object(
+  {
+    object: Type.Literal('member_export'),
+    exported_at: Timestamp,
+    member: ExportedMember,
+    ledger: Type.Array(HistoryEntry, { description: 'Every entry that moved the totals, newest first.' }),
+    transactions: Type.Array(Transaction, { description: 'Checks applied to the member, with their lines, newest first.' }),
+    refunds: Type.Array(ExportedRefund, { description: "Refunds of the member's checks, newest first." }),
+    holds: Type.Array(Hold, { description: 'Newest first.' }),
+    visits: Type.Array(ExportedVisit, { description: 'The ledger entries of kind visit, newest first.' }),
+    scans: Type.Array(ExportedScan, { description: "Scans of the member's card, newest first." }),
+    events: Type.Array(Event, { description: 'Events whose payload names the member, newest first.' }),
+  },
+  { title: 'MemberExport', description: 'Everything the venue holds about the member, as one document. After an erasure: what the venue keeps, anonymised.' },
+);
+export type MemberExport = Static<typeof MemberExport>;
+
+export const MemberErasure = Type.Object({
+  object: Type.Literal('member_erasure'),
+  member_id: Type.String({ format: 'uuid' }),
+  erased_at: Timestamp,
+  already_erased: Type.Boolean({ description: 'True when an earlier request erased the member; nothing changed now.' }),
+  holds_released: Type.Array(Type.String({ format: 'uuid' }), { description: 'Active holds released first.' }),
+  livemode: Type.Boolean(),
+}, { title: 'MemberErasure' });
+export type MemberErasure = Static<typeof MemberErasure>;
