@@ -1,15 +1,34 @@
-// Housekeeping the worker role runs now and then: Idempotency-Key answers past their 24 hours are deleted in
-// bounded batches (reads never replay them; this only keeps the table from growing).
+// Housekeeping the worker role runs now and then, each in bounded batches: Idempotency-Key answers past their 24
+// hours are deleted (reads never replay them; this only keeps the table from growing), and holds past expiry are
+// marked `expired` (reads judge them by the clock anyway; this makes the table say so); cashback due to expire is
+// written as `expiry` ledger entries and its warnings sent (members/expiry-service.ts; reads subtract it before);
+// member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
+// left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key.
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
+import { markExpiredHolds } from './modules/holds/service.js';
+import { forgetInterruptedUploads } from './modules/imports/service.js';
+import { runExpiry } from './modules/members/expiry-service.js';
+import { sealAgainWithFirstKey } from './modules/webhooks/service.js';
 import type { Clock } from './shared/clock.js';
+import type { SecretBox } from './shared/secret-box.js';
 
 const EVERY_MS = 10 * 60 * 1000;
 
-export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object, msg: string): void }): { stop(): void } {
+/** `secrets`: the process's keys, to seal leftovers again with; without it (a test of the other chores) none are. */
+export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object, msg: string): void }, secrets?: SecretBox): { stop(): void } {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = forgetExpiredAnswers(db, clock.now()).catch((err: unknown) => log.error({ err }, 'housekeeping failed; it runs again later'));
+    const now = clock.now();
+    running = Promise.all([
+      forgetExpiredAnswers(db, now),
+      markExpiredHolds(db, now),
+      runExpiry(db, now),
+      forgetInterruptedUploads(db, now),
+      secrets && sealAgainWithFirstKey(db, secrets),
+    ]).catch((err: unknown) =>
+      log.error({ err }, 'housekeeping failed; it runs again later'),
+    );
   };
   const timer = setInterval(tick, EVERY_MS);
   timer.unref();

@@ -12,6 +12,10 @@ import * as checkDays from './migrations/0009_check_days.js';
 import * as memberTotals from './migrations/0010_member_totals.js';
 import * as dashboardSessions from './migrations/0011_dashboard_sessions.js';
 import * as registerExternalIds from './migrations/0012_register_external_ids.js';
+import * as cashbackLots from './migrations/0013_cashback_lots.js';
+import * as memberImports from './migrations/0014_member_imports.js';
+import * as memberErasure from './migrations/0015_member_erasure.js';
+import * as hardening from './migrations/0016_hardening.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -26,6 +30,10 @@ const migrations: Record<string, Migration> = {
   '0010_member_totals': memberTotals,
   '0011_dashboard_sessions': dashboardSessions,
   '0012_register_external_ids': registerExternalIds,
+  '0013_cashback_lots': cashbackLots,
+  '0014_member_imports': memberImports,
+  '0015_member_erasure': memberErasure,
+  '0016_hardening': hardening,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

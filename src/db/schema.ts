@@ -68,7 +68,9 @@ export interface WebhookEndpointsTable {
   events: string[];
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
+  /** Sealed by src/shared/secret-box.ts under the key `secret_key_id` names; null: plaintext from before 0016. */
   secret: string;
+  secret_key_id: string | null;
   livemode: boolean;
   created_at: Timestamp;
   updated_at: Generated<Date>;
@@ -139,6 +141,8 @@ export interface MembersTable {
   spend: Generated<number>;
   visits: Generated<number>;
   stamps: Generated<number>;
+  /** Set when the member's personal data was erased (migration 0015); such a member is found by no look-up. */
+  erased_at: NullableTimestamp;
 }
 
 export interface MemberCardsTable {
@@ -146,6 +150,18 @@ export interface MemberCardsTable {
   card_number: string;
   member_id: string;
   created_at: Timestamp;
+}
+
+/** A venue's key for hashing erased card numbers (migration 0015). */
+export interface MemberErasureKeysTable {
+  venue_id: string;
+  secret: string;
+}
+
+/** A card number of an erased member, as its keyed hash: what imports must not enrol again (migration 0015). */
+export interface ErasedCardsTable {
+  venue_id: string;
+  card_hash: string;
 }
 
 export interface LedgerEntriesTable {
@@ -260,6 +276,8 @@ export interface TransactionsTable {
   /** What voids and refunds took back of `earned` and gave back of `redeemed` so far. */
   earned_reversed: Generated<number>;
   redeemed_returned: Generated<number>;
+  /** What the redemption took from each cashback lot (venue day → amount) not yet given back; null: from no lot (D20). */
+  redeemed_lots: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
   /** Applied on a register under a number another check there already had, before numbers were taken once per register (migration 0012). */
   numbered_twice: Generated<boolean>;
 }
@@ -281,7 +299,7 @@ export interface HoldsTable {
   id: string;
   member_id: string;
   amount: number;
-  status: 'active' | 'captured' | 'released';
+  status: 'active' | 'captured' | 'released' | 'expired';
   expires_at: Timestamp;
   captured_amount: number | null;
   captured_by: string | null;
@@ -290,12 +308,61 @@ export interface HoldsTable {
   finished_at: NullableTimestamp;
 }
 
+/** What a member earned on one venue day and still has, until it expires (D20; members/expiry.ts). */
+export interface CashbackLotsTable {
+  venue_id: string;
+  member_id: string;
+  day: string;
+  expires_on: string;
+  expires_at: Timestamp;
+  remaining: number;
+  /** When cashback.expiring is due (null: the program sends none), and when it was sent. */
+  warn_at: NullableTimestamp;
+  warned_at: NullableTimestamp;
+}
+
 export interface ScansTable {
   venue_id: string;
   id: string;
   key_id: string;
   member_id: string;
   created_at: Timestamp;
+}
+
+/** A member import sent through the API (D20): the job, its chunks of the uploaded file and its bad lines. */
+export interface MemberImportsTable {
+  venue_id: string;
+  id: string;
+  program_id: string;
+  livemode: boolean;
+  format: 'csv' | 'jsonl';
+  status: 'receiving' | 'pending' | 'running' | 'succeeded' | 'failed';
+  total_lines: number | null;
+  processed: Generated<number>;
+  imported: Generated<number>;
+  skipped: Generated<number>;
+  failed: Generated<number>;
+  failure: string | null;
+  claimed_by: string | null;
+  claimed_until: NullableTimestamp;
+  /** Claims since the last one that committed a batch: a job failing again and again is failed, not retried forever. */
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface MemberImportChunksTable {
+  venue_id: string;
+  import_id: string;
+  seq: number;
+  bytes: Buffer;
+}
+
+export interface MemberImportErrorsTable {
+  venue_id: string;
+  import_id: string;
+  line: number;
+  reason: string;
 }
 
 export interface DB {
@@ -311,7 +378,12 @@ export interface DB {
   programs: ProgramsTable;
   members: MembersTable;
   member_cards: MemberCardsTable;
+  member_erasure_keys: MemberErasureKeysTable;
+  erased_cards: ErasedCardsTable;
   ledger_entries: LedgerEntriesTable;
+  member_imports: MemberImportsTable;
+  member_import_chunks: MemberImportChunksTable;
+  member_import_errors: MemberImportErrorsTable;
   dishes: DishesTable;
   venue_tables: VenueTablesTable;
   orders: OrdersTable;
@@ -321,4 +393,5 @@ export interface DB {
   refunds: RefundsTable;
   holds: HoldsTable;
   scans: ScansTable;
+  cashback_lots: CashbackLotsTable;
 }

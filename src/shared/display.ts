@@ -40,6 +40,18 @@ export function formatSignedMoney(minor: number, where: Locale): string {
   return `${minor < 0 ? '−' : '+'}${formatMoney(Math.abs(minor), where)}`;
 }
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar date ('YYYY-MM-DD') as the venue writes a short date: "31 Jan" in en-IE. */
+export function formatDay(day: string, locale: string): string {
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+    dayFormats.set(locale, format);
+  }
+  return format.format(new Date(`${day}T00:00:00.000Z`));
+}
+
 const percentFormats = new Map<string, Intl.NumberFormat>();
 
 /** Basis points as a percent: 750 → "7.5%". */

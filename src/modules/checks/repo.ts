@@ -68,11 +68,14 @@ export function earnedOnDay(db: Db, venueId: string, memberId: string, day: stri
   return { query, parse: asNumber };
 }
 
+/** What the check's redemption still has from each cashback lot, as the column's JSON (null: from no lot). */
+const lotsJson = (row: TransactionRow) => (row.redeemed_lots ? JSON.stringify(row.redeemed_lots) : null);
+
 /** A new transaction, as the step of the check's write (a duplicate meets the external-id constraints). */
 export function insertStep(db: Db, row: TransactionRow): WriteStep {
   return {
     name: 'inserted_transaction',
-    query: db.insertInto('transactions').values({ ...row, line_items: JSON.stringify(row.line_items), display: JSON.stringify(row.display) }),
+    query: db.insertInto('transactions').values({ ...row, line_items: JSON.stringify(row.line_items), display: JSON.stringify(row.display), redeemed_lots: lotsJson(row) }),
   };
 }
 
@@ -88,6 +91,7 @@ export function captureStep(db: Db, row: TransactionRow): WriteStep {
         earn_capped: row.earn_capped,
         paid: row.paid,
         hold_id: row.hold_id,
+        redeemed_lots: lotsJson(row),
         line_items: JSON.stringify(row.line_items),
         display: JSON.stringify(row.display),
       })
@@ -109,6 +113,10 @@ export async function listTransactions(db: Db, venueId: string, page: Page, filt
     .execute();
 }
 
+export async function replaceDisplay(db: Db, venueId: string, id: string, display: TransactionRow['display']): Promise<void> {
+  await db.updateTable('transactions').set({ display: JSON.stringify(display) }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+}
+
 export async function transactionIdExists(db: Db, venueId: string, id: string): Promise<boolean> {
   return (await db.selectFrom('transactions').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
@@ -119,14 +127,25 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
     name: 'voided_transaction',
     query: db
       .updateTable('transactions')
-      .set({ status: 'voided', voided_at: row.voided_at, earned_reversed: row.earned_reversed, redeemed_returned: row.redeemed_returned, display: JSON.stringify(row.display) })
+      .set({
+        status: 'voided',
+        voided_at: row.voided_at,
+        earned_reversed: row.earned_reversed,
+        redeemed_returned: row.redeemed_returned,
+        redeemed_lots: lotsJson(row),
+        display: JSON.stringify(row.display),
+      })
       .where('venue_id', '=', row.venue_id)
       .where('id', '=', row.id),
   };
 }
 
 /** The refund's row and what it adds to its check's refunded and reversed amounts: steps of the refund's write. */
-export function refundSteps(db: Db, row: RefundRow, change: { amount: number; earnedBack: number; redeemedBack: number }): WriteStep[] {
+export function refundSteps(
+  db: Db,
+  row: RefundRow,
+  change: { amount: number; earnedBack: number; redeemedBack: number; redeemedLots: Record<string, number> | null },
+): WriteStep[] {
   return [
     { name: 'inserted_refund', query: db.insertInto('refunds').values(row) },
     {
@@ -137,11 +156,27 @@ export function refundSteps(db: Db, row: RefundRow, change: { amount: number; ea
           refunded_amount: eb('refunded_amount', '+', change.amount),
           earned_reversed: eb('earned_reversed', '+', change.earnedBack),
           redeemed_returned: eb('redeemed_returned', '+', change.redeemedBack),
+          redeemed_lots: change.redeemedLots ? JSON.stringify(change.redeemedLots) : null,
         }))
         .where('venue_id', '=', row.venue_id)
         .where('id', '=', row.transaction_id),
     },
   ];
+}
+
+/** A page of the refunds of the member's checks, newest first, `limit + 1` to tell whether more exist. */
+export async function listMemberRefunds(db: Db, venueId: string, memberId: string, page: Page) {
+  return db
+    .selectFrom('refunds as r')
+    .innerJoin('transactions as t', (j) => j.onRef('t.venue_id', '=', 'r.venue_id').onRef('t.id', '=', 'r.transaction_id'))
+    .selectAll('r')
+    .select('t.external_id as transaction_external_id')
+    .where('r.venue_id', '=', venueId)
+    .where('t.member_id', '=', memberId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('r.id', '<', page.startingAfter!))
+    .orderBy('r.id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function findRefund(db: Db, venueId: string, transactionId: string, externalId: string): Promise<RefundRow | undefined> {

@@ -8,8 +8,19 @@ import { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, Refund
 import * as service from './service.js';
 
 const tags = ['Checks'];
-const CHECK_ERRORS =
-  'Errors: 400 parameter_invalid, register_id_required, check_too_old, hold_required, redeem_not_supported; 402 insufficient_balance (with available), redeem_limit_exceeded (with max_redeem); 403 scan_required; 404 member_not_found, hold_not_found; 409 hold_expired, hold_captured, hold_released.';
+// What the rules can refuse; the document lists each code under its status (src/http/openapi.ts).
+const HOLD_ERRORS = ['hold_not_found', 'hold_expired', 'hold_captured', 'hold_released'] as const;
+const CHECK_ERRORS = [
+  'register_id_required',
+  'check_too_old',
+  'hold_required',
+  'redeem_not_supported',
+  'insufficient_balance',
+  'redeem_limit_exceeded',
+  'scan_required',
+  'member_not_found',
+  ...HOLD_ERRORS,
+] as const;
 
 export async function checkRoutes(app: App): Promise<void> {
   const ctx = { clock: app.deps.clock, scanWindowSeconds: app.deps.config.scanWindowSeconds };
@@ -18,9 +29,10 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'calculateCheck',
+        errors: CHECK_ERRORS,
         tags,
         summary: 'What a check would earn and redeem, with display text; writes nothing',
-        description: `${CHECK_ERRORS} external_id is optional here.`,
+        description: 'external_id is optional here.',
         body: CalculateBody,
         response: withErrors({ 200: CheckCalculation }),
       },
@@ -33,9 +45,10 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'applyCheck',
+        errors: [...CHECK_ERRORS, 'external_id_reused', 'balance_conflict'],
         tags,
         summary: 'Apply a check: 201 the transaction; the same external_id and body again: 200, Idempotent-Replayed: true',
-        description: `${CHECK_ERRORS} 409 external_id_reused (same external_id, another body), 409 balance_conflict (retry with the same external_id).`,
+        description: '409 external_id_reused: the same external_id with another body; 409 balance_conflict: retry with the same external_id.',
         body: CheckBody,
         response: withErrors({ 200: Transaction, 201: Transaction }),
       },
@@ -52,13 +65,14 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'captureHold',
+        errors: ['insufficient_balance', 'redeem_limit_exceeded', 'transaction_not_found', ...HOLD_ERRORS],
         tags: ['Holds'],
         summary: "Pay an applied check (external_id) with the hold: the check's numbers are worked out again with the redemption",
         description:
           'For tills that apply the check first. The check must be the same member\'s, completed, without redemption or refunds. ' +
           'Goes through the same calculation and write as a check: the per-check cap of the calling key and the per-day cap of the check\'s own day apply, and the check never earns more than it did. ' +
           'Emits transaction.updated. ' +
-          'Errors: 400 parameter_invalid; 402 insufficient_balance (with available: the redemption plus the earning it takes back would leave available below zero), redeem_limit_exceeded (with max_redeem); 404 hold_not_found, transaction_not_found; 409 hold_expired, hold_captured, hold_released.',
+          '402 insufficient_balance when the redemption plus the earning it takes back would leave available below zero.',
         params: Type.Object({ id: Type.String() }),
         body: CaptureBody,
         response: withErrors({ 200: Transaction }),
@@ -91,7 +105,7 @@ export async function checkRoutes(app: App): Promise<void> {
   app.get(
     '/v1/transactions/:external_id',
     {
-      schema: { operationId: 'getTransaction', tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
+      schema: { operationId: 'getTransaction', errors: ['transaction_not_found', 'register_id_required'], tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
     },
     (req) => service.getTransaction(app.deps.db, callerOf(req), req.params.external_id, req.query.register_id),
   );
@@ -101,6 +115,7 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'voidTransaction',
+        errors: ['transaction_not_found', 'register_id_required'],
         tags,
         summary: 'Void a check: redeemed cashback comes back, earned goes (the balance may go negative)',
         description: 'Send no body; register_id (when checks are numbered per register) goes in the query string.',
@@ -120,9 +135,9 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'refundTransaction',
+        errors: ['refund_exceeds_check', 'transaction_not_found', 'external_id_reused', 'register_id_required'],
         tags,
         summary: 'Refund part of a check; earned and redeemed cashback are reversed in proportion',
-        description: 'Errors: 402 refund_exceeds_check (with refundable), 404 transaction_not_found, 409 external_id_reused.',
         params: TransactionParams,
         body: RefundBody,
         response: withErrors({ 200: Refund, 201: Refund }),

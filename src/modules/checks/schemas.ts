@@ -67,7 +67,7 @@ export const CalculatedLine = Type.Object({
     description:
       "Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults).",
   }),
-});
+}, { title: 'CalculatedLine' });
 
 export const CheckCalculation = Type.Object({
   object: Type.Literal('check_calculation'),
@@ -87,6 +87,7 @@ export const CheckCalculation = Type.Object({
   line_items: Type.Array(CalculatedLine),
   display: Display,
 }, {
+  title: 'CheckCalculation',
   examples: [
     {
       object: 'check_calculation', member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', program_type: 'cashback',
@@ -122,6 +123,7 @@ export const Transaction = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
 }, {
+  title: 'Transaction',
   examples: [
     {
       object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', external_id: 'T7-000123', register_id: 'till-7',
@@ -157,7 +159,7 @@ export const Refund = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Refund' });
 export type Refund = Static<typeof Refund>;
 
 export const TransactionParams = Type.Object({ external_id: Type.String({ maxLength: 64 }) });

@@ -9,7 +9,7 @@ import { formatMoney } from '../../shared/display.js';
 import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
-import { venueDay } from '../../shared/time.js';
+import { formatTimestamp, venueDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
@@ -140,17 +140,17 @@ function decide(caller: Caller, gathered: Gathered, lines: PricedLine[], redeemA
 }
 
 /** The member before and after the check, as the API shows them. */
-function memberViews(caller: Caller, member: members.CheckMember | null, effect: Effect) {
+function memberViews(caller: Caller, member: members.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
   if (!member) return { before: null, after: null };
   const r = member.record;
-  const after = {
+  const after = members.settledAfter(caller, member, {
     ...r,
     cashback: r.cashback + effect.earned - effect.redeemed,
     held: r.held + effect.held,
     spend: r.spend + effect.spend,
     visits: r.visits + effect.visits,
     stamps: r.stamps + effect.stamps,
-  };
+  }, lots.open);
   return { before: presentMember(r, member.program, caller.venue), after: presentMember(after, member.program, caller.venue) };
 }
 
@@ -158,7 +158,18 @@ function memberViews(caller: Caller, member: members.CheckMember | null, effect:
  * The steps of the one write of new checks and captures alike: the check's row (`row`, inserted or updated by
  * `rowStep`), its ledger entries with the member's totals, the hold's capture, and the event.
  */
-function effectSteps(trx: Db, caller: Caller, at: Date, gathered: Gathered, decision: Decision, rowStep: WriteStep, event: EventType, transaction: Transaction, request: EventRequest): WriteStep[] {
+function effectSteps(
+  trx: Db,
+  caller: Caller,
+  at: Date,
+  gathered: Gathered,
+  decision: Decision,
+  lots: members.LotsWrite,
+  rowStep: WriteStep,
+  event: EventType,
+  transaction: Transaction,
+  request: EventRequest,
+): WriteStep[] {
   const { member, hold } = gathered;
   const { effect, calc } = decision;
   const memberId = member?.record.id;
@@ -167,15 +178,30 @@ function effectSteps(trx: Db, caller: Caller, at: Date, gathered: Gathered, deci
     rowStep,
     ...(memberId
       ? members.ledgerSteps(trx, caller, [
+          ...lots.entries,
           ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
           ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
           ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
           { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
         ], at)
       : []),
+    ...lots.steps,
     ...(hold ? [holds.captureStep(trx, caller, hold.id, calc.redeemed, reference)] : []),
     ...eventSteps(trx, { venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
   ];
+}
+
+/**
+ * What the check does to the member's cashback lots (D20): the redemption comes out of the lots that expire
+ * soonest, the earning goes into the lot of the check's venue day, and earning a capture takes back comes out of
+ * that lot first. Nothing when the member's program does not expire cashback.
+ */
+function checkLots(trx: Db, caller: Caller, member: members.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
+  return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
+    ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
+    ...(effect.earned > 0 ? [{ credit: effect.earned, day }] : []),
+    ...(effect.earned < 0 ? [{ debit: -effect.earned, day }] : []),
+  ], request);
 }
 
 function pricedLines(body: CalculateBody, rules: LineRule[]): PricedLine[] {
@@ -220,6 +246,7 @@ async function readForCheck(
   const read = await readTogether(db, {
     existing: key && member ? repo.transactionRead(db, key) : undefined,
     held: memberId ? members.heldRead(db, caller, memberId, asOf) : undefined,
+    lots: member ? await members.lotsReadFor(db, caller, member) : undefined,
     hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
     dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.venueId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
@@ -237,7 +264,7 @@ async function judgeRead(db: Db, caller: Caller, body: CalculateBody, ctx: Check
   const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
   if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
   const gathered: Gathered = {
-    member: member && (await members.withHeld(db, caller, member, read.held ?? 0, asOf)),
+    member: member && (await members.withHeld(db, caller, member, read.held ?? 0, asOf, read.lots)),
     hold,
     earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
   };
@@ -259,7 +286,7 @@ export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody
   const read = await readForCheck(db, caller, body, ctx, named.member, caller.now);
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
-  const { before, after } = memberViews(caller, gathered.member, effect);
+  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, dayOf(caller, body), null));
   const isCashback = after?.program_type === 'cashback';
   return {
     object: 'check_calculation',
@@ -327,7 +354,8 @@ export async function applyCheck(
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const decision = decide(caller, gathered, lines, body.redeem_amount);
   const { calc } = decision;
-  const { before, after } = memberViews(caller, gathered.member, decision.effect);
+  const lots = checkLots(trx, caller, gathered.member, decision.effect, dayOf(caller, body), request);
+  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
   const row: repo.TransactionRow = {
     venue_id: caller.venueId,
     id: newId(),
@@ -355,10 +383,11 @@ export async function applyCheck(
     voided_at: null,
     earned_reversed: 0,
     redeemed_returned: 0,
+    redeemed_lots: lots.redeemedLots,
     numbered_twice: false,
   };
   const transaction = presentTransaction(row);
-  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
   return { transaction, replayed: false };
 }
 
@@ -387,6 +416,7 @@ export async function captureHoldIntoCheck(
     held: members.heldRead(trx, caller, locked.id, at),
     row: repo.transactionRead(trx, key),
     dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.venueId, locked.id, { of: key }) : undefined,
+    lots: await members.lotsReadFor(trx, caller, locked),
   });
   const hold = holds.usableHold(read.hold, at);
   const row = read.row ?? missingTransaction(caller, body.register_id);
@@ -397,7 +427,7 @@ export async function captureHoldIntoCheck(
       message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
     });
   }
-  const member = await members.withHeld(trx, caller, locked, read.held, at);
+  const member = await members.withHeld(trx, caller, locked, read.held, at, read.lots);
   const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
   const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore) };
@@ -413,7 +443,8 @@ export async function captureHoldIntoCheck(
   }));
   const decision = decide(caller, gathered, lines, body.redeem_amount, row);
   const { calc } = decision;
-  const { before, after } = memberViews(caller, member, decision.effect);
+  const lots = checkLots(trx, caller, member, decision.effect, row.venue_day, request);
+  const { before, after } = memberViews(caller, member, decision.effect, lots);
   const updated: repo.TransactionRow = {
     ...row,
     redeemed: calc.redeemed,
@@ -421,11 +452,12 @@ export async function captureHoldIntoCheck(
     earn_capped: calc.earnCapped,
     paid: calc.paid,
     hold_id: hold.id,
+    redeemed_lots: lots.redeemedLots,
     line_items: presentLines(lines, calc),
     display: checkDisplay(caller, calc, before, after),
   };
   const transaction = presentTransaction(updated);
-  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, repo.captureStep(trx, updated), 'transaction.updated', transaction, request));
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request));
   return transaction;
 }
 
@@ -445,22 +477,62 @@ async function ownTransaction(db: Db, caller: Caller, externalId: string, regist
  * lock, the check, the refund of that external_id if any, and the member's balance. A check without a member is
  * locked itself.
  */
-async function gatherReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, refundExternalId?: string) {
+async function gatherReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
   const key = keyOf(caller, externalId, registerId);
   const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
   if (member) {
+    const asOf = clock.now();
     const read = await readTogether(trx, {
       row: repo.transactionRead(trx, key),
       refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
+      ...(await members.reversalReads(trx, caller, member, asOf)),
     });
-    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance: await members.balanceOf(trx, caller, member) };
+    const { balance, lots } = await members.reversalMember(trx, caller, member, read, asOf);
+    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots };
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
   const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.venueId, row.id, refundExternalId)) ?? null);
   // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
   // rare deadlock this order can meet, and the transaction runs again).
   const late = row.member_id ? (await members.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
-  return { row, previous, balance: late && (await members.balanceOf(trx, caller, late)) };
+  if (!late) return { row, previous, balance: null, lots: null };
+  const asOf = clock.now();
+  const read = await readTogether(trx, await members.reversalReads(trx, caller, late, asOf));
+  return { row, previous, ...(await members.reversalMember(trx, caller, late, read, asOf)) };
+}
+
+/**
+ * What a reversal gives back of the check's redemption, part by part (D20): to the lots it was taken from and to
+ * no lot, in proportion; and what the check still has from each lot afterwards (its `redeemed_lots`).
+ */
+const redemptionReturned = (row: repo.TransactionRow, redeemedBack: number) =>
+  members.redemptionBack(row.redeemed_lots, Number(row.redeemed) - Number(row.redeemed_returned), redeemedBack);
+
+/**
+ * A reversal's ledger entries and what it does to the member's lots (D20): what it gives back goes to where the
+ * redemption took it from (`returned`; after paying back any debt), what it takes back comes out of the lot of
+ * the check's venue day first. With the member's balance after it as a read then shows it (`balance`: before).
+ */
+function reversalWrite(
+  trx: Db,
+  caller: Caller,
+  row: repo.TransactionRow,
+  gathered: { balance: number | null; lots: Awaited<ReturnType<typeof members.reversalMember>>['lots'] },
+  back: { redeemed: number; earned: number; entry: members.LedgerInput | null | ''; returned: ReturnType<typeof redemptionReturned> },
+  at: Date,
+  request: EventRequest,
+): { steps: WriteStep[]; balance: number | null } {
+  const { entry } = back;
+  const balance = gathered.balance === null ? null : gathered.balance + back.redeemed - back.earned;
+  if (!entry) return { steps: [], balance };
+  const lotsWrite = members.lotsWrite(trx, caller, entry.memberId, gathered.lots, [
+    ...back.returned.credits,
+    ...(back.earned > 0 ? [{ debit: back.earned, day: row.venue_day }] : []),
+  ], request);
+  return {
+    steps: [...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at), ...lotsWrite.steps],
+    balance: balance === null ? null : members.balanceAfter(gathered.lots, balance, lotsWrite.open),
+  };
 }
 
 /** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */
@@ -482,28 +554,48 @@ export async function listTransactions(db: Db, caller: Caller, page: Page, filte
   return toList('/v1/transactions', page, rows, presentTransaction);
 }
 
+/** The refunds of the member's checks, newest first (their export): the records, without the text shown then. */
+export async function listMemberRefunds(db: Db, caller: Caller, memberId: string, page: Page) {
+  const rows = await repo.listMemberRefunds(db, caller.venueId, memberId, page);
+  return toList('/v1/transactions', page, rows, (r) => ({
+    id: r.id,
+    external_id: r.external_id,
+    transaction_id: r.transaction_id,
+    transaction_external_id: r.transaction_external_id,
+    amount: Number(r.amount),
+    earned_reversed: Number(r.earned_reversed),
+    redeemed_returned: Number(r.redeemed_returned),
+    livemode: r.livemode,
+    created_at: formatTimestamp(r.created_at),
+  }));
+}
+
+/** Replaces the text a check showed (a member's erasure: it named them); its figures stay as they are. */
+export async function replaceTransactionDisplay(trx: Db, caller: Caller, id: string, display: Transaction['display']): Promise<void> {
+  await repo.replaceDisplay(trx, caller.venueId, id, display);
+}
+
 /**
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
 export async function voidTransaction(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
-  const { row, balance } = await gatherReversal(trx, caller, externalId, registerId);
+  const { row, balance, lots } = await gatherReversal(trx, caller, externalId, registerId, clock);
   if (row.status === 'voided') return presentTransaction(row);
   const at = clock.now();
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
   const earnedBack = Number(row.earned) - Number(row.earned_reversed);
   const back = Number(row.paid) - Number(row.refunded_amount);
+  const returned = redemptionReturned(row, redeemedBack);
+  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, null);
   const display = reversalDisplay(
     caller,
     { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack },
-    balance === null ? null : balance + redeemedBack - earnedBack,
+    reversal.balance,
   );
-  const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, display };
-  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
-  await writeTogether(trx, [
-    ...(entry ? members.ledgerSteps(trx, caller, reversalEntries(entry.memberId, { redeemed: redeemedBack, earned: earnedBack, entry }), at) : []),
-    repo.voidStep(trx, voided),
-  ]);
+  const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, redeemed_lots: returned.left, display };
+  await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided)]);
   return presentTransaction(voided);
 }
 
@@ -519,7 +611,7 @@ export async function refundTransaction(
   clock: Clock,
   request: EventRequest,
 ): Promise<{ refund: Refund; replayed: boolean }> {
-  const { row, previous, balance } = await gatherReversal(trx, caller, externalId, body.register_id, body.external_id);
+  const { row, previous, balance, lots } = await gatherReversal(trx, caller, externalId, body.register_id, clock, body.external_id);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
     const now = row.member_id ? (await members.memberById(trx, caller, row.member_id)).balance : null;
@@ -548,17 +640,20 @@ export async function refundTransaction(
     livemode: caller.livemode,
     created_at: at,
   };
+  const returned = redemptionReturned(row, redeemedBack);
   const updated: repo.TransactionRow = {
     ...row,
+    redeemed_lots: returned.left,
     refunded_amount: refundedAfter,
     earned_reversed: Number(row.earned_reversed) + earnedBack,
     redeemed_returned: Number(row.redeemed_returned) + redeemedBack,
   };
-  const refund = refundAnswer(caller, refundRow, updated, balance === null ? null : balance + redeemedBack - earnedBack);
   const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, request);
+  const refund = refundAnswer(caller, refundRow, updated, reversal.balance);
   await writeTogether(trx, [
-    ...(entry ? members.ledgerSteps(trx, caller, reversalEntries(entry.memberId, { redeemed: redeemedBack, earned: earnedBack, entry }), at) : []),
-    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack }),
+    ...reversal.steps,
+    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left }),
     ...eventSteps(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
   ]);
   return { refund, replayed: false };

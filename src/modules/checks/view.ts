@@ -1,5 +1,5 @@
 // Checks as the API shows them: transactions, refunds, calculated lines, and the cashier and receipt text of each.
-import { formatMoney, formatPercent, formatSignedMoney, type Display } from '../../shared/display.js';
+import { formatDay, formatMoney, formatPercent, formatSignedMoney, type Display } from '../../shared/display.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
@@ -49,6 +49,9 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   if (after?.stamps) receipt.push(`Stamps: +${calc.stampsEarned} (${after.stamps.count}/${after.stamps.required})`);
   receipt.push(`To pay: ${money(calc.paid)}`);
   if (after?.available !== null && after?.available !== undefined) receipt.push(`Cashback available: ${money(after.available)}`);
+  // The next expiry after the check (D20), as the member's own receipt lines say it.
+  const expiring = after?.expiring?.[0];
+  if (expiring) receipt.push(`${money(expiring.amount)} expires on ${formatDay(expiring.on, where.locale)}`);
   if (after?.level) receipt.push(`Level: ${after.level.name} ${formatPercent(Math.round(after.level.percent * 100), where.locale)}`);
   const payable = after?.program_type === 'cashback' ? ` · up to ${money(calc.maxRedeem)} payable` : '';
   return { cashier: before ? `${before.display.cashier}${payable}` : `No member · ${money(calc.subtotal)}`, receipt };

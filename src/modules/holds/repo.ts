@@ -3,6 +3,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Read, WriteStep } from '../../db/statement.js';
 import type { HoldsTable } from '../../db/schema.js';
+import type { Page } from '../../shared/pagination.js';
 
 export type HoldRow = Selectable<HoldsTable>;
 
@@ -31,6 +32,20 @@ export function holdRead(db: Db, venueId: string, id: string): Read<HoldRow | nu
   };
 }
 
+/** The member's holds, newest first; `activeOnly` for those not yet captured or released. */
+export async function listHolds(db: Db, venueId: string, memberId: string, page: Page, activeOnly = false): Promise<HoldRow[]> {
+  return db
+    .selectFrom('holds')
+    .selectAll()
+    .where('venue_id', '=', venueId)
+    .where('member_id', '=', memberId)
+    .$if(activeOnly, (q) => q.where('status', '=', 'active'))
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+}
+
 type Finish = { status: 'captured' | 'released'; at: Date; capturedAmount?: number; capturedBy?: string };
 
 /** Marks an active hold captured or released; the step of a larger write. */
@@ -54,4 +69,30 @@ function finishing(db: Db, venueId: string, id: string, change: Finish) {
 
 export async function finishHold(db: Db, venueId: string, id: string, change: Finish): Promise<HoldRow> {
   return finishing(db, venueId, id, change).executeTakeFirstOrThrow();
+}
+
+/**
+ * Marks up to `limit` active holds past expiry by `now` expired, in one statement that locks their members first
+ * (the lock order of every change to a hold). A member another transaction holds is skipped, not waited for: a
+ * till is never slowed by the sweep, and that member's holds wait for the next pass. `status = 'active'` is
+ * judged again on the locked row, so a hold captured or released meanwhile is left as it is. Returns how many.
+ */
+export async function expireHolds(db: Db, now: Date, limit: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    with due as (
+      select venue_id, id, member_id from holds
+      where status = 'active' and expires_at <= ${now}
+      order by expires_at
+      limit ${limit}
+    ), locked as (
+      select m.venue_id, m.id from members m
+      where (m.venue_id, m.id) in (select venue_id, member_id from due)
+      order by m.venue_id, m.id
+      for update of m skip locked
+    )
+    update holds h set status = 'expired', finished_at = h.expires_at
+    from due join locked on locked.venue_id = due.venue_id and locked.id = due.member_id
+    where h.venue_id = due.venue_id and h.id = due.id and h.status = 'active'
+    returning h.id`.execute(db);
+  return rows.length;
 }

@@ -13,9 +13,9 @@ export async function holdRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'createHold',
+        errors: ['redeem_not_supported', 'insufficient_balance', 'member_not_found'],
         tags,
         summary: 'Reserve cashback for a coming check; capture it with POST /v1/checks and hold_id',
-        description: 'Errors: 400 parameter_invalid, redeem_not_supported; 402 insufficient_balance (with available); 404 member_not_found.',
         body: CreateHold,
         response: withErrors({ 201: Hold }),
       },
@@ -25,7 +25,7 @@ export async function holdRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/holds/:id',
-    { schema: { operationId: 'getHold', tags, summary: 'A hold; status is expired from expires_at on', params: HoldParams, response: withErrors({ 200: Hold }) } },
+    { schema: { operationId: 'getHold', errors: ['hold_not_found'], tags, summary: 'A hold; status is expired from expires_at on', params: HoldParams, response: withErrors({ 200: Hold }) } },
     (req) => service.getHold(app.deps.db, callerOf(req), req.params.id),
   );
 
@@ -34,9 +34,9 @@ export async function holdRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'releaseHold',
+        errors: ['hold_not_found', 'hold_captured', 'hold_released', 'hold_expired'],
         tags,
         summary: 'Give the reserved cashback back now',
-        description: 'Errors: 404 hold_not_found; 409 hold_captured, hold_released, hold_expired.',
         params: HoldParams,
         response: withErrors({ 200: Hold }),
       },

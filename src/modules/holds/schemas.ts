@@ -26,7 +26,7 @@ export const Hold = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Hold' });
 export type Hold = Static<typeof Hold>;
 
 export const HoldParams = Type.Object({ id: Type.String() });

@@ -1,5 +1,6 @@
 // Holds: reserve cashback (moved from available to held), capture by a check, release; expiry is exact by the
-// request's time, with no sweeper needed: an active hold past expires_at is expired for every reader.
+// request's time, with no sweeper needed: an active hold past expires_at is expired for every reader. The worker
+// still marks them `expired` now and then (`markExpiredHolds`), so what the table says agrees with what is read.
 import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { readTogether, type Read, type WriteStep } from '../../db/statement.js';
@@ -7,6 +8,7 @@ import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
+import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
@@ -114,7 +116,40 @@ export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Cl
   return present(await repo.finishHold(trx, caller.venueId, id, { status: 'released', at: caller.now }), caller);
 }
 
+/** The member's holds, newest first (their export). */
+export async function listMemberHolds(db: Db, caller: Caller, memberId: string, page: Page): Promise<List<Hold>> {
+  return toList('/v1/holds', page, await repo.listHolds(db, caller.venueId, memberId, page), (row) => present(row, caller));
+}
+
+/**
+ * Releases every hold of the member still in force (their erasure), each as `releaseHold` does; the member is
+ * locked first by the caller. Expired holds keep nothing already and stay as they are.
+ */
+export async function releaseMemberHolds(trx: Db, caller: Caller, memberId: string, clock: Clock): Promise<Hold[]> {
+  const now = clock.now();
+  const released: Hold[] = [];
+  // Page by page to the last: a member may have any number of holds open.
+  for (let page: Page = { limit: 500 }; ; ) {
+    const rows = await repo.listHolds(trx, caller.venueId, memberId, page, true);
+    const active = rows.slice(0, page.limit);
+    for (const row of active) if (statusOf(row, now) === 'active') released.push(await releaseHold(trx, caller, row.id, clock));
+    if (rows.length <= page.limit) return released;
+    page = { limit: page.limit, startingAfter: active.at(-1)!.id };
+  }
+}
+
 /** Marks the hold captured by a check that redeemed `amount` of it (what it did not redeem is free again): a step of the check's write. */
 export function captureStep(trx: Db, caller: Caller, id: string, amount: number, externalId: string): WriteStep {
   return repo.finishHoldStep(trx, caller.venueId, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
+}
+
+/**
+ * Marks holds past expiry by `now` expired, `batch` at a time, until a batch comes back short; how many. Nothing
+ * moves with it: what a member's holds keep is judged by the clock (an expired hold keeps nothing either way), so
+ * no ledger row or total changes and no event is sent (the contract has none for a hold's expiry).
+ */
+export async function markExpiredHolds(db: Db, now: Date, batch = 500): Promise<number> {
+  let total = 0;
+  for (let marked = batch; marked === batch; total += marked) marked = await repo.expireHolds(db, now, batch);
+  return total;
 }

@@ -4,6 +4,8 @@ import type { Db } from '../../db/database.js';
 import { asNumber, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import { lotsColumn, lotsFromJson } from './expiry-repo.js';
+import type { Lot } from './expiry.js';
 
 export type MemberRow = Selectable<MembersTable>;
 export type LedgerRow = Selectable<LedgerEntriesTable>;
@@ -17,6 +19,8 @@ export interface LockedMember extends MemberRow {
 export interface MemberRecord extends LockedMember {
   /** Cashback in active holds that have not expired by `now`. */
   held: number;
+  /** Open cashback lots, read only for a program that expires cashback (D20; expiry-service.ts settles them). */
+  lots?: Lot[];
 }
 
 export type MemberMatch =
@@ -28,8 +32,15 @@ export type MemberMatch =
   /** The member another row names: a scalar sub-query giving their id (a hold's, a transaction's). */
   | { by: 'named'; memberId: Expression<string | null> };
 
-/** The condition on members `m` that a match stands for. */
+/**
+ * The condition on members `m` that a match stands for. An erased member is found only through a row of theirs (a
+ * check's, a hold's): nothing a guest or a till could give names them any more.
+ */
 function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: string, match: MemberMatch) {
+  return match.by === 'named' ? naming(eb, venueId, match) : eb.and([naming(eb, venueId, match), eb('m.erased_at', 'is', null)]);
+}
+
+function naming(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: string, match: MemberMatch) {
   switch (match.by) {
     case 'id':
       return eb('m.id', '=', match.id);
@@ -106,18 +117,22 @@ export function heldRead(db: Db, venueId: string, memberId: string, now: Date): 
 }
 
 /** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
-export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1): Promise<MemberRecord[]> {
+export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1, withLots = false): Promise<MemberRecord[]> {
   if (match.by === 'ids' && match.ids.length === 0) return [];
-  return (await membersQuery(db, venueId, now, match, limit).execute()).map(recordOf);
+  return (await membersQuery(db, venueId, now, match, limit, withLots).execute()).map(recordOf);
 }
 
 /** A member record as read by membersQuery, numbers as numbers. */
-export function recordOf(row: MemberRow & { card_numbers: string[]; held: number }): MemberRecord {
-  return { ...withNumbers(row), held: Number(row.held) };
+export function recordOf(row: MemberRow & { card_numbers: string[]; held: number; lots?: unknown }): MemberRecord {
+  const { lots, ...rest } = row;
+  return { ...withNumbers(rest), held: Number(row.held), ...(lots === undefined ? {} : { lots: lotsFromJson(lots) }) };
 }
 
-/** The query behind findMembers, for a statement that does more (a scan that records itself). */
-export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1) {
+/**
+ * The query behind findMembers, for a statement that does more (a scan that records itself); `withLots` reads
+ * their open cashback lots along (a venue whose programs expire cashback).
+ */
+export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1, withLots = false) {
   return db
     .selectFrom('members as m')
     .selectAll('m')
@@ -126,6 +141,7 @@ export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMa
       sql<number>`coalesce((select sum(h.amount) from holds h where h.venue_id = m.venue_id and h.member_id = m.id
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
+    .$if(withLots, (q) => q.select(lotsColumn.as('lots')))
     .where('m.venue_id', '=', venueId)
     .where((eb) => matching(eb, venueId, match))
     .orderBy('m.id', 'desc')
@@ -143,6 +159,7 @@ export async function listMemberIds(
     .selectFrom('members')
     .select('id')
     .where('venue_id', '=', venueId)
+    .where('erased_at', 'is', null)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.programId !== undefined, (q) => q.where('program_id', '=', filter.programId!))
     .$if(filter.phone !== undefined, (q) => q.where('phone', '=', filter.phone!))
@@ -160,6 +177,14 @@ export async function memberExists(db: Db, venueId: string, id: string): Promise
 /** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */
 export async function insertMember(db: Db, row: Insertable<MembersTable>): Promise<MemberRow | undefined> {
   return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['venue_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
+}
+
+/** Of `codes`, those that are the serial of a member of the venue other than `exceptMemberId`. */
+export async function serialsAmong(db: Db, venueId: string, codes: string[], exceptMemberId?: string): Promise<string[]> {
+  if (codes.length === 0) return [];
+  let query = db.selectFrom('members').select('serial').where('venue_id', '=', venueId).where('serial', 'in', codes);
+  if (exceptMemberId) query = query.where('id', '<>', exceptMemberId);
+  return (await query.execute()).map((r) => r.serial);
 }
 
 /** Attaches the card unless the venue already has it; false then. */

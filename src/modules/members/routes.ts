@@ -16,6 +16,7 @@ import {
   RewardRedemption,
   UpdateMember,
 } from './schemas.js';
+import { memberPrivacyRoutes } from './privacy-routes.js';
 import * as service from './service.js';
 
 const tags = ['Members'];
@@ -30,6 +31,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'enrolMember',
+        errors: ['card_number_taken'],
         tags,
         summary: "Enrol a guest with the venue's card number; consent must be true",
         description: errors('400 parameter_invalid (consent, card_number, phone, program_id)', '409 card_number_taken'),
@@ -68,6 +70,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'lookupMember',
+        errors: ['member_not_found'],
         tags,
         summary: 'Find a member by card number, barcode content or phone (exactly one)',
         description: errors('400 parameter_invalid (none or several of card_number, barcode, phone; phone)', '404 member_not_found'),
@@ -80,14 +83,14 @@ export async function memberRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/members/:id',
-    { schema: { operationId: 'getMember', tags, summary: 'Get a member', description: errors('404 member_not_found'), params: MemberParams, response: withErrors({ 200: Member }) } },
+    { schema: { operationId: 'getMember', errors: ['member_not_found'], tags, summary: 'Get a member', description: errors('404 member_not_found'), params: MemberParams, response: withErrors({ 200: Member }) } },
     (req) => service.getMember(db(), callerOf(req), req.params.id),
   );
 
   app.patch(
     '/v1/members/:id',
     {
-      schema: { operationId: 'updateMember', tags, summary: 'Change name, phone or (VIP) level', description: errors('400 parameter_invalid (phone, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
+      schema: { operationId: 'updateMember', errors: ['member_not_found'], tags, summary: 'Change name, phone or (VIP) level', description: errors('400 parameter_invalid (phone, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
     },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body)),
   );
@@ -95,7 +98,7 @@ export async function memberRoutes(app: App): Promise<void> {
   app.post(
     '/v1/members/:id/cards',
     {
-      schema: { operationId: 'attachCard', tags, summary: 'Attach another card number', description: errors('400 parameter_invalid (card_number)', '404 member_not_found', '409 card_number_taken'), params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
+      schema: { operationId: 'attachCard', errors: ['member_not_found', 'card_number_taken'], tags, summary: 'Attach another card number', description: errors('400 parameter_invalid (card_number)', '404 member_not_found', '409 card_number_taken'), params: MemberParams, body: AttachCard, response: withErrors({ 201: Member }) },
     },
     (req, reply) => runMutation(req, reply, 201, (trx) => service.attachCard(trx, callerOf(req), req.params.id, req.body.card_number)),
   );
@@ -105,6 +108,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'listMemberHistory',
+        errors: ['member_not_found'],
         tags,
         summary: 'Everything that changed the balance, spend, visits or stamps, newest first',
         description: errors('400 parameter_invalid (limit, starting_after)', '404 member_not_found'),
@@ -121,6 +125,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'getMemberBarcode',
+        errors: ['member_not_found'],
         tags,
         summary: "The member's barcode as an SVG image, in the program's format",
         description: errors('404 member_not_found'),
@@ -136,6 +141,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'adjustCashback',
+        errors: ['redeem_not_supported', 'insufficient_balance', 'adjustments_disabled', 'member_not_found', 'balance_conflict'],
         tags,
         summary: 'Add or take cashback by hand, with a reason (only when the venue allows it)',
         description: errors('400 parameter_invalid (amount, reason)', '400 redeem_not_supported', '402 insufficient_balance (with available)', '403 adjustments_disabled', '404 member_not_found'),
@@ -153,6 +159,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'redeemReward',
+        errors: ['redeem_not_supported', 'no_reward_available', 'member_not_found'],
         tags,
         summary: 'Redeem one earned stamp reward',
         description: errors('400 redeem_not_supported', '402 no_reward_available', '404 member_not_found'),
@@ -162,4 +169,6 @@ export async function memberRoutes(app: App): Promise<void> {
     },
     (req, reply) => runMutation(req, reply, 201, (trx) => service.redeemReward(trx, callerOf(req), req.params.id, app.deps.clock)),
   );
+
+  await memberPrivacyRoutes(app);
 }

@@ -26,6 +26,10 @@ export const Member = Type.Object({
   balance: Nullable(Type.Integer(), 'Cashback: the sum of the ledger, minor units.'),
   held: Nullable(Type.Integer(), 'Cashback reserved by active holds.'),
   available: Nullable(Type.Integer(), 'Cashback that can be spent now: balance − held.'),
+  expiring: Nullable(
+    Type.Array(Type.Object({ amount: Type.Integer(), on: Type.String({ format: 'date', description: 'The venue-local date it expires on (at the start of that day).' }) })),
+    'Programs that expire cashback: what expires on each of the next (up to three) dates, soonest first; null otherwise.',
+  ),
   level: Nullable(LevelView, 'Cashback or VIP: the level the member is at.'),
   levels: Nullable(Type.Array(Type.Object({ name: Type.String(), percent: Type.Number(), min_spend: Type.Integer(), reached: Type.Boolean() }))),
   next_level: Nullable(Type.Object({ name: Type.String(), percent: Type.Number(), spend_needed: Type.Integer() }), 'Null at the top level.'),
@@ -35,7 +39,7 @@ export const Member = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Member' });
 export type Member = Static<typeof Member>;
 
 export const EnrolMember = Type.Object(
@@ -91,7 +95,7 @@ export const Adjustment = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Adjustment' });
 export type Adjustment = Static<typeof Adjustment>;
 
 export const RewardRedemption = Type.Object({
@@ -104,13 +108,13 @@ export const RewardRedemption = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'RewardRedemption' });
 export type RewardRedemption = Static<typeof RewardRedemption>;
 
 export const HistoryEntry = Type.Object({
   object: Type.Literal('history_entry'),
   id: Type.String({ format: 'uuid' }),
-  type: Type.String({ description: 'adjustment, reward_redemption, check, void, refund, visit, import…' }),
+  type: Type.String({ description: 'adjustment, reward_redemption, check, void, refund, visit, import, expiry…' }),
   cashback: Type.Integer({ description: 'Effect on the cashback balance, minor units.' }),
   spend: Type.Integer({ description: 'Effect on total_spend.' }),
   visits: Type.Integer(),
@@ -119,7 +123,7 @@ export const HistoryEntry = Type.Object({
   reference: Nullable(Type.String(), 'What caused it, such as the external_id of a check.'),
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'HistoryEntry' });
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
 export const MemberParams = Type.Object({ id: Type.String() });

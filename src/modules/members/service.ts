@@ -13,6 +13,8 @@ import type { Caller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as programs from '../programs/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
+import * as expiry from './expiry-service.js';
+import type { Lot, Movement } from './expiry.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
 import { availableOf, presentMember } from './view.js';
@@ -20,7 +22,7 @@ import { availableOf, presentMember } from './view.js';
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const notFound = () => new ApiError('member_not_found');
 
-function newSerial(): string {
+export function newSerial(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
   return Array.from(bytes, (b) => SERIAL_ALPHABET[b % 32]).join('');
 }
@@ -39,11 +41,14 @@ async function programsById(db: Db, venueId: string): Promise<Map<string, Progra
 async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
-  return presentMember(record, program, caller.venue);
+  // A record read without its lots (a scan's) reads them now, when the program expires cashback.
+  const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.venueId, record.id) })).lots : undefined);
+  return presentMember(expiry.settle(record, program, caller.venue.timezone, lots, caller.now).record, program, caller.venue);
 }
 
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
-  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, caller.now, { by: 'id', id }) : [];
+  const withLots = await expiry.venueExpires(db, caller.venueId);
+  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, caller.now, { by: 'id', id }, 1, withLots) : [];
   if (!record) throw notFound();
   return record;
 }
@@ -52,19 +57,39 @@ export async function getMember(db: Db, caller: Caller, id: string): Promise<Mem
   return memberView(db, caller, await recordOf(db, caller, id));
 }
 
+/**
+ * Of `cardNumbers`, those that are the serial of another member of the venue (a member's own serial is theirs to
+ * carry). A scan is looked up as a card number or a serial, so such a card would find two members: enrolment, a new
+ * card and the import all refuse it through here.
+ */
+export async function serialsOfOthers(db: Db, venueId: string, cardNumbers: string[], memberId?: string): Promise<Set<string>> {
+  return new Set(await repo.serialsAmong(db, venueId, cardNumbers, memberId));
+}
+
+const SERIAL_TAKEN = "card_number is another member's serial (the code on their pass); a scan of it would find two members.";
+
+/** The program a new member joins: the one named, else the venue's default. */
+export async function enrolmentProgram(db: Db, venueId: string, programId: string | undefined): Promise<ProgramInfo> {
+  const all = await programsById(db, venueId);
+  const program = programId ? all.get(programId) : [...all.values()].find((p) => p.isDefault);
+  if (!program) {
+    throw new ApiError('parameter_invalid', {
+      param: 'program_id',
+      message: programId ? 'program_id is not a program of this venue.' : 'This venue has no program yet; the owner creates one first.',
+    });
+  }
+  return program;
+}
+
 export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): Promise<Member> {
   if (input.consent !== true) {
     throw new ApiError('parameter_invalid', { param: 'consent', message: "consent must be true: enrol a guest only with their agreement." });
   }
-  const all = await programsById(trx, caller.venueId);
-  const program = input.program_id ? all.get(input.program_id) : [...all.values()].find((p) => p.isDefault);
-  if (!program) {
-    throw new ApiError('parameter_invalid', {
-      param: 'program_id',
-      message: input.program_id ? 'program_id is not a program of this venue.' : 'This venue has no program yet; the owner creates one first.',
-    });
-  }
+  const program = await enrolmentProgram(trx, caller.venueId, input.program_id);
   const phone = input.phone ? normalisePhone(input.phone, caller.venue.country) : null;
+  if ((await serialsOfOthers(trx, caller.venueId, [input.card_number])).size) {
+    throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
+  }
   let member: repo.MemberRow | undefined;
   for (let tries = 0; !member; tries++) {
     if (tries === 5) throw new Error('could not draw a free member serial');
@@ -95,7 +120,7 @@ export async function lookupMember(db: Db, caller: Caller, query: { card_number?
     : query.barcode !== undefined
       ? { by: 'code', code: query.barcode.trim() }
       : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
-  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
+  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match, 1, await expiry.venueExpires(db, caller.venueId));
   return memberView(db, caller, record);
 }
 
@@ -111,9 +136,12 @@ export async function listMembers(
     phone: filter.phone === undefined ? undefined : normalisePhone(filter.phone, caller.venue.country),
     livemode: filter.livemode,
   });
-  const records = await repo.findMembers(db, caller.venueId, caller.now, { by: 'ids', ids }, ids.length);
+  const records = await repo.findMembers(db, caller.venueId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.venueId));
   const all = await programsById(db, caller.venueId);
-  return toList('/v1/members', page, records, (r) => presentMember(r, all.get(r.program_id)!, caller.venue));
+  return toList('/v1/members', page, records, (r) => {
+    const program = all.get(r.program_id)!;
+    return presentMember(expiry.settle(r, program, caller.venue.timezone, r.lots, caller.now).record, program, caller.venue);
+  });
 }
 
 export async function updateMember(trx: Db, caller: Caller, id: string, input: UpdateMember): Promise<Member> {
@@ -136,7 +164,10 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
 }
 
 export async function attachCard(trx: Db, caller: Caller, id: string, cardNumber: string): Promise<Member> {
-  await recordOf(trx, caller, id);
+  // The member's row locked first (lock order): an erasure at the same time either removes this card with the others
+  // or has erased the member already (404), never leaves a card on an erased member.
+  if (!isUuid(id) || !(await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }))) throw notFound();
+  if ((await serialsOfOthers(trx, caller.venueId, [cardNumber], id)).size) throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
   if (!(await repo.insertCard(trx, caller.venueId, id, cardNumber))) throw new ApiError('card_number_taken', { param: 'card_number' });
   return getMember(trx, caller, id);
 }
@@ -145,8 +176,13 @@ export async function memberHistory(db: Db, caller: Caller, id: string, page: Pa
   await recordOf(db, caller, id);
   await checkCursor(page, (cursor) => repo.ledgerEntryExists(db, caller.venueId, id, cursor));
   const rows = await repo.listLedger(db, caller.venueId, id, page);
-  return toList(`/v1/members/${id}/history`, page, rows, (e) => ({
-    object: 'history_entry' as const,
+  return toList(`/v1/members/${id}/history`, page, rows, presentHistoryEntry);
+}
+
+/** A ledger entry as the member's history (and their export) shows it. */
+export function presentHistoryEntry(e: repo.LedgerRow): HistoryEntry {
+  return {
+    object: 'history_entry',
     id: e.id,
     type: e.kind,
     cashback: Number(e.cashback),
@@ -157,7 +193,7 @@ export async function memberHistory(db: Db, caller: Caller, id: string, page: Pa
     reference: e.reference,
     livemode: e.livemode,
     created_at: formatTimestamp(e.created_at),
-  }));
+  };
 }
 
 export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<string> {
@@ -221,16 +257,18 @@ export function ledgerSteps(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'
  * Locks the member for this transaction and returns their current record, what their holds keep judged by the
  * clock read after the lock; 404 when the venue has no such member.
  */
-async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock): Promise<repo.MemberRecord> {
+async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock) {
   const locked = isUuid(id) ? await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }) : undefined;
   if (!locked) throw notFound();
-  const { held } = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, clock.now()) });
-  return { ...locked, held };
+  const asOf = clock.now();
+  const read = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, asOf), lots: await lotsReadFor(trx, caller, locked) });
+  const program = (await programsById(trx, caller.venueId)).get(locked.program_id)!;
+  return expiry.settle({ ...locked, held: read.held }, program, caller.venue.timezone, read.lots, asOf);
 }
 
 export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest, clock: Clock): Promise<Adjustment> {
   if (input.amount === 0) throw new ApiError('parameter_invalid', { param: 'amount', message: 'amount must not be zero.' });
-  const record = await lockMember(trx, caller, id, clock);
+  const { record, lots } = await lockMember(trx, caller, id, clock);
   if (!caller.settings.manual_adjustments_allowed) throw new ApiError('adjustments_disabled');
   const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
   if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
@@ -242,8 +280,13 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
       details: { available },
     });
   }
-  const [entry] = ledgerRows(caller, [{ memberId: id, kind: 'adjustment', cashback: input.amount, reason: input.reason.trim() }], caller.now);
-  const member = presentMember({ ...record, cashback: record.cashback + input.amount }, program, caller.venue);
+  // Cashback given by hand does not expire; taken, it comes out of the lots that expire soonest.
+  const move: Movement = input.amount > 0 ? { credit: input.amount, day: null } : { debit: -input.amount, day: null };
+  const lotsWrite = expiry.lotsWrite(trx, caller, id, lots, [move], request);
+  const rows = ledgerRows(caller, [...lotsWrite.entries, { memberId: id, kind: 'adjustment', cashback: input.amount, reason: input.reason.trim() }], caller.now);
+  const entry = rows.at(-1);
+  const after = { ...record, cashback: record.cashback + input.amount, ...(lots ? { lots: lotsWrite.open } : {}) };
+  const member = presentMember(after, program, caller.venue);
   const adjustment: Adjustment = {
     object: 'adjustment',
     id: entry!.id,
@@ -261,14 +304,15 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   };
   // The entry, the totals and the event in one statement.
   await writeTogether(trx, [
-    ...repo.ledgerSteps(trx, caller.venueId, [entry!]),
+    ...repo.ledgerSteps(trx, caller.venueId, rows),
+    ...lotsWrite.steps,
     ...eventSteps(trx, { venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
   ]);
   return adjustment;
 }
 
 export async function redeemReward(trx: Db, caller: Caller, id: string, clock: Clock): Promise<RewardRedemption> {
-  const record = await lockMember(trx, caller, id, clock);
+  const { record } = await lockMember(trx, caller, id, clock);
   const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
   const rules = program.rules;
   if (rules.type !== 'stamps') throw new ApiError('redeem_not_supported', { message: "The member's program has no stamp rewards." });
@@ -298,6 +342,8 @@ export interface CheckMember {
   record: repo.MemberRecord;
   program: ProgramInfo;
   available: number;
+  /** Their cashback lots with what was due by `asOf` expired; null when the program does not expire cashback. */
+  lots: expiry.MemberLots | null;
   /** The time `held` was judged at: what else the decision judges by time must use the same. */
   asOf: Date;
 }
@@ -316,10 +362,11 @@ function checkMatch(ref: MemberRef, memberOf?: Expression<string | null>): repo.
   return ref.card_number !== undefined ? { by: 'card', cardNumber: ref.card_number } : { by: 'code', code: ref.barcode!.trim() };
 }
 
-async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date): Promise<CheckMember> {
+async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
-  return { record, program, available: availableOf(record), asOf };
+  const settled = expiry.settle(record, program, caller.venue.timezone, lots ?? record.lots, asOf);
+  return { record: settled.record, program, available: availableOf(settled.record), lots: settled.lots, asOf };
 }
 
 /**
@@ -327,7 +374,11 @@ async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | u
  * (`named_member`); `presentNamed` shows the row it gives.
  */
 export function memberByCodeStep(db: Db, caller: Caller, code: string): WriteStep {
-  return { name: 'named_member', query: repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }) };
+  // Shared lock on the member's row: a scan sent with an Idempotency-Key stores its answer (the member, named) in
+  // its transaction, and an erasure locks the row before it rewrites stored answers. So the scan either commits its
+  // answer first, and the erasure then finds and redacts it, or waits for the erasure and finds no one (404).
+  const query = repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }).forShare('m');
+  return { name: 'named_member', query };
 }
 
 export async function presentNamed(db: Db, caller: Caller, row: Parameters<typeof repo.recordOf>[0] | undefined): Promise<Member> {
@@ -338,7 +389,7 @@ export async function presentNamed(db: Db, caller: Caller, row: Parameters<typeo
 export async function findMemberForCheck(db: Db, caller: Caller, ref: MemberRef): Promise<CheckMember | null> {
   const match = checkMatch(ref);
   if (!match) return null;
-  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match);
+  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match, 1, await expiry.venueExpires(db, caller.venueId));
   return checkMember(db, caller, record, caller.now);
 }
 
@@ -364,20 +415,58 @@ export async function memberNamed<A>(
   return { member, found: true, alongside };
 }
 
-/** The locked member's cashback balance, as their answers show it; null when their program keeps none. */
-export async function balanceOf(db: Db, caller: Caller, member: LockedMember): Promise<number | null> {
-  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
-  return program.rules.type === 'cashback' ? member.cashback : null;
-}
-
 /** What the member's holds keep as of `asOf`: a read for the gather that follows the member's lock. */
 export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
   return repo.heldRead(trx, caller.venueId, memberId, asOf);
 }
 
 /** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */
-export async function withHeld(db: Db, caller: Caller, member: LockedMember, held: number, asOf: Date): Promise<CheckMember> {
-  return checkMember(db, caller, { ...member, held }, asOf);
+export async function withHeld(db: Db, caller: Caller, member: LockedMember, held: number, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
+  return checkMember(db, caller, { ...member, held }, asOf, lots);
+}
+
+/**
+ * The member's open cashback lots as a read of the gather that follows their lock, when their program expires
+ * cashback; undefined otherwise, and nothing more is read.
+ */
+export async function lotsReadFor(db: Db, caller: Caller, member: LockedMember): Promise<Read<Lot[]> | undefined> {
+  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
+  return expiry.expires(program) ? expiry.lotsRead(caller.venueId, member.id) : undefined;
+}
+
+/**
+ * The member after a write as a read at that moment shows them (D20): `record` with the lots the write left
+ * (`open`), less what of them is due already — cashback that went into a lot already past its date (a check closed
+ * long ago, a reversal giving back to such a lot) is gone at once, as a GET would say.
+ */
+export function settledAfter<R extends repo.MemberRecord>(caller: Caller, member: CheckMember, record: R, open: Lot[]): R {
+  return member.lots ? { ...record, ...expiry.settle(record, member.program, caller.venue.timezone, open, member.lots.asOf).record } : record;
+}
+
+/** What a write that moves the member's cashback does to their lots (see expiry-service.ts). */
+export const lotsWrite = expiry.lotsWrite;
+/** A reversal's balance after it, as a read then shows it (see expiry-service.ts). */
+export const balanceAfter = expiry.balanceAfter;
+export type LotsWrite = expiry.LotsWrite;
+/** Where a reversal gives a check's redemption back to: the lots it took from, and no lot (see expiry.ts). */
+export { redemptionBack } from './expiry.js';
+
+/**
+ * What a reversal (void, refund) stands on besides the check: the locked member's cashback balance as their
+ * answers show it (null when their program keeps none) and their lots, with what was due by `asOf` expired.
+ * `read` is what `reversalReads` asked for, read after the lock.
+ */
+export async function reversalMember(db: Db, caller: Caller, member: LockedMember, read: { held?: number; lots?: Lot[] }, asOf: Date) {
+  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
+  if (program.rules.type !== 'cashback') return { balance: null, lots: null };
+  const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, caller.venue.timezone, read.lots, asOf);
+  return { balance: settled.record.cashback, lots: settled.lots };
+}
+
+/** The reads `reversalMember` needs (what holds keep, the lots) when the program expires cashback; none otherwise. */
+export async function reversalReads(db: Db, caller: Caller, member: LockedMember, asOf: Date) {
+  const lots = await lotsReadFor(db, caller, member);
+  return lots ? { held: repo.heldRead(db, caller.venueId, member.id, asOf), lots } : { held: undefined, lots: undefined };
 }
 
 /**
@@ -389,8 +478,8 @@ export async function lockMemberForCheck(trx: Db, caller: Caller, ref: MemberRef
   if (!found) throw notFound();
   if (!member) return null;
   const asOf = clock.now();
-  const { held } = await readTogether(trx, { held: heldRead(trx, caller, member.id, asOf) });
-  return withHeld(trx, caller, member, held, asOf);
+  const { held, lots } = await readTogether(trx, { held: heldRead(trx, caller, member.id, asOf), lots: await lotsReadFor(trx, caller, member) });
+  return withHeld(trx, caller, member, held, asOf, lots);
 }
 
 /** The member's current view, for answers that show it after a change. */

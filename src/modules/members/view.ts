@@ -1,9 +1,10 @@
 // A member as the API shows it: balances, levels, stamps and discounts computed from ledger totals (D10), with display text.
-import { formatMoney, formatPercent, shortName, type Display } from '../../shared/display.js';
+import { formatDay, formatMoney, formatPercent, shortName, type Display } from '../../shared/display.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { VenueLocale } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import { levelAt, nextLevelAfter, visitDiscountBp } from '../programs/service.js';
+import { expiringSoon, expiryRuleOf } from './expiry.js';
 import type { MemberRecord } from './repo.js';
 import type { Member } from './schemas.js';
 
@@ -35,6 +36,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     balance: null,
     held: null,
     available: null,
+    expiring: null,
     level: null,
     levels: null,
     next_level: null,
@@ -60,9 +62,13 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
       member.balance = record.cashback;
       member.held = record.held;
       member.available = availableOf(record);
+      // Expiry (D20): record.lots are the open lots with what was due already expired (expiry-service.ts settle).
+      member.expiring = expiryRuleOf(rules) ? expiringSoon(record.lots ?? []) : null;
+      const next = member.expiring?.[0];
+      const expiresLine = next ? [`${money(next.amount)} expires on ${formatDay(next.on, venue.locale)}`] : [];
       member.display = {
-        cashier: `${who} · ${level.name} ${percent(level.percentBp)} · available ${money(member.available)}`,
-        receipt: [`Cashback available: ${money(member.available)}`, `Level: ${level.name} ${percent(level.percentBp)}`],
+        cashier: [`${who} · ${level.name} ${percent(level.percentBp)} · available ${money(member.available)}`, ...expiresLine].join(' · '),
+        receipt: [`Cashback available: ${money(member.available)}`, ...expiresLine, `Level: ${level.name} ${percent(level.percentBp)}`],
       };
     } else {
       member.vip_level = record.vip_level;

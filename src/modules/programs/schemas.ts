@@ -1,5 +1,6 @@
 // Program types and their settings (D9), as the API shows them; percents are stored as basis points.
 import { Type, type Static } from 'typebox';
+import { shownAs } from '../../http/responses.js';
 
 export const PROGRAM_TYPES = ['cashback', 'stamps', 'visit_discount', 'vip'] as const;
 export type ProgramType = (typeof PROGRAM_TYPES)[number];
@@ -18,8 +19,14 @@ export const CashbackSettings = Type.Object(
   {
     levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By total paid spend; the first starts at 0.' }),
     max_redeem_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, default: 100 })),
+    cashback_expires_after_days: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3650, description: 'Cashback earned on a venue day expires this many days later (off when absent); see docs/members.md.' }),
+    ),
+    cashback_expiry_warning_days: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 365, description: 'How many days before a lot expires cashback.expiring is sent (default 7; 0: not sent).' }),
+    ),
   },
-  { additionalProperties: false },
+  { title: 'CashbackSettings', additionalProperties: false },
 );
 
 export const StampsSettings = Type.Object(
@@ -29,7 +36,7 @@ export const StampsSettings = Type.Object(
     stamps_per_visit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 1 })),
     min_check_amount: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'A check of at least this much counts as a visit.' })),
   },
-  { additionalProperties: false },
+  { title: 'StampsSettings', additionalProperties: false },
 );
 
 export const VisitDiscountSettings = Type.Object(
@@ -39,12 +46,12 @@ export const VisitDiscountSettings = Type.Object(
       maxItems: 20,
     }),
   },
-  { additionalProperties: false },
+  { title: 'VisitDiscountSettings', additionalProperties: false },
 );
 
 export const VipSettings = Type.Object(
   { levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By total paid spend, or set by hand on the member.' }) },
-  { additionalProperties: false },
+  { title: 'VipSettings', additionalProperties: false },
 );
 
 export const Program = Type.Object({
@@ -54,9 +61,12 @@ export const Program = Type.Object({
   type: Type.Union([Type.Literal('cashback'), Type.Literal('stamps'), Type.Literal('visit_discount'), Type.Literal('vip')]),
   barcode_format: Type.Union([Type.Literal('qr_card_number'), Type.Literal('code128_card_number'), Type.Literal('qr_serial')]),
   is_default: Type.Boolean(),
-  settings: Type.Object({}, { additionalProperties: true, description: 'The settings of the program type (see docs/programs.md).' }),
+  settings: shownAs(
+    Type.Object({}, { additionalProperties: true }),
+    Type.Union([CashbackSettings, StampsSettings, VisitDiscountSettings, VipSettings], { description: 'The settings of the program type (see docs/programs.md).' }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
-});
+}, { title: 'Program' });
 export type Program = Static<typeof Program>;
 
 /** A level with its percent in basis points, as rules compute with it. */
@@ -68,7 +78,7 @@ export interface LevelRule {
 
 /** A program as the rules use it: percents in basis points, lists sorted. */
 export type ProgramRules =
-  | { type: 'cashback'; levels: LevelRule[]; maxRedeemBp: number }
+  | { type: 'cashback'; levels: LevelRule[]; maxRedeemBp: number; expiresAfterDays?: number; expiryWarningDays?: number }
   | { type: 'stamps'; stampsRequired: number; rewardName: string; stampsPerVisit: number; minCheckAmount: number }
   | { type: 'visit_discount'; tiers: { minVisits: number; percentBp: number }[] }
   | { type: 'vip'; levels: LevelRule[] };

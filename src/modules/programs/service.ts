@@ -1,9 +1,12 @@
 // Programs: creation (by the owner's tools: CLI, demo seed, dashboard), and the level and discount rules of D9.
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
+import { systemClock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
+import { expiryTurnedOff, expiryWarningChanged } from '../members/expiry-service.js';
+import { expiryRuleOf } from '../members/expiry.js';
 import { cachedPrograms, programsChanged } from './cache.js';
 import * as repo from './repo.js';
 import {
@@ -53,7 +56,14 @@ function rulesFrom(type: ProgramType, settings: Record<string, unknown>): Progra
   const s = withDefaults as any;
   switch (type) {
     case 'cashback':
-      return { type, levels: levelRules(s.levels), maxRedeemBp: toBp(s.max_redeem_percent) };
+      return {
+        type,
+        levels: levelRules(s.levels),
+        maxRedeemBp: toBp(s.max_redeem_percent),
+        ...(s.cashback_expires_after_days === undefined
+          ? {}
+          : { expiresAfterDays: s.cashback_expires_after_days, expiryWarningDays: s.cashback_expiry_warning_days ?? 7 }),
+      };
     case 'stamps':
       return { type, stampsRequired: s.stamps_required, rewardName: s.reward_name, stampsPerVisit: s.stamps_per_visit, minCheckAmount: s.min_check_amount };
     case 'visit_discount': {
@@ -70,7 +80,13 @@ function settingsOf(rules: ProgramRules): Record<string, unknown> {
   const levels = (ls: LevelRule[]) => ls.map((l) => ({ name: l.name, min_spend: l.minSpend, percent: toPercent(l.percentBp) }));
   switch (rules.type) {
     case 'cashback':
-      return { levels: levels(rules.levels), max_redeem_percent: toPercent(rules.maxRedeemBp) };
+      return {
+        levels: levels(rules.levels),
+        max_redeem_percent: toPercent(rules.maxRedeemBp),
+        ...(rules.expiresAfterDays === undefined
+          ? {}
+          : { cashback_expires_after_days: rules.expiresAfterDays, cashback_expiry_warning_days: rules.expiryWarningDays }),
+      };
     case 'stamps':
       return {
         stamps_required: rules.stampsRequired,
@@ -136,19 +152,28 @@ export interface ProgramChanges {
   isDefault?: true;
 }
 
-/** Changes a program's name, settings (of its own type) or barcode format, or makes it the default. */
-export async function updateProgram(db: Db, venueId: string, id: string, changes: ProgramChanges): Promise<ProgramInfo> {
+/**
+ * Changes a program's name, settings (of its own type) or barcode format, or makes it the default. `now`: the
+ * moment cashback due until then expires, when the change turns expiry off.
+ */
+export async function updateProgram(db: Db, venueId: string, id: string, changes: ProgramChanges, now = systemClock.now()): Promise<ProgramInfo> {
   const current = (await repo.listPrograms(db, venueId)).find((p) => p.id === id);
   if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program at this venue.' });
   if (changes.name !== undefined && !changes.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
+  const rules = changes.settings === undefined ? undefined : rulesFrom(current.type, changes.settings);
   const set = {
     ...(changes.name === undefined ? {} : { name: changes.name }),
-    ...(changes.settings === undefined ? {} : { settings: JSON.stringify(rulesFrom(current.type, changes.settings)) }),
+    ...(rules === undefined ? {} : { settings: JSON.stringify(rules) }),
     ...(changes.barcodeFormat === undefined ? {} : { barcode_format: changes.barcodeFormat }),
     ...(changes.isDefault ? { is_default: true } : {}),
   };
   // Nothing asked to change (an empty PATCH): the program as it is.
   if (Object.keys(set).length === 0) return info(current);
+  // Turning expiry off: what was due by now is written first, with the program as it still is.
+  const turnsExpiryOff = rules !== undefined && expiryRuleOf(info(current).rules) && !expiryRuleOf(rules);
+  if (turnsExpiryOff) await expiryTurnedOff(db, venueId, id, now);
+  const [before, after] = [expiryRuleOf(info(current).rules), rules && expiryRuleOf(rules)];
+  if (before && after && before.warningDays !== after.warningDays) await expiryWarningChanged(db, venueId, id, after.warningDays);
   if (changes.isDefault) await repo.clearDefault(db, venueId);
   const row = await repo.updateProgram(db, venueId, id, set);
   await programsChanged(db, venueId);

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Read, WriteStep } from '../../db/statement.js';
+import type { Page } from '../../shared/pagination.js';
 
 /** Records a scan of the member the statement's `named_member` step found, if it found one. */
 export function scanOfNamedStep(db: Db, row: { venue_id: string; id: string; key_id: string; created_at: Date }): WriteStep {
@@ -23,6 +24,19 @@ export function scannedSince(db: Db, venueId: string, keyId: string, memberId: s
       .where('created_at', '>', since)})`,
     parse: (value) => value === true,
   };
+}
+
+/** The member's scans, newest first. */
+export async function listScans(db: Db, venueId: string, memberId: string, page: Page) {
+  return db
+    .selectFrom('scans')
+    .select(['id', 'key_id', 'created_at'])
+    .where('venue_id', '=', venueId)
+    .where('member_id', '=', memberId)
+    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
 }
 
 export async function findVisitEntry(db: Db, venueId: string, externalId: string) {

@@ -11,9 +11,10 @@ export async function visitRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'recordVisit',
+        errors: ['visit_not_supported', 'scan_required', 'member_not_found', 'external_id_reused'],
         tags: ['Visits and scans'],
         summary: 'Record a visit (stamps, visit count); with external_id, sending it again replays it',
-        description: 'Errors: 400 visit_not_supported (a cashback program: send a check), 400 parameter_invalid, 404 member_not_found.',
+        description: 'A cashback program answers 400 visit_not_supported: send a check instead.',
         body: VisitBody,
         response: withErrors({ 200: Visit, 201: Visit }),
       },
@@ -30,9 +31,9 @@ export async function visitRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'resolveScan',
+        errors: ['member_not_found'],
         tags: ['Visits and scans'],
         summary: 'Resolve a scanned code (card number or serial) to the member; remembered for card_scan_required',
-        description: 'Errors: 404 member_not_found.',
         body: ScanBody,
         response: withErrors({ 201: Scan }),
       },

@@ -24,7 +24,7 @@ export const Visit = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Visit' });
 export type Visit = Static<typeof Visit>;
 
 export const ScanBody = Type.Object(
@@ -38,5 +38,5 @@ export const Scan = Type.Object({
   member: Member,
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
-});
+}, { title: 'Scan' });
 export type Scan = Static<typeof Scan>;

@@ -4,6 +4,7 @@ import { writeTogether, type Read } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
@@ -79,6 +80,11 @@ export async function scan(db: Db, caller: Caller, code: string): Promise<Scan> 
   );
   const member = await members.presentNamed(db, caller, row);
   return { object: 'scan', id, member, created_at: formatTimestamp(caller.now), display: member.display };
+}
+
+/** The member's scans (which key scanned their card, when), newest first: their export. */
+export async function listMemberScans(db: Db, caller: Caller, memberId: string, page: Page): Promise<List<{ id: string; key_id: string; created_at: string }>> {
+  return toList('/v1/scans', page, await repo.listScans(db, caller.venueId, memberId, page), (r) => ({ id: r.id, key_id: r.key_id, created_at: formatTimestamp(r.created_at) }));
 }
 
 /** card_scan_required: whether the calling key scanned this member's card within the window, as a read of a gather. */

@@ -29,9 +29,12 @@ export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
   return presentEvent(await repo.insertQueuedEvent(trx, eventRow(input)));
 }
 
-/** recordEvent as steps of a larger write (see writeTogether): the change and its event in one statement. */
-export function eventSteps(trx: Db, input: NewEvent): WriteStep[] {
-  return repo.queuedEventSteps(trx, eventRow(input));
+/**
+ * recordEvent as steps of a larger write (see writeTogether): the change and its event in one statement. A second
+ * event of the same write names its steps differently (`as`).
+ */
+export function eventSteps(trx: Db, input: NewEvent, as = 'event'): WriteStep[] {
+  return repo.queuedEventSteps(trx, eventRow(input), as);
 }
 
 /** Records an event without queueing it anywhere (the test call delivers its ping itself). */
@@ -76,6 +79,19 @@ export async function getEvent(db: Db, caller: Caller, id: string): Promise<Even
   const row = isUuid(id) ? await repo.findEvent(db, caller.venueId, id) : undefined;
   if (!row) throw new ApiError('event_not_found');
   return presentEvent(row);
+}
+
+/** The venue's events whose payload names the member (their export and erasure), newest first. */
+export async function listEventsNaming(db: Db, venueId: string, memberId: string, page: Page): Promise<List<Event>> {
+  return toList('/v1/events', page, await repo.listEventsContaining(db, venueId, memberId, page), presentEvent);
+}
+
+/**
+ * Replaces an event's payload (a member's erasure). Deliveries read the payload when they are sent, so those still
+ * to come send the new one.
+ */
+export async function replaceEventData(trx: Db, venueId: string, id: string, data: Event['data']): Promise<void> {
+  await repo.replaceEventData(trx, venueId, id, data);
 }
 
 export async function listEvents(db: Db, caller: Caller, page: Page, filter: { type?: string }): Promise<List<Event>> {

@@ -31,7 +31,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -52,7 +56,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -153,7 +161,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -174,7 +186,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -268,7 +284,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -289,7 +309,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -401,7 +425,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -422,7 +450,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -512,7 +544,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -533,7 +569,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -613,7 +653,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -634,7 +678,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -726,7 +774,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -747,7 +799,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -815,7 +871,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -836,7 +896,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -898,7 +962,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -919,7 +987,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1012,7 +1084,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1033,7 +1109,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1104,7 +1184,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1125,7 +1209,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1170,6 +1258,15 @@ export interface paths {
                                     /** @description Lines to print on the receipt. */
                                     receipt: string[];
                                 };
+                                /** @description Programs that expire cashback: what expires on each of the next (up to three) dates, soonest first; null otherwise. */
+                                expiring: {
+                                    amount: number;
+                                    /**
+                                     * Format: date
+                                     * @description The venue-local date it expires on (at the start of that day).
+                                     */
+                                    on: string;
+                                }[] | null;
                                 /** @description Cashback reserved by active holds. */
                                 held: number | null;
                                 /** Format: uuid */
@@ -1261,7 +1358,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1282,7 +1383,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1326,6 +1431,15 @@ export interface paths {
                                 /** @description Lines to print on the receipt. */
                                 receipt: string[];
                             };
+                            /** @description Programs that expire cashback: what expires on each of the next (up to three) dates, soonest first; null otherwise. */
+                            expiring: {
+                                amount: number;
+                                /**
+                                 * Format: date
+                                 * @description The venue-local date it expires on (at the start of that day).
+                                 */
+                                on: string;
+                            }[] | null;
                             /** @description Cashback reserved by active holds. */
                             held: number | null;
                             /** Format: uuid */
@@ -1423,7 +1537,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1444,7 +1562,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1523,7 +1645,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1544,7 +1670,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1563,6 +1693,398 @@ export interface paths {
                     };
                     content: {
                         "image/svg+xml": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/members/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase the member's personal data, confirmed by typing a card number or ERASE */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description One of the member's card numbers, or ERASE, as the owner typed it. */
+                        confirm: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description True when an earlier request erased the member; nothing changed now. */
+                            already_erased: boolean;
+                            /** Format: date-time */
+                            erased_at: string;
+                            /** @description Active holds released first. */
+                            holds_released: string[];
+                            livemode: boolean;
+                            /** Format: uuid */
+                            member_id: string;
+                            /** @enum {string} */
+                            object: "member_erasure";
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/members/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything held about the member, as a JSON file to download */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Everything the venue holds about the member, as one document. After an erasure: what the venue keeps, anonymised. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events whose payload names the member, newest first. */
+                            events: {
+                                /** @enum {string} */
+                                api_version: "v1";
+                                /** Format: date-time */
+                                created_at: string;
+                                data: {
+                                    /** @description The API object the event is about, as the API shows it; each type's in the webhooks section. */
+                                    object: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description Also sent as the webhook-id header; the same on every retry.
+                                 */
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "event";
+                                /** @description The API request that caused the event; null for automatic ones. */
+                                request: {
+                                    id: string;
+                                    idempotency_key: string | null;
+                                } | null;
+                                type: string;
+                            }[];
+                            /** Format: date-time */
+                            exported_at: string;
+                            /** @description Newest first. */
+                            holds: {
+                                amount: number;
+                                /** @description What the check redeemed; the rest went back. */
+                                captured_amount: number | null;
+                                /** @description The external_id of the check that captured it. */
+                                captured_by: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Ready text in the venue's locale and currency. */
+                                display: {
+                                    /** @description One line for the cashier screen. */
+                                    cashier: string;
+                                    /** @description Lines to print on the receipt. */
+                                    receipt: string[];
+                                };
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** Format: uuid */
+                                id: string;
+                                livemode: boolean;
+                                /** Format: uuid */
+                                member_id: string;
+                                /** @enum {string} */
+                                object: "hold";
+                                status: "active" | "captured" | "released" | "expired";
+                            }[];
+                            /** @description Every entry that moved the totals, newest first. */
+                            ledger: {
+                                /** @description Effect on the cashback balance, minor units. */
+                                cashback: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "history_entry";
+                                reason: string | null;
+                                /** @description What caused it, such as the external_id of a check. */
+                                reference: string | null;
+                                /** @description Effect on total_spend. */
+                                spend: number;
+                                stamps: number;
+                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
+                                type: string;
+                                visits: number;
+                            }[];
+                            member: {
+                                cards: {
+                                    card_number: string;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                }[];
+                                /** Format: date-time */
+                                consented_at: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                erased_at: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                livemode: boolean;
+                                name: string | null;
+                                phone: string | null;
+                                /** Format: uuid */
+                                program_id: string;
+                                serial: string;
+                                /** @description The sums of the ledger below. */
+                                totals: {
+                                    cashback: number;
+                                    spend: number;
+                                    stamps: number;
+                                    visits: number;
+                                };
+                                vip_level: string | null;
+                            };
+                            /** @enum {string} */
+                            object: "member_export";
+                            /** @description Refunds of the member's checks, newest first. */
+                            refunds: {
+                                amount: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description Earned cashback taken back. */
+                                earned_reversed: number;
+                                external_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                livemode: boolean;
+                                /** @description Redeemed cashback given back. */
+                                redeemed_returned: number;
+                                transaction_external_id: string;
+                                /** Format: uuid */
+                                transaction_id: string;
+                            }[];
+                            /** @description Scans of the member's card, newest first. */
+                            scans: {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                id: string;
+                                /** @description The API key that scanned the card. */
+                                key_id: string;
+                            }[];
+                            /** @description Checks applied to the member, with their lines, newest first. */
+                            transactions: {
+                                closed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                discount_amount: number;
+                                /** @description Ready text in the venue's locale and currency. */
+                                display: {
+                                    /** @description One line for the cashier screen. */
+                                    cashier: string;
+                                    /** @description Lines to print on the receipt. */
+                                    receipt: string[];
+                                };
+                                earn_capped: boolean;
+                                earned: number;
+                                external_id: string;
+                                hold_id: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                line_items: {
+                                    /** @description quantity × unit_price, rounded half up. */
+                                    amount: number;
+                                    /** @description The percent this line earns at (0 when it does not earn). */
+                                    cashback_percent: number;
+                                    /** @description The category the line resolved to. */
+                                    category: string | null;
+                                    /** @description Before per-check and per-day caps. */
+                                    earned: number;
+                                    earns_cashback: boolean;
+                                    name: string;
+                                    payable_with_cashback: boolean;
+                                    quantity: number;
+                                    /** @description The share of redeem_amount paid on this line. */
+                                    redeemed: number;
+                                    /** @description Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults). */
+                                    rule_source: "product" | "category" | "default";
+                                    sku: string | null;
+                                    unit_price: number;
+                                }[];
+                                livemode: boolean;
+                                member_id: string | null;
+                                /** @enum {string} */
+                                object: "transaction";
+                                paid: number;
+                                redeemed: number;
+                                /** @description What can still be refunded; 0 once voided. */
+                                refundable: number;
+                                refunded_amount: number;
+                                register_id: string | null;
+                                stamps_earned: number;
+                                status: "completed" | "voided";
+                                subtotal: number;
+                            }[];
+                            /** @description The ledger entries of kind visit, newest first. */
+                            visits: {
+                                /** Format: date-time */
+                                created_at: string;
+                                external_id: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                stamps: number;
+                                visits: number;
+                            }[];
+                        };
                     };
                 };
             };
@@ -1606,7 +2128,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1627,7 +2153,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1662,7 +2192,7 @@ export interface paths {
                                 /** @description Effect on total_spend. */
                                 spend: number;
                                 stamps: number;
-                                /** @description adjustment, reward_redemption, check, void, refund, visit, import… */
+                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
                                 type: string;
                                 visits: number;
                             }[];
@@ -1709,7 +2239,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1730,7 +2264,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1796,7 +2334,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1817,7 +2359,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1914,7 +2460,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -1935,7 +2485,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2018,7 +2572,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2039,7 +2597,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2189,7 +2751,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2210,7 +2776,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2268,7 +2838,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2289,7 +2863,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2317,7 +2895,6 @@ export interface paths {
                             name: string;
                             /** @enum {string} */
                             object: "program";
-                            /** @description The settings of the program type (see docs/programs.md). */
                             settings: {
                                 [key: string]: unknown;
                             };
@@ -2362,7 +2939,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2383,7 +2964,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2411,7 +2996,6 @@ export interface paths {
                             name: string;
                             /** @enum {string} */
                             object: "program";
-                            /** @description The settings of the program type (see docs/programs.md). */
                             settings: {
                                 [key: string]: unknown;
                             };
@@ -2477,7 +3061,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2498,7 +3086,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2526,7 +3118,6 @@ export interface paths {
                             name: string;
                             /** @enum {string} */
                             object: "program";
-                            /** @description The settings of the program type (see docs/programs.md). */
                             settings: {
                                 [key: string]: unknown;
                             };
@@ -2564,7 +3155,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2585,7 +3180,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2678,7 +3277,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2699,7 +3302,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2783,7 +3390,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2804,7 +3415,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2861,7 +3476,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2882,7 +3501,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2956,7 +3579,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -2977,7 +3604,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3054,7 +3685,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3075,7 +3710,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3172,7 +3811,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3193,7 +3836,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3251,7 +3898,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3272,7 +3923,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3339,7 +3994,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3360,7 +4019,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3419,7 +4082,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3440,7 +4107,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3508,7 +4179,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3529,7 +4204,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3651,7 +4330,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3672,7 +4355,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3795,7 +4482,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3816,7 +4507,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3873,7 +4568,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3894,7 +4593,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3951,7 +4654,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -3972,7 +4679,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4076,7 +4787,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4097,7 +4812,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4177,7 +4896,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4198,7 +4921,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4249,7 +4976,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         description?: string;
-                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, order.created, test.ping, or "*" for all (also types added later). */
+                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, order.created, test.ping, or "*" for all (also types added later). */
                         events?: string[];
                         /** @description Public HTTPS URL. */
                         url: string;
@@ -4266,7 +4993,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4287,7 +5018,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4362,7 +5097,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4383,7 +5122,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4445,7 +5188,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4466,7 +5213,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4550,7 +5301,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4571,7 +5326,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4645,7 +5404,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4666,7 +5429,11 @@ export interface paths {
                         "application/json": {
                             /** @description Fields named by the code (available, refundable, max_redeem) are added. */
                             error: {
-                                code: string;
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                                 doc_url: string;
                                 message: string;
                                 param?: string;
@@ -4705,22 +5472,7 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: {
-        /** Error */
-        "def-0": {
-            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
-            error: {
-                code: string;
-                doc_url: string;
-                message: string;
-                param?: string;
-                type: string;
-            } & {
-                [key: string]: unknown;
-            };
-            request_id: string;
-        };
-    };
+    schemas: never;
     responses: never;
     parameters: never;
     requestBodies: never;

@@ -18,8 +18,10 @@ function summary(p: Program): string {
   const s = p.settings as Settings;
   switch (p.type) {
     case 'cashback':
-    case 'vip':
-      return s.levels.map((l: Settings) => `${l.name} ${l.percent} % from ${l.min_spend}`).join(' · ');
+    case 'vip': {
+      const levels = s.levels.map((l: Settings) => `${l.name} ${l.percent} % from ${l.min_spend}`).join(' · ');
+      return s.cashback_expires_after_days ? `${levels} · expires after ${s.cashback_expires_after_days} days` : levels;
+    }
     case 'stamps':
       return `${s.stamps_required} stamps → ${s.reward_name}`;
     case 'visit_discount':
@@ -183,6 +185,32 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
           onChange={(v) => set('max_redeem_percent', Number(v))}
           maw={320}
         />
+      )}
+      {type === 'cashback' && (
+        <Group align="flex-start">
+          <NumberInput
+            label="Cashback expires after (days)"
+            description="Empty: never. See docs/members.md"
+            min={1}
+            max={3650}
+            allowDecimal={false}
+            value={value.cashback_expires_after_days ?? ''}
+            onChange={(v) => set('cashback_expires_after_days', v === '' ? undefined : Number(v))}
+            maw={320}
+          />
+          {value.cashback_expires_after_days !== undefined && (
+            <NumberInput
+              label="Warn members (days before)"
+              description="cashback.expiring; 0: no warning"
+              min={0}
+              max={365}
+              allowDecimal={false}
+              value={value.cashback_expiry_warning_days ?? 7}
+              onChange={(v) => set('cashback_expiry_warning_days', Number(v))}
+              maw={320}
+            />
+          )}
+        </Group>
       )}
     </Stack>
   );

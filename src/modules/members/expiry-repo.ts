@@ -1,0 +1,126 @@
+// SQL for cashback lots (D20): a member's open lots as a read, their new amounts as a step of a write, and the
+// worker's look-ups of lots due to expire or to be warned about.
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Read, WriteStep } from '../../db/statement.js';
+import type { Lot } from './expiry.js';
+
+/** A member's open lots as one JSON value, for the member `memberId` names (a value or a column). */
+function openLots(venueId: unknown, memberId: unknown): RawBuilder<unknown> {
+  return sql`(select coalesce(json_agg(json_build_object('day', l.day, 'expires_on', l.expires_on, 'expires_at', l.expires_at,
+      'remaining', l.remaining) order by l.expires_at, l.day), '[]') from cashback_lots l
+    where l.venue_id = ${venueId} and l.member_id = ${memberId} and l.remaining > 0)`;
+}
+
+export function lotsFromJson(value: unknown): Lot[] {
+  return ((value ?? []) as { day: string; expires_on: string; expires_at: string; remaining: number | string }[]).map((l) => ({
+    day: l.day,
+    expiresOn: l.expires_on,
+    expiresAt: new Date(l.expires_at),
+    remaining: Number(l.remaining),
+  }));
+}
+
+/** The member's open lots, as a read of a gather that follows their lock. */
+export function lotsRead(venueId: string, memberId: string): Read<Lot[]> {
+  return { query: openLots(venueId, memberId), parse: lotsFromJson };
+}
+
+/** The open lots of the members row `m`, as a column of a member query. */
+export const lotsColumn = openLots(sql.ref('m.venue_id'), sql.ref('m.id'));
+
+/** The lots a write changed, with their new amounts (a new lot with its dates): a step of that write. */
+export function lotsStep(db: Db, venueId: string, memberId: string, lots: Lot[]): WriteStep {
+  return {
+    name: 'cashback_lots',
+    query: db
+      .insertInto('cashback_lots')
+      .values(
+        lots.map((l) => ({
+          venue_id: venueId,
+          member_id: memberId,
+          day: l.day,
+          expires_on: l.expiresOn,
+          expires_at: l.expiresAt,
+          remaining: l.remaining,
+          warn_at: l.warnAt ?? null,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['venue_id', 'member_id', 'day']).doUpdateSet({ remaining: (eb) => eb.ref('excluded.remaining') })),
+  };
+}
+
+export interface DueMember {
+  venue_id: string;
+  member_id: string;
+}
+
+/** Members with a lot due by `now`, after `after` in (venue, member) order: one batch of the worker's pass. */
+export async function membersWithDueLots(db: Db, now: Date, after: DueMember | null, limit: number): Promise<DueMember[]> {
+  const { rows } = await sql<DueMember>`
+    select distinct l.venue_id, l.member_id from cashback_lots l
+    where l.remaining > 0 and l.expires_at <= ${now}
+      ${after ? sql`and (l.venue_id, l.member_id) > (${after.venue_id}::uuid, ${after.member_id}::uuid)` : sql``}
+    order by l.venue_id, l.member_id limit ${limit}`.execute(db);
+  return rows;
+}
+
+export interface LotToWarn {
+  venue_id: string;
+  member_id: string;
+  day: string;
+  livemode: boolean;
+}
+
+/** Lots whose warning is due by `now` and not yet sent, before they expire. */
+export async function lotsToWarn(db: Db, now: Date, limit: number): Promise<LotToWarn[]> {
+  const { rows } = await sql<LotToWarn>`
+    select l.venue_id, l.member_id, l.day::text as day, m.livemode from cashback_lots l
+    join members m on m.venue_id = l.venue_id and m.id = l.member_id
+    where l.remaining > 0 and l.warned_at is null and l.warn_at is not null and l.warn_at <= ${now} and l.expires_at > ${now}
+      -- An erased member is warned of nothing: there is no one to tell, and the event would name them.
+      and m.erased_at is null
+    order by l.warn_at limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Marks the lot warned, unless another run did: the lot as it is then, or undefined. */
+export async function markWarned(db: Db, lot: LotToWarn, now: Date) {
+  return db
+    .updateTable('cashback_lots')
+    .set({ warned_at: now })
+    .where('venue_id', '=', lot.venue_id)
+    .where('member_id', '=', lot.member_id)
+    .where('day', '=', lot.day)
+    .where('warned_at', 'is', null)
+    .where('remaining', '>', 0)
+    .returning(['day', 'expires_on', 'expires_at', 'remaining'])
+    .executeTakeFirst();
+}
+
+/** The program's members with a lot due by `now` (its expiry being turned off: what is due is written first). */
+export async function programMembersWithDueLots(db: Db, venueId: string, programId: string, now: Date): Promise<string[]> {
+  const { rows } = await sql<{ member_id: string }>`select distinct l.member_id from cashback_lots l
+    join members m on m.venue_id = l.venue_id and m.id = l.member_id
+    where l.venue_id = ${venueId} and m.program_id = ${programId} and l.remaining > 0 and l.expires_at <= ${now}
+    order by l.member_id`.execute(db);
+  return rows.map((r) => r.member_id);
+}
+
+/**
+ * Sets when the program's members are warned about their open lots not yet warned about, from the warning lead
+ * `warningDays` (0: never): the start of the venue-local day that many days before the lot's date, as newLot
+ * works it out (PostgreSQL's local midnight in the venue's zone).
+ */
+export async function rewarnProgramLots(db: Db, venueId: string, programId: string, warningDays: number): Promise<void> {
+  await sql`update cashback_lots l set warn_at = ${warningDays > 0 ? sql`((l.expires_on - ${warningDays}::int)::timestamp at time zone v.timezone)` : sql`null`}
+    from members m, venues v
+    where l.venue_id = ${venueId} and m.venue_id = l.venue_id and m.id = l.member_id and m.program_id = ${programId}
+      and v.venue_id = l.venue_id and l.remaining > 0 and l.warned_at is null`.execute(db);
+}
+
+/** Forgets the lots of a program's members (its expiry turned off: nothing keeps them up to date any more). */
+export async function deleteProgramLots(db: Db, venueId: string, programId: string): Promise<void> {
+  await sql`delete from cashback_lots l using members m
+    where l.venue_id = ${venueId} and m.venue_id = l.venue_id and m.id = l.member_id and m.program_id = ${programId}`.execute(db);
+}

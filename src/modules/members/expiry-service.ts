@@ -1,0 +1,219 @@
+// Cashback expiry (D20) where it meets the database: a member's lots settled for a decision (what is due already
+// expired), the lots' part of a write, and the worker's pass that writes what is due as `expiry` ledger entries and
+// sends the warnings. The arithmetic is in expiry.ts; the rules in docs/members.md.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
+import type { Caller } from '../accounts/schemas.js';
+import { findVenue } from '../accounts/service.js';
+import type { ProgramInfo } from '../programs/schemas.js';
+import { listPrograms } from '../programs/service.js';
+import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
+import { formatTimestamp, venueDay } from '../../shared/time.js';
+import { dueExpiry, expiryRuleOf, LotBook, newLot, type Lot, type Movement } from './expiry.js';
+import * as lotsRepo from './expiry-repo.js';
+import * as repo from './repo.js';
+// The ledger's one way in; members/service.ts imports this file too, used only inside functions on both sides.
+import { ledgerSteps } from './service.js';
+
+export { lotsRead } from './expiry-repo.js';
+
+/** A member's lots as a decision stands on them: what was due already expired (and still to be written). */
+export interface MemberLots {
+  book: LotBook;
+  expired: { amount: number; lots: { day: string; amount: number }[] };
+  asOf: Date;
+  /** What the member's holds keep as of `asOf`. */
+  held: number;
+}
+
+/** Whether the program expires cashback: only then is anything about lots read or written. */
+export const expires = (program: ProgramInfo): boolean => expiryRuleOf(program.rules) !== null;
+
+/** Whether any program of the venue expires cashback (a member query then reads lots along). */
+export async function venueExpires(db: Db, venueId: string): Promise<boolean> {
+  return (await listPrograms(db, venueId)).some(expires);
+}
+
+/**
+ * The member as of `asOf` with what is due expired: `cashback` less the expiry, `lots` their open lots after it.
+ * Without a rule (or lots) the record is returned as it is.
+ */
+export function settle(record: repo.MemberRecord, program: ProgramInfo, timezone: string, lots: Lot[] | undefined, asOf: Date) {
+  const rule = expiryRuleOf(program.rules);
+  if (!rule || !lots) return { record, lots: null };
+  const book = new LotBook(lots, record.cashback, rule, timezone);
+  const expired = book.expire(record.held, asOf);
+  const settled: MemberLots = { book, expired, asOf, held: record.held };
+  return { record: { ...record, cashback: record.cashback - expired.amount, lots: book.open() }, lots: settled };
+}
+
+/**
+ * The balance `cashback` after a write that left the lots `open`, as a read at that moment shows it: less what is
+ * due of them (cashback given back to a lot already past its date is gone at once).
+ */
+export function balanceAfter(lots: MemberLots | null, cashback: number, open: Lot[]): number {
+  return lots ? cashback - dueExpiry(open, cashback, lots.held, lots.asOf).amount : cashback;
+}
+
+/** The lots' part of a write: the expiry's ledger entry (first), the lots' new amounts, cashback.expired. */
+export interface LotsWrite {
+  entries: { memberId: string; kind: string; cashback: number; reason: string }[];
+  steps: WriteStep[];
+  /** The member's open lots after the write. */
+  open: Lot[];
+  /** What the write's redemption took from each lot, by day (the check records it); null: from no lot. */
+  redeemedLots: Record<string, number> | null;
+}
+
+const NOTHING: LotsWrite = { entries: [], steps: [], open: [], redeemedLots: null };
+
+/** What a write that moves the member's cashback (`movements`, in order) does to their lots; nothing without lots. */
+export function lotsWrite(
+  trx: Db,
+  caller: Pick<Caller, 'venueId' | 'livemode'>,
+  memberId: string,
+  lots: MemberLots | null,
+  movements: Movement[],
+  request: EventRequest,
+): LotsWrite {
+  if (!lots) return NOTHING;
+  const book = lots.book.copy();
+  book.move(movements);
+  const changed = book.changedLots();
+  const { expired } = lots;
+  const days = expired.lots.map((l) => l.day).join(', ');
+  return {
+    entries: expired.amount > 0 ? [{ memberId, kind: 'expiry', cashback: -expired.amount, reason: `Cashback earned on ${days} expired` }] : [],
+    steps: [
+      ...(changed.length ? [lotsRepo.lotsStep(trx, caller.venueId, memberId, changed)] : []),
+      ...(expired.amount > 0
+        ? eventSteps(
+            trx,
+            {
+              venueId: caller.venueId,
+              type: 'cashback.expired',
+              livemode: caller.livemode,
+              object: { object: 'cashback_expiry', member_id: memberId, amount: expired.amount, lots: expired.lots, expired_at: formatTimestamp(lots.asOf) },
+              request,
+            },
+            'expiry_event',
+          )
+        : []),
+    ],
+    open: book.open(),
+    redeemedLots: Object.keys(book.spent).length ? { ...book.spent } : null,
+  };
+}
+
+/**
+ * Writes what is due for one member, locked first (lock order: the member's row, then what it owns); how much
+ * expired. Run twice or at once from two workers, the second finds it written: nothing expires twice.
+ */
+export async function expireMember(trx: Db, venue: { id: string; timezone: string }, memberId: string, now: Date): Promise<number> {
+  // As their lots name them, erased or not: an erased member's cashback still expires (the venue's accounts).
+  const member = await repo.matchingMember(trx, venue.id, { by: 'named', memberId: sql<string>`${memberId}` }, { lock: true });
+  if (!member) return 0;
+  const program = (await listPrograms(trx, venue.id)).find((p) => p.id === member.program_id);
+  if (!program || !expires(program)) return 0;
+  const read = await readTogether(trx, { held: repo.heldRead(trx, venue.id, memberId, now), lots: lotsRepo.lotsRead(venue.id, memberId) });
+  const { lots } = settle({ ...member, held: read.held }, program, venue.timezone, read.lots, now);
+  if (!lots || lots.expired.amount === 0) return 0;
+  const caller = { venueId: venue.id, livemode: member.livemode };
+  const write = lotsWrite(trx, caller, memberId, lots, [], null);
+  await writeTogether(trx, [...ledgerSteps(trx, caller, write.entries, now), ...write.steps]);
+  return lots.expired.amount;
+}
+
+/**
+ * A program's expiry about to be turned off (called while the program still expires cashback, in the change's
+ * transaction): what was due by `now` is written first, member by member, each locked, as the worker would have
+ * — so turning expiry off never brings expired cashback back; then its members' lots are forgotten, since
+ * redemptions stop keeping them up to date (what was not yet due no longer expires; turned on again, lots form
+ * afresh).
+ */
+export async function expiryTurnedOff(db: Db, venueId: string, programId: string, now: Date): Promise<void> {
+  const venue = { id: venueId, timezone: (await findVenue(db, venueId))!.timezone };
+  for (const memberId of await lotsRepo.programMembersWithDueLots(db, venueId, programId, now)) await expireMember(db, venue, memberId, now);
+  await lotsRepo.deleteProgramLots(db, venueId, programId);
+}
+
+/**
+ * A program's warning lead changed while it expires cashback: the lots not yet warned about are warned by the new
+ * lead (turned to 0, never; turned on, before they expire).
+ */
+export async function expiryWarningChanged(db: Db, venueId: string, programId: string, warningDays: number): Promise<void> {
+  await lotsRepo.rewarnProgramLots(db, venueId, programId, warningDays);
+}
+
+/**
+ * The lot an opening balance imported at `at` forms (the import day's, D20), for a program that expires cashback;
+ * null otherwise. The venue's time zone is read once, here.
+ */
+export async function openingLots(db: Db, venueId: string, program: ProgramInfo): Promise<(at: Date) => Lot | null> {
+  const rule = expiryRuleOf(program.rules);
+  if (!rule) return () => null;
+  const { timezone } = (await findVenue(db, venueId))!;
+  return (at) => newLot(venueDay(at, timezone), rule, timezone);
+}
+
+export interface ExpiryPass {
+  expired: number;
+  members: number;
+  warned: number;
+}
+
+/**
+ * The worker's pass: every lot due by `now` expired (each member in a transaction of their own, `batch` members a
+ * look-up), then every warning due sent once. Members who cannot expire now (in debt, or what is due is held)
+ * are passed over until their next pass.
+ */
+export async function runExpiry(db: Db, now: Date, batch = 200): Promise<ExpiryPass> {
+  const pass: ExpiryPass = { expired: 0, members: 0, warned: 0 };
+  const timezones = new Map<string, string>();
+  const timezoneOf = async (venueId: string) => {
+    if (!timezones.has(venueId)) timezones.set(venueId, (await findVenue(db, venueId))!.timezone);
+    return timezones.get(venueId)!;
+  };
+  let after: lotsRepo.DueMember | null = null;
+  for (;;) {
+    const due = await lotsRepo.membersWithDueLots(db, now, after, batch);
+    for (const m of due) {
+      const venue = { id: m.venue_id, timezone: await timezoneOf(m.venue_id) };
+      const amount = await db.transaction().execute((trx) => expireMember(trx, venue, m.member_id, now));
+      if (amount > 0) {
+        pass.expired += amount;
+        pass.members += 1;
+      }
+    }
+    if (due.length < batch) break;
+    after = due.at(-1)!;
+  }
+  for (;;) {
+    const lots = await lotsRepo.lotsToWarn(db, now, batch);
+    for (const lot of lots) {
+      const sent = await db.transaction().execute(async (trx) => {
+        const warned = await lotsRepo.markWarned(trx, lot, now);
+        if (!warned) return false;
+        await recordEvent(trx, {
+          venueId: lot.venue_id,
+          type: 'cashback.expiring',
+          livemode: lot.livemode,
+          object: {
+            object: 'cashback_expiry_warning',
+            member_id: lot.member_id,
+            amount: Number(warned.remaining),
+            earned_on: lot.day,
+            expires_on: String(warned.expires_on),
+            expires_at: formatTimestamp(warned.expires_at),
+          },
+          request: null,
+        });
+        return true;
+      });
+      if (sent) pass.warned += 1;
+    }
+    if (lots.length < batch) break;
+  }
+  return pass;
+}

@@ -1,0 +1,204 @@
+// Cashback expiry (D20) as plain arithmetic, no database: a member's lots (what they earned on one venue day and
+// still have), what is due, and how each movement of cashback changes the lots. docs/members.md has the rules.
+import type { ProgramRules } from '../programs/schemas.js';
+
+/** A program's expiry: after how many days a lot expires, and how many days before that the member is warned. */
+export interface ExpiryRule {
+  afterDays: number;
+  warningDays: number;
+}
+
+export interface Lot {
+  /** The venue day the cashback was earned on, 'YYYY-MM-DD'. */
+  day: string;
+  /** The venue-local date it expires on, and the moment that day starts there. */
+  expiresOn: string;
+  expiresAt: Date;
+  remaining: number;
+  /** When the member is warned (cashback.expiring); null: never. Set when the lot is formed. */
+  warnAt?: Date | null;
+}
+
+/**
+ * How cashback moves, in the order it moves. `credit` goes into the lot of `day` (none: cashback that does not
+ * expire, such as an adjustment), after paying back any debt; `debit` takes from the lot of `day` first (the
+ * reversal of an earning), then from the lots that expire soonest.
+ */
+export type Movement = { credit: number; day: string | null } | { debit: number; day: string | null };
+
+export function expiryRuleOf(rules: ProgramRules): ExpiryRule | null {
+  return rules.type === 'cashback' && rules.expiresAfterDays ? { afterDays: rules.expiresAfterDays, warningDays: rules.expiryWarningDays ?? 0 } : null;
+}
+
+const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+
+/** A date string moved by whole days (calendar arithmetic, no time zone involved). */
+export function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far the zone's wall clock is ahead of UTC at `at`, in ms. */
+function zoneOffset(at: number, timezone: string): number {
+  let format = offsetFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    offsetFormats.set(timezone, format);
+  }
+  const p = Object.fromEntries(format.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
+  return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * The moment a venue-local date starts: local midnight (on a day whose midnight a daylight-saving change skips,
+ * the first moment that exists). The offset is read at the candidate itself, so a change between the UTC and the
+ * local midnight is accounted for.
+ */
+export function startOfVenueDay(day: string, timezone: string): Date {
+  const midnightUtc = Date.parse(`${day}T00:00:00.000Z`);
+  let at = midnightUtc - zoneOffset(midnightUtc, timezone);
+  at = midnightUtc - zoneOffset(at, timezone);
+  // Midnight that does not exist locally (a change at 00:00): the day starts when the clock jumps past it.
+  while (zoneOffset(at, timezone) + at < midnightUtc) at += 15 * 60 * 1000;
+  return new Date(at);
+}
+
+export function newLot(day: string, rule: ExpiryRule, timezone: string): Lot {
+  const expiresOn = addDays(day, rule.afterDays);
+  const warnAt = rule.warningDays > 0 ? startOfVenueDay(addDays(expiresOn, -rule.warningDays), timezone) : null;
+  return { day, expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone), remaining: 0, warnAt };
+}
+
+/**
+ * What is due by `now` and may expire: never more than `available` (cashback − held), so what holds keep does not
+ * expire while they keep it and nothing expires in debt. Taken from the lots due soonest first.
+ */
+export function dueExpiry(lots: Lot[], cashback: number, held: number, now: Date): { amount: number; taken: { lot: Lot; amount: number }[] } {
+  let room = Math.max(0, cashback - held);
+  const taken: { lot: Lot; amount: number }[] = [];
+  for (const lot of [...lots].sort(soonestFirst)) {
+    if (lot.expiresAt.getTime() > now.getTime() || room === 0) continue;
+    const amount = Math.min(lot.remaining, room);
+    if (amount > 0) taken.push({ lot, amount });
+    room -= amount;
+  }
+  return { amount: taken.reduce((s, t) => s + t.amount, 0), taken };
+}
+
+/** A member's lots being changed by a write: the lots as they become, and which of them changed. */
+export class LotBook {
+  readonly lots = new Map<string, Lot>();
+  readonly changed = new Set<string>();
+  /** What debits of no day (redemptions) took from each lot, by lot day: where a reversal gives it back. */
+  readonly spent: Record<string, number> = {};
+
+  constructor(
+    lots: Lot[],
+    private balance: number,
+    readonly rule: ExpiryRule,
+    private readonly timezone: string,
+  ) {
+    for (const lot of lots) this.lots.set(lot.day, { ...lot });
+  }
+
+  /** Another book to go on from here, this one left as it is. */
+  copy(): LotBook {
+    const book = new LotBook([...this.lots.values()], this.balance, this.rule, this.timezone);
+    for (const day of this.changed) book.changed.add(day);
+    Object.assign(book.spent, this.spent);
+    return book;
+  }
+
+  /** Expires what is due by `now` (see dueExpiry); the amount and the lots it came from. */
+  expire(held: number, now: Date): { amount: number; lots: { day: string; amount: number }[] } {
+    const due = dueExpiry([...this.lots.values()], this.balance, held, now);
+    for (const { lot, amount } of due.taken) this.take(lot, amount);
+    this.balance -= due.amount;
+    return { amount: due.amount, lots: due.taken.map((t) => ({ day: t.lot.day, amount: t.amount })) };
+  }
+
+  move(movements: Movement[]): void {
+    for (const m of movements) {
+      if ('credit' in m) {
+        // A debt is paid back first; only the rest is cashback the member has, in a lot.
+        const intoLot = m.credit - Math.min(m.credit, Math.max(0, -this.balance));
+        this.balance += m.credit;
+        if (m.day !== null && intoLot > 0) {
+          const lot = this.lots.get(m.day) ?? newLot(m.day, this.rule, this.timezone);
+          this.lots.set(m.day, lot);
+          this.add(lot, intoLot);
+        }
+      } else {
+        this.balance -= m.debit;
+        let left = m.debit;
+        const own = m.day === null ? undefined : this.lots.get(m.day);
+        for (const lot of [...(own ? [own] : []), ...[...this.lots.values()].filter((l) => l !== own).sort(soonestFirst)]) {
+          const amount = Math.min(lot.remaining, left);
+          this.take(lot, amount);
+          if (m.day === null && amount > 0) this.spent[lot.day] = (this.spent[lot.day] ?? 0) + amount;
+          left -= amount;
+        }
+      }
+    }
+  }
+
+  /** The open lots, soonest to expire first. */
+  open(): Lot[] {
+    return [...this.lots.values()].filter((l) => l.remaining > 0).sort(soonestFirst);
+  }
+
+  /** The lots this write changed, with what they now hold (zero included). */
+  changedLots(): Lot[] {
+    return [...this.changed].map((day) => this.lots.get(day)!);
+  }
+
+  private add(lot: Lot, amount: number) {
+    lot.remaining += amount;
+    this.changed.add(lot.day);
+  }
+
+  private take(lot: Lot, amount: number) {
+    if (amount === 0) return;
+    lot.remaining -= amount;
+    this.changed.add(lot.day);
+  }
+}
+
+/**
+ * Where a reversal gives `back` of a check's redemption back to (D20): to the lots it took from (`lots`, by day,
+ * what is not yet given back) and to no lot (the rest of `outstanding`, what the check redeemed and has not yet
+ * given back), in proportion, exactly: each part gets the floor of its share, the cents left over go to the parts
+ * with the largest remainders (the earliest on a tie, no lot last). Giving all back returns every part whole.
+ * Returns the credits (lots by day first, no lot last) and what is left with each lot afterwards.
+ */
+export function redemptionBack(lots: Record<string, number> | null, outstanding: number, back: number): { credits: Movement[]; left: Record<string, number> | null } {
+  const parts: [string | null, number][] = Object.entries(lots ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  parts.push([null, outstanding - parts.reduce((s, [, amount]) => s + amount, 0)]);
+  // In BigInt: back × amount may pass 2^53.
+  const total = BigInt(Math.max(outstanding, 1));
+  const shares = parts.map(([, amount]) => Number((BigInt(back) * BigInt(amount)) / total));
+  const remainders = parts.map(([, amount], i) => ({ i, r: (BigInt(back) * BigInt(amount)) % total }));
+  let over = back - shares.reduce((s, x) => s + x, 0);
+  for (const { i } of remainders.sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1))) {
+    if (over === 0) break;
+    shares[i]! += 1;
+    over -= 1;
+  }
+  const credits: Movement[] = parts.flatMap(([day], i) => (shares[i]! > 0 ? [{ credit: shares[i]!, day }] : []));
+  const left = Object.fromEntries(parts.flatMap(([day, amount], i) => (day !== null && amount - shares[i]! > 0 ? [[day, amount - shares[i]!]] : [])));
+  return { credits, left: Object.keys(left).length ? left : null };
+}
+
+/** What a member shows of their open lots: the amount expiring on each of the next dates. */
+export function expiringSoon(lots: Lot[], dates = 3): { amount: number; on: string }[] {
+  const byDate = new Map<string, number>();
+  for (const lot of [...lots].sort(soonestFirst)) {
+    if (lot.remaining <= 0) continue;
+    if (!byDate.has(lot.expiresOn) && byDate.size === dates) break;
+    byDate.set(lot.expiresOn, (byDate.get(lot.expiresOn) ?? 0) + lot.remaining);
+  }
+  return [...byDate].map(([on, amount]) => ({ amount, on }));
+}

@@ -1,0 +1,405 @@
+// Cashback expiry (D20): lots by venue day, what a read subtracts before the worker runs, the worker's entries and
+// events (the warning once per lot, before the expiry), daylight-saving changes, and a program without expiry.
+// Figures are worked out by hand from docs/members.md; the clock only moves forward, so the tests run in order.
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { importMembers } from '../../../src/modules/members/bulk-import.js';
+import { runExpiry } from '../../../src/modules/members/expiry-service.js';
+import { startOfVenueDay } from '../../../src/modules/members/expiry.js';
+import * as members from '../../../src/modules/members/service.js';
+import * as programs from '../../../src/modules/programs/service.js';
+import { useTestApp } from '../../support/app.js';
+import { createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
+import { client, expectError } from '../../support/http.js';
+
+const t = useTestApp();
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+/** A Berlin venue, 10 % cashback, and one member; `expiry` null: the program does not expire cashback. */
+async function berlinMember(expiry: { days: number; warning?: number } | null = { days: 30, warning: 7 }) {
+  const venue = await createVenue(t, { timezone: 'Europe/Berlin', locale: 'en-IE', currency: 'EUR', country: 'DE', settings: { manual_adjustments_allowed: true } });
+  await createProgram(t, venue, 'cashback', {
+    settings: {
+      levels: [{ name: 'Base', min_spend: 0, percent: 10 }],
+      ...(expiry ? { cashback_expires_after_days: expiry.days, ...(expiry.warning === undefined ? {} : { cashback_expiry_warning_days: expiry.warning }) } : {}),
+    },
+  });
+  const api = client(t, (await createKey(t, venue)).secret);
+  const { body: member } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, name: 'Lena Vogel' });
+  let n = 0;
+  const check = async (amount: number, extra: Record<string, unknown> = {}) => {
+    const res = await api.post('/api/v1/checks', { external_id: `E${++n}`, member_id: member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: amount }], ...extra });
+    if (res.status >= 300 && !('redeem_amount' in extra)) throw new Error(JSON.stringify(res.body));
+    return res;
+  };
+  const get = async () => (await api.get(`/api/v1/members/${member.id}`)).body;
+  const expiries = async () => {
+    const { rows } = await sql<{ cashback: string }>`select cashback from ledger_entries where member_id = ${member.id} and kind = 'expiry' order by id`.execute(t.db);
+    return rows.map((r) => Number(r.cashback));
+  };
+  return { venue, api, member, check, get, expiries };
+}
+
+async function events(api: ReturnType<typeof client>, type: string, memberId: string) {
+  const { body } = await api.get(`/api/v1/events?type=${type}&limit=100`);
+  return (body.data as { data: { object: Record<string, unknown> }; created_at: string }[]).filter((e) => e.data.object.member_id === memberId);
+}
+
+const at = (iso: string) => {
+  const target = Date.parse(iso);
+  expect(target).toBeGreaterThanOrEqual(t.clock.now().getTime());
+  t.clock.advance(target - t.clock.now().getTime());
+};
+
+describe('the start of a venue day', () => {
+  it('is local midnight, across both daylight-saving changes of Europe/Berlin and elsewhere', () => {
+    expect(startOfVenueDay('2027-03-28', 'Europe/Berlin').toISOString()).toBe('2027-03-27T23:00:00.000Z'); // the change day itself: CET at midnight
+    expect(startOfVenueDay('2027-03-29', 'Europe/Berlin').toISOString()).toBe('2027-03-28T22:00:00.000Z'); // CEST from then on
+    expect(startOfVenueDay('2027-10-31', 'Europe/Berlin').toISOString()).toBe('2027-10-30T22:00:00.000Z');
+    expect(startOfVenueDay('2027-11-01', 'Europe/Berlin').toISOString()).toBe('2027-10-31T23:00:00.000Z');
+    expect(startOfVenueDay('2026-12-01', 'Pacific/Auckland').toISOString()).toBe('2026-11-30T11:00:00.000Z');
+    // Santiago moves its clocks at midnight: 2026-09-06 has no 00:00, the day starts at 01:00 local (04:00 UTC).
+    expect(startOfVenueDay('2026-09-06', 'America/Santiago').toISOString()).toBe('2026-09-06T04:00:00.000Z');
+  });
+});
+
+describe('cashback expiry', () => {
+  it('expiry off: no lots, no expiring, nothing ever expires', async () => {
+    const m = await berlinMember(null);
+    expect((await m.check(10_000)).status).toBe(201);
+    const before = await m.get();
+    expect(before).toMatchObject({ balance: 1000, available: 1000, expiring: null });
+    t.clock.advance(400 * DAY);
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.get()).toMatchObject({ balance: 1000, available: 1000, expiring: null });
+    expect(await m.expiries()).toEqual([]);
+    const { rows } = await sql`select 1 from cashback_lots where member_id = ${m.member.id}`.execute(t.db);
+    expect(rows).toEqual([]);
+  });
+
+  it('one lot per venue day, first in first out; reads subtract what is due before the worker; warned once, before', async () => {
+    // Now 2027-12-28 afternoon in Berlin (the clock only moves forward in this file).
+    at('2027-12-28T13:00:00.000Z');
+    const m = await berlinMember({ days: 30, warning: 7 });
+    expect((await m.check(2000)).body.earned).toBe(200); // lot of 28 Dec: 2.00, expires on 27 Jan
+    expect((await m.check(1200)).body.earned).toBe(120); // same day: the lot is 3.20
+    at('2027-12-29T13:00:00.000Z');
+    expect((await m.check(5000)).body.earned).toBe(500); // lot of 29 Dec: 5.00, expires on 28 Jan
+    let member = await m.get();
+    expect(member).toMatchObject({ balance: 820, available: 820, expiring: [{ amount: 320, on: '2028-01-27' }, { amount: 500, on: '2028-01-28' }] });
+    expect(member.display.cashier).toContain('€3.20 expires on 27 Jan');
+    expect(member.display.receipt).toContain('€3.20 expires on 27 Jan');
+
+    // Pay 1.00 with cashback: out of the oldest lot (3.20 → 2.20). Earned floor((3000 − 100) × 10 %) = 2.90, lot of 29 Dec.
+    const paid = await m.check(3000, { redeem_amount: 100 });
+    expect(paid.body).toMatchObject({ redeemed: 100, earned: 290 });
+    expect(paid.body.display.receipt).toContain('€2.20 expires on 27 Jan');
+    expect((await m.get()).expiring).toEqual([{ amount: 220, on: '2028-01-27' }, { amount: 790, on: '2028-01-28' }]);
+
+    // Warnings: 7 days before 27 Jan is 20 Jan 00:00 Berlin. Not yet on the 19th; once on the 20th, run twice.
+    at('2028-01-19T22:59:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    expect(await events(m.api, 'cashback.expiring', m.member.id)).toEqual([]);
+    at('2028-01-20T00:00:00.000Z');
+    await Promise.all([runExpiry(t.db, t.clock.now()), runExpiry(t.db, t.clock.now())]);
+    await runExpiry(t.db, t.clock.now());
+    const warned = await events(m.api, 'cashback.expiring', m.member.id);
+    expect(warned.map((e) => e.data.object)).toEqual([
+      { object: 'cashback_expiry_warning', member_id: m.member.id, amount: 220, earned_on: '2027-12-28', expires_on: '2028-01-27', expires_at: '2028-01-26T23:00:00.000+00:00' },
+    ]);
+
+    // At 27 Jan 00:00 Berlin the first lot is due: reads subtract it at once, before the worker writes anything.
+    at('2028-01-26T22:59:59.999Z');
+    expect(await m.get()).toMatchObject({ balance: 1010, available: 1010 });
+    at('2028-01-26T23:00:00.000Z');
+    member = await m.get();
+    expect(member).toMatchObject({ balance: 790, available: 790, expiring: [{ amount: 790, on: '2028-01-28' }] });
+    expect(await m.expiries()).toEqual([]);
+    // A check's decision sees it too: 7.91 is more than is available.
+    const refused = expectError(await m.check(5000, { redeem_amount: 791 }), 402, 'insufficient_balance');
+    expect(refused.available).toBe(790);
+    const calc = await m.api.post('/api/v1/checks/calculate', { member_id: m.member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: 5000 }] });
+    expect(calc.body.max_redeem).toBe(790);
+
+    // The worker writes it once, however often and however many run at once.
+    await Promise.all([runExpiry(t.db, t.clock.now()), runExpiry(t.db, t.clock.now())]);
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-220]);
+    expect(await m.get()).toMatchObject({ balance: 790, available: 790 });
+    const expired = await events(m.api, 'cashback.expired', m.member.id);
+    expect(expired.map((e) => e.data.object)).toMatchObject([{ object: 'cashback_expiry', member_id: m.member.id, amount: 220, lots: [{ day: '2027-12-28', amount: 220 }] }]);
+    // The second lot's warning (due 21 Jan 00:00) is sent by this run: late, but still before its expiry.
+    expect((await events(m.api, 'cashback.expiring', m.member.id)).map((e) => e.data.object.earned_on)).toEqual(['2027-12-29', '2027-12-28']);
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('a check that finds cashback due writes its expiry in the same statement; a hold keeps what it holds; reversals use their own lot', async () => {
+    at('2028-02-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 10, warning: 0 });
+    expect((await m.check(10_000)).body.earned).toBe(1000); // E1: lot A of 1 Feb, 10.00, expires on 11 Feb
+    at('2028-02-05T10:00:00.000Z');
+    expect((await m.check(3000)).body.earned).toBe(300); // E2: lot B of 5 Feb, 3.00, expires on 15 Feb
+    at('2028-02-07T10:00:00.000Z');
+    expect((await m.check(2000)).body.earned).toBe(200); // E3: lot C of 7 Feb, 2.00, expires on 17 Feb
+    // A hold of 4.00 made an hour before lot A is due.
+    at('2028-02-10T22:00:00.000Z');
+    const hold = await m.api.post('/api/v1/holds', { member_id: m.member.id, amount: 400, expires_in: 86_400 });
+    expect(hold.status).toBe(201);
+    at('2028-02-10T23:00:00.000Z'); // 11 Feb 00:00 Berlin
+    // Due: A's 10.00; available 15.00 − 4.00 = 11.00 covers it. Balance 5.00, of which the hold keeps 4.00.
+    expect(await m.get()).toMatchObject({ balance: 500, held: 400, available: 100, expiring: [{ amount: 300, on: '2028-02-15' }, { amount: 200, on: '2028-02-17' }] });
+    expect(await m.expiries()).toEqual([]);
+    // E4 captures the hold: 4.00 out of the lots expiring soonest (B 3.00, C 1.00), and the expiry is written by
+    // the same statement. It earns floor((5000 − 400) × 10 %) = 4.60 into lot D of 11 Feb (expires on 21 Feb).
+    const captured = await m.check(5000, { hold_id: hold.body.id });
+    expect(captured.body).toMatchObject({ redeemed: 400, earned: 460 });
+    expect(await m.expiries()).toEqual([-1000]);
+    expect(await m.get()).toMatchObject({ balance: 560, held: 0, available: 560, expiring: [{ amount: 100, on: '2028-02-17' }, { amount: 460, on: '2028-02-21' }] });
+    // Refund half of E4: floor(400 × 2300 / 4600) = 2.00 given back where E4 took it from, in proportion: B 1.50,
+    // C 0.50; then floor(460 × 2300 / 4600) = 2.30 taken back from E4's own lot D — not from C, which expires sooner.
+    expect((await m.api.post('/api/v1/transactions/E4/refunds', { external_id: 'R1', amount: 2300 })).status).toBe(201);
+    expect(await m.get()).toMatchObject({
+      balance: 530,
+      expiring: [{ amount: 150, on: '2028-02-15' }, { amount: 150, on: '2028-02-17' }, { amount: 230, on: '2028-02-21' }],
+    });
+    // Void E2: its 3.00 comes out of its own lot B first (1.50), then the lots expiring soonest: C 1.50.
+    expect((await m.api.post('/api/v1/transactions/E2/void')).status).toBe(200);
+    expect(await m.get()).toMatchObject({ balance: 230, expiring: [{ amount: 230, on: '2028-02-21' }] });
+    at('2028-02-20T23:00:00.000Z');
+    const pass = await runExpiry(t.db, t.clock.now());
+    expect(pass.expired).toBeGreaterThanOrEqual(230);
+    expect(await m.expiries()).toEqual([-1000, -230]);
+    expect(await m.get()).toMatchObject({ balance: 0, available: 0, expiring: [] });
+    const history = (await m.api.get(`/api/v1/members/${m.member.id}/history`)).body.data;
+    expect(history[0]).toMatchObject({ type: 'expiry', cashback: -230 });
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('in debt nothing expires; what is earned pays the debt back first, only the rest forms a lot', async () => {
+    at('2028-03-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 5, warning: 0 });
+    await m.check(10_000); // lot of 1 Mar: 10.00
+    await m.check(10_000, { redeem_amount: 1000 }); // pays 10.00 out of it; earns 9.00 into the same lot
+    expect(await m.get()).toMatchObject({ balance: 900, expiring: [{ amount: 900, on: '2028-03-06' }] });
+    await m.api.post('/api/v1/transactions/E1/void'); // takes 10.00 back: 9.00 from the lot, −1.00 of debt
+    expect(await m.get()).toMatchObject({ balance: -100, available: -100, expiring: [] });
+    at('2028-03-02T10:00:00.000Z');
+    await m.check(3000); // earns 3.00: 1.00 pays the debt, 2.00 forms the lot of 2 Mar
+    expect(await m.get()).toMatchObject({ balance: 200, expiring: [{ amount: 200, on: '2028-03-07' }] });
+    at('2028-03-06T23:00:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-200]);
+    expect(await m.get()).toMatchObject({ balance: 0, available: 0 });
+  });
+
+  it('crosses the spring daylight-saving change: a lot expires at the start of the right local day', async () => {
+    at('2028-03-24T12:00:00.000Z');
+    const m = await berlinMember({ days: 2, warning: 0 });
+    // Closed on Friday 24 Mar 2028 at 23:30 Berlin (22:30 UTC): its venue day is the 24th; it expires on Sunday the
+    // 26th, the day clocks go forward, at 00:00 CET = 23:00 UTC on the 25th.
+    at('2028-03-24T22:45:00.000Z');
+    await m.check(1000, { closed_at: '2028-03-24T22:30:00.000+00:00' });
+    at('2028-03-25T10:00:00.000Z');
+    await m.check(2000); // lot of the 25th, expiring on Monday the 27th at 00:00 CEST = 22:00 UTC on the 26th
+    at('2028-03-25T22:59:59.999Z');
+    expect((await m.get()).balance).toBe(300);
+    at('2028-03-25T23:00:00.000Z');
+    expect((await m.get()).balance).toBe(200);
+    at('2028-03-26T21:59:59.999Z');
+    expect((await m.get()).balance).toBe(200);
+    at('2028-03-26T22:00:00.000Z');
+    expect((await m.get()).balance).toBe(0);
+    // One pass writes what is due by then as one entry.
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-300]);
+  });
+
+  it('crosses the autumn change the same way', async () => {
+    at('2028-10-27T10:00:00.000Z');
+    const m = await berlinMember({ days: 2, warning: 0 });
+    await m.check(1000); // lot of Fri 27 Oct, expires on Sun 29 Oct (the change day) at 00:00 CEST = 22:00 UTC on the 28th
+    at('2028-10-28T10:00:00.000Z');
+    await m.check(2000); // lot of Sat 28 Oct, expires on Mon 30 Oct at 00:00 CET = 23:00 UTC on the 29th
+    at('2028-10-28T21:59:59.999Z');
+    expect((await m.get()).balance).toBe(300);
+    at('2028-10-28T22:00:00.000Z');
+    expect((await m.get()).balance).toBe(200);
+    at('2028-10-29T22:59:59.999Z');
+    expect((await m.get()).balance).toBe(200);
+    at('2028-10-29T23:00:00.000Z');
+    expect((await m.get()).balance).toBe(0);
+    await runExpiry(t.db, t.clock.now());
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-300]);
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('an imported opening balance forms a lot of the import day', async () => {
+    at('2028-11-10T09:00:00.000Z');
+    const m = await berlinMember({ days: 30, warning: 0 });
+    const card = newCardNumber();
+    const csv = `card_number,phone,name,consent_date,opening_balance,total_spend,visits,stamps\n${card},,Jonas Weber,2028-01-01,1250,0,0,0\n`;
+    const totals = await importMembers(t.db, { venueId: m.venue.id, livemode: false, country: 'DE', reference: 'expiry.csv' }, 'csv', (async function* () {
+      yield csv;
+    })(), { clock: t.clock });
+    expect(totals.imported).toBe(1);
+    const { body: imported } = await m.api.get(`/api/v1/members/lookup?card_number=${card}`);
+    expect(imported).toMatchObject({ balance: 1250, expiring: [{ amount: 1250, on: '2028-12-10' }] });
+    at('2028-12-09T23:00:00.000Z'); // 10 Dec 00:00 Berlin
+    await runExpiry(t.db, t.clock.now());
+    expect((await m.api.get(`/api/v1/members/${imported.id}`)).body).toMatchObject({ balance: 0, expiring: [] });
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('turning expiry off forgets the lots: nothing earned until then expires', async () => {
+    at('2028-12-20T09:00:00.000Z');
+    const m = await berlinMember({ days: 3, warning: 0 });
+    await m.check(5000);
+    expect(await m.get()).toMatchObject({ balance: 500, expiring: [{ amount: 500, on: '2028-12-23' }] });
+    const [program] = await programs.listPrograms(t.db, m.venue.id);
+    await programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } });
+    t.clock.advance(10 * DAY);
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.get()).toMatchObject({ balance: 500, available: 500, expiring: null });
+    expect(await m.expiries()).toEqual([]);
+    const { rows } = await sql`select 1 from cashback_lots where member_id = ${m.member.id}`.execute(t.db);
+    expect(rows).toEqual([]);
+  });
+
+  it('costs no extra round trip with expiry on: a look-up is one statement, a check five, also when it writes an expiry', async () => {
+    at('2029-01-10T09:00:00.000Z');
+    const m = await berlinMember({ days: 1, warning: 0 });
+    const sentBy = async (send: () => Promise<{ status: number; body: unknown }>) => {
+      const from = t.testDatabase.sent.length;
+      const res = await send();
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return t.testDatabase.sent.slice(from);
+    };
+    await m.check(5000); // warms the caches; a lot of 10 Jan (5.00), due on 11 Jan
+    const card = m.member.card_numbers[0];
+    expect(await sentBy(() => m.api.get(`/api/v1/members/lookup?card_number=${card}`))).toHaveLength(1);
+    expect(await sentBy(() => m.api.get(`/api/v1/members/${m.member.id}`))).toHaveLength(1);
+    const line = [{ name: 'Dinner', quantity: 1, unit_price: 3000 }];
+    expect((await sentBy(() => m.api.post('/api/v1/checks/calculate', { member_id: m.member.id, line_items: line }))).length).toBeLessThanOrEqual(2);
+    const sent = await sentBy(() => m.check(3000, { redeem_amount: 100 }));
+    expect(sent, sent.map((q) => q.slice(0, 120)).join('\n')).toHaveLength(5);
+    at('2029-01-11T09:00:00.000Z'); // the 10 Jan lot is due: this check writes its expiry in its one write
+    await m.get(); // the key's last use is written at most once a minute: not in the count
+    const writing = await sentBy(() => m.check(3000));
+    expect(writing, writing.map((q) => q.slice(0, 120)).join('\n')).toHaveLength(5);
+    expect(await m.expiries()).toEqual([-690]); // 5.00 − 1.00 paid + 2.90 earned, all on 10 Jan
+  });
+
+  it('a void gives a redemption of cashback that formed no lot back to no lot: it never expires', async () => {
+    at('2031-08-01T08:00:00.000Z');
+    const m = await berlinMember({ days: 2, warning: 0 });
+    expect((await m.api.post(`/api/v1/members/${m.member.id}/adjustments`, { amount: 5000, reason: 'goodwill' })).status).toBe(201);
+    // Pays 50.00 out of the adjustment (no lot) and earns floor(1000 × 10 %) = 1.00 into the lot of 1 Aug.
+    expect((await m.check(6000, { redeem_amount: 5000 })).body).toMatchObject({ redeemed: 5000, earned: 100 });
+    expect(await m.get()).toMatchObject({ balance: 100, expiring: [{ amount: 100, on: '2031-08-03' }] });
+    at('2031-08-10T10:00:00.000Z'); // the 1 Aug lot expired on 3 Aug
+    expect(await m.get()).toMatchObject({ balance: 0, expiring: [] });
+    // The void writes the 1.00 expiry, gives the 50.00 back to no lot and takes the 1.00 earned back: 49.00.
+    expect((await m.api.post('/api/v1/transactions/E1/void')).status).toBe(200);
+    expect(await m.get()).toMatchObject({ balance: 4900, available: 4900, expiring: [] });
+    t.clock.advance(30 * DAY);
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.get()).toMatchObject({ balance: 4900, available: 4900, expiring: [] });
+    expect(await m.expiries()).toEqual([-100]);
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('refunds give a redemption back to the lots it took from and to no lot, in proportion, exactly', async () => {
+    at('2031-10-01T08:00:00.000Z');
+    const m = await berlinMember({ days: 10, warning: 0 });
+    await m.api.post(`/api/v1/members/${m.member.id}/adjustments`, { amount: 1000, reason: 'goodwill' }); // no lot
+    await m.check(5000); // E1: lot of 1 Oct, 5.00 (expires on 11 Oct)
+    at('2031-10-02T08:00:00.000Z');
+    await m.check(3000); // E2: lot of 2 Oct, 3.00 (12 Oct)
+    at('2031-10-03T08:00:00.000Z');
+    // E3 pays 17.00: 5.00 from the 1 Oct lot, 3.00 from the 2 Oct lot, 9.00 from no lot; earns 8.30 (3 Oct lot).
+    expect((await m.check(10_000, { redeem_amount: 1700 })).body).toMatchObject({ redeemed: 1700, earned: 830, paid: 8300 });
+    expect(await m.get()).toMatchObject({ balance: 930, expiring: [{ amount: 830, on: '2031-10-13' }] });
+    // Refund 15.00 of 83.00: floor(1700 × 1500 / 8300) = 3.07 back — 307 × 500/1700 = 90.29, × 300/1700 = 54.18,
+    // × 900/1700 = 162.53: floors 90 + 54 + 162 = 306, the cent left to the largest remainder (no lot): 163.
+    // floor(830 × 1500 / 8300) = 1.50 taken back from the 3 Oct lot.
+    expect((await m.api.post('/api/v1/transactions/E3/refunds', { external_id: 'R1', amount: 1500 })).status).toBe(201);
+    expect(await m.get()).toMatchObject({
+      balance: 1087,
+      expiring: [{ amount: 90, on: '2031-10-11' }, { amount: 54, on: '2031-10-12' }, { amount: 680, on: '2031-10-13' }],
+    });
+    // The void gives the rest back whole: 4.10 and 2.46 to the lots, 7.37 to no lot; takes the 6.80 left back.
+    at('2031-10-04T08:00:00.000Z');
+    expect((await m.api.post('/api/v1/transactions/E3/void')).status).toBe(200);
+    expect(await m.get()).toMatchObject({ balance: 1800, expiring: [{ amount: 500, on: '2031-10-11' }, { amount: 300, on: '2031-10-12' }] });
+    at('2031-10-20T08:00:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-800]); // the adjustment's 10.00 never expires
+    expect(await m.get()).toMatchObject({ balance: 1000, expiring: [] });
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('a check closed long ago earns into a lot already due: its answer shows it gone, as a GET at that moment does', async () => {
+    at('2031-12-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 30, warning: 0 });
+    await m.api.post(`/api/v1/members/${m.member.id}/adjustments`, { amount: 200, reason: 'goodwill' }); // no lot
+    // Closed on 15 Oct: earns 5.00 into the lot of 15 Oct, which expired on 14 Nov.
+    const line = [{ name: 'Dinner', quantity: 1, unit_price: 5000 }];
+    const calc = await m.api.post('/api/v1/checks/calculate', { member_id: m.member.id, line_items: line, closed_at: '2031-10-15T12:00:00.000Z' });
+    expect(calc.body).toMatchObject({ earned: 500, balance_after: 200, available_after: 200 });
+    expect(calc.body.display.cashier).not.toContain('expires');
+    const res = await m.check(5000, { closed_at: '2031-10-15T12:00:00.000Z' });
+    expect(res.body.earned).toBe(500);
+    const seen = await m.get();
+    expect(seen).toMatchObject({ balance: 200, available: 200, expiring: [] });
+    expect(res.body.display.cashier).not.toContain('expires');
+    expect(res.body.display.cashier).toContain('€2.00');
+    expect(res.body.display.receipt).toContain('Cashback available: €2.00'); // not €7.00
+    expect(calc.body.display.receipt).toContain('Cashback available: €2.00');
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.expiries()).toEqual([-500]);
+    expect(await m.get()).toMatchObject({ balance: 200, expiring: [] });
+  });
+
+  it('turning expiry off after a lot is due, before the worker: what was due is written first, never given back', async () => {
+    at('2032-01-05T10:00:00.000Z');
+    const m = await berlinMember({ days: 3, warning: 0 });
+    await m.check(5000); // lot of 5 Jan, 5.00, expires on 8 Jan
+    at('2032-01-06T10:00:00.000Z');
+    await m.check(2000); // lot of 6 Jan, 2.00, expires on 9 Jan
+    at('2032-01-08T10:00:00.000Z'); // the 5 Jan lot is due; no worker has run
+    expect(await m.get()).toMatchObject({ balance: 200, expiring: [{ amount: 200, on: '2032-01-09' }] });
+    const [program] = await programs.listPrograms(t.db, m.venue.id);
+    await programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
+    expect(await m.expiries()).toEqual([-500]);
+    expect(await events(m.api, 'cashback.expired', m.member.id)).toHaveLength(1);
+    // The 6 Jan lot was not due: it no longer expires.
+    t.clock.advance(10 * DAY);
+    await runExpiry(t.db, t.clock.now());
+    expect(await m.get()).toMatchObject({ balance: 200, available: 200, expiring: null });
+    expect(await m.expiries()).toEqual([-500]);
+    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+  });
+
+  it('a changed warning lead applies to the lots not yet warned about: 7 → 0 warns none, 0 → 3 warns them', async () => {
+    at('2032-02-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 10, warning: 7 });
+    await m.check(5000); // lot of 1 Feb, 5.00, expires on 11 Feb; warned on 4 Feb by the lead it was formed with
+    const [program] = await programs.listPrograms(t.db, m.venue.id);
+    const lead = (days: number) =>
+      programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
+    await lead(0);
+    at('2032-02-05T10:00:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    expect(await events(m.api, 'cashback.expiring', m.member.id)).toEqual([]);
+    await lead(3); // warned from the start of 8 Feb, Berlin (7 Feb 23:00 UTC)
+    at('2032-02-07T22:59:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    expect(await events(m.api, 'cashback.expiring', m.member.id)).toEqual([]);
+    at('2032-02-07T23:00:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    const warned = await events(m.api, 'cashback.expiring', m.member.id);
+    expect(warned.map((e) => e.data.object)).toMatchObject([{ amount: 500, earned_on: '2032-02-01', expires_on: '2032-02-11' }]);
+  });
+});
