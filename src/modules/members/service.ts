@@ -41,7 +41,7 @@ async function programsById(db: Db, venueId: string): Promise<Map<string, Progra
 async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
-  // A record read without its lots (a scan's) reads them now, when the program expires cashback.
+  // A record read without its lots (one read before the program began to expire cashback) reads them now.
   const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.venueId, record.id) })).lots : undefined);
   return presentMember(expiry.settle(record, program, caller.venue.timezone, lots, caller.now).record, program, caller.venue);
 }
@@ -373,11 +373,13 @@ async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | u
  * The member a scanned code names (card number or serial) as the first step of a statement that does more
  * (`named_member`); `presentNamed` shows the row it gives.
  */
-export function memberByCodeStep(db: Db, caller: Caller, code: string): WriteStep {
+export async function memberByCodeStep(db: Db, caller: Caller, code: string): Promise<WriteStep> {
   // Shared lock on the member's row: a scan sent with an Idempotency-Key stores its answer (the member, named) in
   // its transaction, and an erasure locks the row before it rewrites stored answers. So the scan either commits its
   // answer first, and the erasure then finds and redacts it, or waits for the erasure and finds no one (404).
-  const query = repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }).forShare('m');
+  // The lots ride along when the venue expires cashback (programs are cached: no round trip to know).
+  const withLots = await expiry.venueExpires(db, caller.venueId);
+  const query = repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }, 1, withLots).forShare('m');
   return { name: 'named_member', query };
 }
 

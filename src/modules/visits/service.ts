@@ -75,7 +75,7 @@ export async function scan(db: Db, caller: Caller, code: string): Promise<Scan> 
   const id = newId();
   const [row] = await writeTogether<Parameters<typeof members.presentNamed>[2]>(
     db,
-    [members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
+    [await members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
     'named_member',
   );
   const member = await members.presentNamed(db, caller, row);

@@ -267,7 +267,7 @@ describe('cashback expiry', () => {
     expect(rows).toEqual([]);
   });
 
-  it('costs no extra round trip with expiry on: a look-up is one statement, a check five, also when it writes an expiry', async () => {
+  it('costs no extra round trip with expiry on: a look-up and a scan are one statement, a check five, also when it writes an expiry', async () => {
     at('2029-01-10T09:00:00.000Z');
     const m = await berlinMember({ days: 1, warning: 0 });
     const sentBy = async (send: () => Promise<{ status: number; body: unknown }>) => {
@@ -280,6 +280,7 @@ describe('cashback expiry', () => {
     const card = m.member.card_numbers[0];
     expect(await sentBy(() => m.api.get(`/api/v1/members/lookup?card_number=${card}`))).toHaveLength(1);
     expect(await sentBy(() => m.api.get(`/api/v1/members/${m.member.id}`))).toHaveLength(1);
+    expect(await sentBy(() => m.api.post('/api/v1/scans', { code: card }))).toHaveLength(1);
     const line = [{ name: 'Dinner', quantity: 1, unit_price: 3000 }];
     expect((await sentBy(() => m.api.post('/api/v1/checks/calculate', { member_id: m.member.id, line_items: line }))).length).toBeLessThanOrEqual(2);
     const sent = await sentBy(() => m.check(3000, { redeem_amount: 100 }));
