@@ -80,3 +80,21 @@ export async function ledgerSum(t: TestApp, memberId: string, column: 'cashback'
     select coalesce(sum(${sql.ref(column)}), 0) as total from ledger_entries where member_id = ${memberId}`.execute(t.db);
   return Number(rows[0]!.total);
 }
+
+/**
+ * An unforeseen refusal, made to order: the database refuses to store `cardNumber` for this venue (a trigger), so
+ * a test can see what a write does when a batch fails for a reason no validation knew. Returns the undo.
+ */
+export async function refuseCard(t: TestApp, venue: accounts.Venue, cardNumber: string): Promise<() => Promise<void>> {
+  await sql
+    .raw(
+      `create or replace function refuse_card() returns trigger language plpgsql as $$ begin
+         if new.card_number = '${cardNumber}' and new.venue_id = '${venue.id}' then raise exception '${cardNumber} refused'; end if; return new; end $$`,
+    )
+    .execute(t.db);
+  await sql.raw('create trigger refuse_card before insert on member_cards for each row execute function refuse_card()').execute(t.db);
+  return async () => {
+    await sql.raw('drop trigger refuse_card on member_cards').execute(t.db);
+    await sql.raw('drop function refuse_card()').execute(t.db);
+  };
+}

@@ -7,7 +7,7 @@ import * as imports from '../../../src/modules/imports/service.js';
 import { startImportWorker } from '../../../src/modules/imports/worker.js';
 import * as members from '../../../src/modules/members/service.js';
 import { TEST_PEPPER, useTestApp } from '../../support/app.js';
-import { createKey, createProgram, createVenue } from '../../support/factories.js';
+import { createKey, createProgram, createVenue, refuseCard } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 import { startWorkerProcess } from '../../support/processes.js';
 import { needs } from '../../support/services.js';
@@ -235,31 +235,24 @@ describe('member imports through the API', () => {
       errors: [{ line: 3, reason: 'consent_date is before 1900-01-01.' }],
     });
 
-    await sql
-      .raw(
-        `create or replace function refuse_boom() returns trigger language plpgsql as $$ begin
-           if new.card_number = 'BOOM' and new.venue_id = '${venue.id}' then raise exception 'boom refused'; end if; return new; end $$`,
-      )
-      .execute(t.db);
-    await sql.raw('create trigger refuse_boom before insert on member_cards for each row execute function refuse_boom()').execute(t.db);
+    const allowCard = await refuseCard(t, venue, 'BOOM');
     try {
       const created = (await api.post('/api/v1/members/imports', csv('card_number,consent_date\nBOOM,2024-01-01\n'))).body;
       const worker = 'a0000000-0000-7000-8000-000000000002';
       for (let attempt = 1; attempt < imports.MAX_IMPORT_ATTEMPTS; attempt++) {
-        await expect(imports.runNextImport(t.db, t.clock, worker)).rejects.toThrow(/boom refused/);
+        await expect(imports.runNextImport(t.db, t.clock, worker)).rejects.toThrow(/BOOM refused/);
         expect((await api.get(`/api/v1/members/imports/${created.id}`)).body.status).toBe('running');
         t.clock.advance(imports.IMPORT_LEASE_MS + 1);
       }
       expect(await imports.runNextImport(t.db, t.clock, worker)).toBe(true);
       expect((await api.get(`/api/v1/members/imports/${created.id}`)).body).toMatchObject({
         status: 'failed',
-        failure: expect.stringMatching(/^Lines 2 to 2 could not be imported \(.*boom refused.*\).* \(after 3 attempts\)$/),
+        failure: expect.stringMatching(/^Lines 2 to 2 could not be imported \(.*BOOM refused.*\).* \(after 3 attempts\)$/),
       });
       t.clock.advance(imports.IMPORT_LEASE_MS + 1);
       expect(await imports.claimImport(t.db, t.clock, worker)).toBeUndefined();
     } finally {
-      await sql.raw('drop trigger refuse_boom on member_cards').execute(t.db);
-      await sql.raw('drop function refuse_boom()').execute(t.db);
+      await allowCard();
     }
   });
 

@@ -10,7 +10,7 @@ import { ownerCaller, type Venue } from '../../../src/modules/accounts/service.j
 import { importFile, importMembers } from '../../../src/modules/members/bulk-import.js';
 import * as members from '../../../src/modules/members/service.js';
 import { TEST_PEPPER, useTestApp } from '../../support/app.js';
-import { createProgram, createVenue } from '../../support/factories.js';
+import { createProgram, createVenue, refuseCard } from '../../support/factories.js';
 import { runCli } from '../../support/processes.js';
 import { needs } from '../../support/services.js';
 
@@ -280,22 +280,14 @@ describe('members import: what a line may hold', () => {
 
   it('a batch the database refuses for an unforeseen reason stops the import naming its lines; the batches before stay', async () => {
     const venue = await cashbackVenue();
-    // An unforeseen refusal, made to order: this venue's card BOOM cannot be written.
-    await sql
-      .raw(
-        `create or replace function refuse_boom() returns trigger language plpgsql as $$ begin
-           if new.card_number = 'BOOM' and new.venue_id = '${venue.id}' then raise exception 'boom refused'; end if; return new; end $$`,
-      )
-      .execute(t.db);
-    await sql.raw('create trigger refuse_boom before insert on member_cards for each row execute function refuse_boom()').execute(t.db);
+    const allowCard = await refuseCard(t, venue, 'BOOM');
     try {
       const content = ['card_number,consent_date', 'K-1,2024-01-01', 'K-2,2024-01-01', 'K-3,2024-01-01', 'BOOM,2024-01-01', 'K-5,2024-01-01'].join('\n');
       const run = importMembers(t.db, target(venue), 'csv', text(content), { clock: t.clock, batchSize: 2 });
-      await expect(run).rejects.toThrow(/^Lines 4 to 5 could not be imported \(.*boom refused.*\); the lines before them are imported\.$/);
+      await expect(run).rejects.toThrow(/^Lines 4 to 5 could not be imported \(.*BOOM refused.*\); the lines before them are imported\.$/);
       expect(await cards(venue)).toEqual(['K-1', 'K-2']);
     } finally {
-      await sql.raw('drop trigger refuse_boom on member_cards').execute(t.db);
-      await sql.raw('drop function refuse_boom()').execute(t.db);
+      await allowCard();
     }
   });
 
