@@ -7,6 +7,13 @@ export function formatNullableTimestamp(value: Date | string | null): string | n
   return value === null ? null : formatTimestamp(value);
 }
 
+/** Whether `day` is a real calendar date written 'YYYY-MM-DD' (Date.parse would roll 2023-02-29 over to 1 March). */
+export function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const at = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
+}
+
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The calendar date of `at` in a time zone, 'YYYY-MM-DD': a venue's day, which per-day limits count by. */

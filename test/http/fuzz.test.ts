@@ -190,7 +190,8 @@ const VOLATILE_COLUMNS = ['last_used_at', 'last_seen_at'];
 const CHECKED_TABLES = [
   'venues', 'owners', 'api_keys', 'programs', 'members', 'member_cards', 'ledger_entries', 'transactions', 'refunds',
   'holds', 'scans', 'dishes', 'venue_tables', 'orders', 'catalog_categories', 'catalog_products', 'webhook_endpoints',
-  'events', 'webhook_deliveries',
+  'events', 'webhook_deliveries', 'cashback_lots', 'member_imports', 'member_import_chunks', 'member_import_errors',
+  'erased_cards', 'member_erasure_keys',
 ];
 let tables: string[] = [];
 

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
-import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import { formatNullableTimestamp, formatTimestamp, isCalendarDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import * as historyRepo from './history-repo.js';
@@ -18,7 +18,7 @@ const CSV_BATCH = 1000;
 
 function checkDays(filter: HistoryFilter): void {
   for (const [param, day] of [['from', filter.fromDay], ['to', filter.toDay]] as const) {
-    if (day !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))) {
+    if (day !== undefined && !isCalendarDay(day)) {
       throw new ApiError('parameter_invalid', { param, message: `${param} must be a date, YYYY-MM-DD.` });
     }
   }

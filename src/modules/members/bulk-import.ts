@@ -13,6 +13,7 @@ import { bulkItemErrors } from '../../shared/bulk.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { isCalendarDay } from '../../shared/time.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as repo from './bulk-import-repo.js';
 import { openingLots } from './expiry-service.js';
@@ -262,11 +263,10 @@ function consentDate(text: string | undefined, now: Date): Date | string {
   const value = text?.trim() ?? '';
   if (value === '') return 'consent_date is required: import only guests who agreed to join, with the date they did.';
   const parts = RFC3339.exec(value);
-  const day = parts && new Date(`${parts[1]}T00:00:00Z`);
+  const day = parts && isCalendarDay(parts[1]!) ? new Date(`${parts[1]}T00:00:00Z`) : null;
   const valid =
+    parts &&
     day &&
-    !Number.isNaN(day.getTime()) &&
-    day.toISOString().slice(0, 10) === parts[1] &&
     (parts[2] === undefined || (Number(parts[2]) < 24 && Number(parts[3]) < 60 && Number(parts[4]) < 60 && Number(parts[5] ?? 0) < 24 && Number(parts[6] ?? 0) < 60));
   if (!valid) return 'consent_date must be a date as YYYY-MM-DD or an RFC 3339 date and time with its offset (2024-03-01T18:30:00+01:00).';
   const at = parts[2] === undefined ? day : new Date(value.replace(' ', 'T'));

@@ -89,6 +89,9 @@ describe('transactions', () => {
     expect(lines[1]).toMatch(/^[^,]+,2026-11-22T09:30:00\.000\+00:00,C-1,till-1,[0-9a-f-]{36},completed,test,EUR,10\.00,0\.00,0\.00,0\.50,10\.00,0\.00,1,[0-9a-f-]{36}$/);
     expect(lines[2]).toContain(",'=A-1,till-1,");
     expect(expectError(await c.get('/dashboard/api/transactions/export.csv?livemode=maybe'), 400, 'parameter_invalid').param).toBe('livemode');
+    // A date that does not exist (9885 is no leap year) is refused, not handed to PostgreSQL (a 500 the fuzzer found).
+    expect(expectError(await c.get('/dashboard/api/transactions/export.csv?to=9885-02-29'), 400, 'parameter_invalid').param).toBe('to');
+    expect(expectError(await c.get('/dashboard/api/transactions?from=2023-02-29'), 400, 'parameter_invalid').param).toBe('from');
   });
 
   it('another venue’s owner sees none of them; no session, no list', async () => {
