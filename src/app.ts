@@ -1,7 +1,7 @@
 // Builds the HTTP application from its dependencies; nothing here opens connections or listens.
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installKeyAuth } from './http/auth.js';
+import { installKeyAuth, installVenueResolution } from './http/auth.js';
 import { registerLegacyPos } from './http/legacy-pos.js';
 import type { App, AppDeps } from './http/context.js';
 import { installErrorHandling, routerRefusal, sendApiError, writeClientError } from './http/error-handler.js';
@@ -53,6 +53,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);
+  app.decorateRequest('keyIdentity', null);
   app.setValidatorCompiler(validatorCompiler);
   let closing = false;
   app.addHook('preClose', async () => {
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   installErrorHandling(app, docBaseUrl);
   installInputChecks(app);
   installKeyAuth(app);
+  installVenueResolution(app);
   installOps(app);
   await registerOpenApi(app);
   await app.register(

@@ -49,6 +49,18 @@ async function venueOf(db: Db, ref: string | undefined): Promise<accounts.Venue>
   throw new UsageError(venues.length ? 'Several venues exist: pass --venue <id or slug>.' : 'No venue exists yet: run "venue create" first.');
 }
 
+/** Whose keys a key command means: the chain's own (--chain, D21) or a venue's. */
+async function keyOwnerOf(db: Db, v: Record<string, string | undefined>): Promise<{ chainId: string; venueId: string | null; label: string }> {
+  if (v.chain !== undefined) {
+    if (v.venue !== undefined) throw new UsageError('Give --chain for a chain key or --venue for a venue key, not both.');
+    const chain = await accounts.findChain(db, v.chain);
+    if (!chain) throw new UsageError(`No chain with id or slug "${v.chain}".`);
+    return { chainId: chain.id, venueId: null, label: `chain ${chain.slug}` };
+  }
+  const venue = await venueOf(db, v.venue);
+  return { chainId: venue.chainId, venueId: venue.id, label: venue.slug };
+}
+
 const required = (values: Record<string, string | undefined>, name: string): string => {
   const value = values[name];
   if (!value) throw new UsageError(`--${name} is required.`);
@@ -123,18 +135,31 @@ const COMMANDS: Record<string, Command> = {
   },
   'venue create': {
     usage:
-      'venue create --name N --slug S [--currency EUR] [--locale en-IE] [--timezone Europe/Dublin] [--country IE]',
-    options: { name: { type: 'string' }, slug: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, country: { type: 'string' } },
+      'venue create --name N --slug S [--chain C] [--currency EUR] [--locale en-IE] [--timezone Europe/Dublin] [--country IE]   With --chain: joins chain C (id or slug) and counts in its currency; without: a new chain of one.',
+    options: { name: { type: 'string' }, slug: { type: 'string' }, chain: { type: 'string' }, currency: { type: 'string' }, locale: { type: 'string' }, timezone: { type: 'string' }, country: { type: 'string' } },
+    optionOf: { chainId: 'chain' },
     async run(storage, v) {
-      const venue = await accounts.createVenue(storage.database.db, {
+      const db = storage.database.db;
+      const chain = v.chain === undefined ? undefined : await accounts.findChain(db, v.chain);
+      if (v.chain !== undefined && !chain) throw new UsageError(`No chain with id or slug "${v.chain}".`);
+      const venue = await accounts.createVenue(db, {
         name: required(v, 'name'),
         slug: required(v, 'slug'),
+        chainId: chain?.id,
         currency: v.currency,
         locale: v.locale,
         timezone: v.timezone,
         country: v.country,
       });
-      say(`Created venue ${venue.name} (slug ${venue.slug}, id ${venue.id}).`);
+      say(`Created venue ${venue.name} (slug ${venue.slug}, id ${venue.id}) in chain ${chain?.slug ?? venue.slug} (id ${venue.chainId}).`);
+    },
+  },
+  'chain list': {
+    usage: 'chain list                       One line per chain: id, slug, name, currency, its venues.',
+    async run(storage) {
+      for (const c of await accounts.listChains(storage.database.db)) {
+        say(`${c.id}  ${c.slug}  ${c.name}  ${c.currency}  venues: ${c.venues.map((v) => v.slug).join(', ')}`);
+      }
     },
   },
   'venue set': {
@@ -175,7 +200,7 @@ const COMMANDS: Record<string, Command> = {
       required(v, 'settings');
       const settings = json(v, 'settings', SETTINGS_EXAMPLE)!;
       const venue = await venueOf(storage.database.db, v.venue);
-      const program = await programs.createProgram(storage.database.db, venue.id, {
+      const program = await programs.createProgram(storage.database.db, venue.chainId, {
         name: required(v, 'name'),
         type: type as ProgramType,
         settings,
@@ -190,7 +215,7 @@ const COMMANDS: Record<string, Command> = {
     options: { venue: { type: 'string' } },
     async run(storage, v) {
       const venue = await venueOf(storage.database.db, v.venue);
-      for (const p of await programs.listPrograms(storage.database.db, venue.id)) {
+      for (const p of await programs.listPrograms(storage.database.db, venue.chainId)) {
         const shown = programs.presentProgram(p);
         say(`${p.id}  ${shown.type}  ${p.name}${p.isDefault ? '  (default)' : ''}  ${JSON.stringify(shown.settings)}`);
       }
@@ -214,7 +239,7 @@ const COMMANDS: Record<string, Command> = {
       const venue = await venueOf(db, v.venue);
       await programOf(db, venue.id, id);
       const program = await db.transaction().execute((trx) =>
-        programs.updateProgram(trx, venue.id, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }),
+        programs.updateProgram(trx, venue.chainId, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }),
       );
       const shown = programs.presentProgram(program);
       say(`Updated ${shown.type} program ${program.id} "${program.name}"${program.isDefault ? ' (the default)' : ''}: ${JSON.stringify(shown.settings)}`);
@@ -225,7 +250,7 @@ const COMMANDS: Record<string, Command> = {
     options: { venue: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
     async run(storage, v) {
       const venue = await venueOf(storage.database.db, v.venue);
-      const table = await menu.createTable(storage.database.db, venue.id, { name: required(v, 'name'), tableCode: v.code });
+      const table = await menu.createTable(storage.database.db, accounts.placeOf(venue), { name: required(v, 'name'), tableCode: v.code });
       say(`Created ${table.name} (code ${table.tableCode}); its QR code points to ${loadConfig().publicBaseUrl}/m/${venue.slug}/${table.tableCode}`);
     },
   },
@@ -235,7 +260,7 @@ const COMMANDS: Record<string, Command> = {
     async run(storage, v) {
       const venue = await venueOf(storage.database.db, v.venue);
       const base = loadConfig().publicBaseUrl;
-      for (const t of await menu.listTables(storage.database.db, venue.id)) say(`${t.tableCode}  ${t.name}  ${base}/m/${venue.slug}/${t.tableCode}`);
+      for (const t of await menu.listTables(storage.database.db, accounts.placeOf(venue))) say(`${t.tableCode}  ${t.name}  ${base}/m/${venue.slug}/${t.tableCode}`);
     },
   },
   'category create': {
@@ -261,7 +286,7 @@ const COMMANDS: Record<string, Command> = {
     async run(storage, v) {
       const rules = asBody(CategoryUpdate, { ...moneyRuleOptions(v) });
       const venue = await venueOf(storage.database.db, v.venue);
-      say(describeCategory(await catalogue.setCategoryRules(storage.database.db, venue.id, required(v, 'category'), rules)));
+      say(describeCategory(await catalogue.setCategoryRules(storage.database.db, venue.chainId, required(v, 'category'), rules)));
     },
   },
   'owner create': {
@@ -270,14 +295,15 @@ const COMMANDS: Record<string, Command> = {
     async run(storage, v) {
       const venue = await venueOf(storage.database.db, v.venue);
       const password = v.password ?? randomBytes(12).toString('base64url');
-      const owner = await accounts.createOwner(storage.database.db, { venueId: venue.id, email: required(v, 'email'), password });
+      const owner = await accounts.createOwner(storage.database.db, { chainId: venue.chainId, venueId: venue.id, email: required(v, 'email'), password });
       say(`Created owner ${owner.email} of ${venue.slug}.`);
       if (!v.password) say(`Password (shown once): ${password}`);
     },
   },
   'key create': {
-    usage: "key create [--venue V] [--mode test|live] [--scopes a,b] [--name N] [--rules '{json}']   Prints the secret once.",
-    options: { venue: { type: 'string' }, mode: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, rules: { type: 'string' } },
+    usage:
+      "key create [--venue V | --chain C] [--mode test|live] [--scopes a,b] [--name N] [--rules '{json}']   Prints the secret once; --chain: a chain key, which names venue_id on calls made at a venue.",
+    options: { venue: { type: 'string' }, chain: { type: 'string' }, mode: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, rules: { type: 'string' } },
     optionOf: { livemode: 'mode' },
     async run(storage, v) {
       const mode = v.mode ?? 'test';
@@ -288,20 +314,23 @@ const COMMANDS: Record<string, Command> = {
         scopes: v.scopes ? v.scopes.split(',').map((s) => s.trim()).filter(Boolean) : [],
         rules: json(v, 'rules', RULES_EXAMPLE),
       });
-      const venue = await venueOf(storage.database.db, v.venue);
-      const { key, secret } = await accounts.createApiKey(storage.database.db, storage.pepper, { venueId: venue.id, ...body, name: body.name.trim() });
+      const owner = await keyOwnerOf(storage.database.db, v);
+      const { key, secret } = await accounts.createApiKey(storage.database.db, storage.pepper, {
+        ...(owner.venueId === null ? { chainId: owner.chainId } : { venueId: owner.venueId }),
+        ...body,
+        name: body.name.trim(),
+      });
       const rules = Object.keys(key.rules).length ? `, its own rules ${JSON.stringify(key.rules)}` : '';
-      say(`Created ${mode} key ${key.id} "${key.name}" for ${venue.slug} with ${key.scopes.length ? key.scopes.join(', ') : 'full access'}${rules}.`);
+      say(`Created ${mode} key ${key.id} "${key.name}" for ${owner.label} with ${key.scopes.length ? key.scopes.join(', ') : 'full access'}${rules}.`);
       say('Secret (shown once, store it now):');
       say(secret);
     },
   },
   'key list': {
-    usage: 'key list [--venue V]             Keys with their prefix, scopes, last use and revocation.',
-    options: { venue: { type: 'string' } },
+    usage: 'key list [--venue V | --chain C] Keys with their prefix, scopes, last use and revocation (--chain: the chain keys).',
+    options: { venue: { type: 'string' }, chain: { type: 'string' } },
     async run(storage, v) {
-      const venue = await venueOf(storage.database.db, v.venue);
-      for (const k of await accounts.listApiKeys(storage.database.db, venue.id)) {
+      for (const k of await accounts.listApiKeys(storage.database.db, await keyOwnerOf(storage.database.db, v))) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
         const rules = Object.keys(k.rules).length ? `  rules ${JSON.stringify(k.rules)}` : '';
         say(`${k.id}  ${k.prefix}…  ${k.name}  ${k.scopes.join(',') || 'full access'}${rules}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
@@ -318,7 +347,7 @@ const COMMANDS: Record<string, Command> = {
       if (!file || !existsSync(file)) throw new UsageError(file ? `No file ${file}.` : 'Give the file to import (CSV or JSON Lines).');
       const db = storage.database.db;
       const venue = await venueOf(db, v.venue);
-      const target = { venueId: venue.id, livemode: true, programId: v.program, country: venue.country, reference: basename(file) };
+      const target = { chainId: venue.chainId, venueId: venue.id, livemode: true, programId: v.program, country: venue.country, reference: basename(file) };
       const done = await importFile(db, target, file, { clock: systemClock, report: v.report ?? `${file}.errors.csv` }).catch((err: unknown) => {
         // The database refused a batch for a reason no line check foresaw: say which lines, not a stack.
         if (err instanceof BatchFailed) throw new UsageError(err.message);
@@ -331,29 +360,27 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'ledger verify': {
-    usage: 'ledger verify [--venue V]        Recompute every member\'s totals from the ledger; exit 1 on any difference.',
+    usage: 'ledger verify [--venue V]        Recompute every member\'s totals (of the venue\'s chain) from the ledger; exit 1 on any difference.',
     options: { venue: { type: 'string' } },
     async run(storage, v) {
       const db = storage.database.db;
       const venue = v.venue ? await venueOf(db, v.venue) : undefined;
-      const differences = await members.verifyTotals(db, venue?.id);
-      for (const d of differences) say(`${d.venue_id}  member ${d.member_id}  ${d.field}: stored ${d.stored}, ledger ${d.ledger}`);
+      const differences = await members.verifyTotals(db, venue?.chainId);
+      for (const d of differences) say(`${d.chain_id}  member ${d.member_id}  ${d.field}: stored ${d.stored}, ledger ${d.ledger}`);
       say(differences.length ? `${differences.length} totals differ from the ledger.` : 'Every member\'s totals equal the ledger.');
       return differences.length ? 1 : 0;
     },
   },
   'key revoke': {
-    usage: 'key revoke <key id> [--venue V]  Takes effect on the next request.',
-    options: { venue: { type: 'string' } },
+    usage: 'key revoke <key id> [--venue V | --chain C]  Takes effect on the next request.',
+    options: { venue: { type: 'string' }, chain: { type: 'string' } },
     async run(storage, v, positionals) {
       const keyId = positionals[0];
       if (!keyId) throw new UsageError('Give the id of the key to revoke.');
-      const venue = await venueOf(storage.database.db, v.venue);
-      const key = await storage.database.db
-        .transaction()
-        .execute((trx) => accounts.revokeApiKey(trx, { venueId: venue.id, keyId, at: new Date() }))
-        .catch(() => undefined);
-      if (!key) throw new UsageError(`Venue ${venue.slug} has no key ${keyId}.`);
+      const db = storage.database.db;
+      const owner = await keyOwnerOf(db, v);
+      if (!(await accounts.listApiKeys(db, owner)).some((k) => k.id === keyId)) throw new UsageError(`${owner.label} has no key ${keyId}.`);
+      const key = (await db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: owner.chainId, keyId, at: new Date() })))!;
       say(`Revoked key ${key.id} (${key.prefix}…).`);
     },
   },

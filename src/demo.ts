@@ -30,7 +30,7 @@ export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue
     });
     const ownerEmail = 'owner@demo.test';
     const ownerPassword = randomBytes(12).toString('base64url');
-    await accounts.createOwner(trx, { venueId: venue.id, email: ownerEmail, password: ownerPassword });
+    await accounts.createOwner(trx, { chainId: venue.chainId, venueId: venue.id, email: ownerEmail, password: ownerPassword });
     const { secret } = await accounts.createApiKey(trx, pepper, { venueId: venue.id, name: 'Demo till', livemode: false });
     await seedDemoVenue(trx, venue);
     return { venue, ownerEmail, ownerPassword, testKey: secret, tables: DEMO_TABLES };
@@ -106,7 +106,7 @@ const DEMO_CHECKS = [
  * the test key's traffic (livemode false), so the dashboard shows it apart from live figures.
  */
 async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<void> {
-  await programs.createProgram(trx, venue.id, {
+  await programs.createProgram(trx, venue.chainId, {
     name: 'Demo Café Rewards',
     type: 'cashback',
     settings: {
@@ -125,7 +125,7 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<void> {
     items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: categoryName(category), ...dish })),
   });
   await catalogue.syncProducts(trx, caller, { items: DEMO_MENU.map(({ sku, name, category, price }) => ({ sku, name, category, price })) });
-  for (const table of DEMO_TABLES) await menu.createTable(trx, venue.id, table);
+  for (const table of DEMO_TABLES) await menu.createTable(trx, accounts.placeOf(venue), table);
 
   const enrolled = new Map<string, string>();
   for (const m of DEMO_MEMBERS) {

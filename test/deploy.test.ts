@@ -13,6 +13,7 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 
 const dockerfile = read('Dockerfile');
 const deployDoc = read('docs/deploy.md');
+const scaleOutDoc = read('docs/scale-out.md');
 const configSource = read('src/config.ts');
 const packageJson = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
 
@@ -127,13 +128,13 @@ describe('docs/deploy.md', () => {
     });
     afterAll(() => t.close());
 
-    it('name every table of the migrated schema once, distributing only tables that have venue_id', async () => {
-      const { rows } = await sql<{ table_name: string; has_venue: boolean }>`
+    it('name every table of the migrated schema once, distributing by chain_id only tables that have it', async () => {
+      const { rows } = await sql<{ table_name: string; has_chain: boolean }>`
         select t.table_name, exists (select 1 from information_schema.columns c
-          where c.table_schema = t.table_schema and c.table_name = t.table_name and c.column_name = 'venue_id') as has_venue
+          where c.table_schema = t.table_schema and c.table_name = t.table_name and c.column_name = 'chain_id') as has_chain
         from information_schema.tables t
         where t.table_schema = current_schema() and t.table_type = 'BASE TABLE' and t.table_name not like 'kysely\\_%'`.execute(t.database.db);
-      const named = [...deployDoc.matchAll(/select create_(distributed|reference)_table\('([a-z_]+)'(?:, '([a-z_]+)')?\)/g)].map((m) => ({
+      const named = [...scaleOutDoc.matchAll(/select create_(distributed|reference)_table\('([a-z_]+)'(?:, '([a-z_]+)')?\)/g)].map((m) => ({
         kind: m[1]!,
         table: m[2]!,
         column: m[3],
@@ -141,9 +142,9 @@ describe('docs/deploy.md', () => {
       const tables = rows.map((r) => r.table_name);
       expect(tables.filter((name) => named.filter((n) => n.table === name).length !== 1), 'tables not named exactly once').toEqual([]);
       for (const n of named.filter((x) => x.kind === 'distributed')) {
-        expect(n.column, n.table).toBe('venue_id');
+        expect(n.column, n.table).toBe('chain_id');
         const row = rows.find((r) => r.table_name === n.table);
-        if (row) expect(row.has_venue, n.table).toBe(true);
+        if (row) expect(row.has_chain, n.table).toBe(true);
       }
     });
   });

@@ -49,7 +49,7 @@ gate.describe('two API processes and a worker on one PostgreSQL and Redis', () =
     venue = await createVenue(t);
     await createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'Member', min_spend: 0, percent: 5 }] } });
     till = (await createKey(t, venue, { name: 'till', rules: { manual_adjustments_allowed: true } })).secret;
-    await accounts.createOwner(t.db, { venueId: venue.id, email, password: PASSWORD });
+    await accounts.createOwner(t.db, { chainId: venue.chainId, venueId: venue.id, email, password: PASSWORD });
     const env = {
       DATABASE_URL: t.testDatabase.url!,
       REDIS_URL: process.env.REDIS_URL!,

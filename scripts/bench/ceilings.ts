@@ -24,8 +24,9 @@ interface CeilingOptions {
 const options = JSON.parse(process.env.BENCH_CEILING ?? '{}') as CeilingOptions;
 const mode = process.argv[2];
 
-const READ_BY_CARD = `select m.* from member_cards c join members m on m.venue_id = c.venue_id and m.id = c.member_id
-  where c.venue_id = $1 and c.card_number = $2`;
+// Cards and members are the chain's (a venue key's caller carries its chain).
+const READ_BY_CARD = `select m.* from member_cards c join members m on m.chain_id = c.chain_id and m.id = c.member_id
+  where c.chain_id = $1 and c.card_number = $2`;
 
 async function serve(app: ReturnType<typeof Fastify>, close: () => Promise<void> = async () => {}): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -49,8 +50,8 @@ async function bareFastify(): Promise<void> {
 async function readPg(): Promise<void> {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
   const app = Fastify({ logger: false });
-  app.get<{ Querystring: { v: string; c: string } }>('/read', async (req, reply) => {
-    const { rows } = await pool.query({ name: 'bench_read_by_card', text: READ_BY_CARD, values: [req.query.v, req.query.c] });
+  app.get<{ Querystring: { chain: string; c: string } }>('/read', async (req, reply) => {
+    const { rows } = await pool.query({ name: 'bench_read_by_card', text: READ_BY_CARD, values: [req.query.chain, req.query.c] });
     if (!rows[0]) return reply.code(404).send({ error: 'not found' });
     return rows[0];
   });
@@ -60,8 +61,8 @@ async function readPg(): Promise<void> {
 async function readPglite(): Promise<void> {
   const db = await PGlite.create({ dataDir: options.dataDir });
   const app = Fastify({ logger: false });
-  app.get<{ Querystring: { v: string; c: string } }>('/read', async (req, reply) => {
-    const { rows } = await db.query(READ_BY_CARD, [req.query.v, req.query.c]);
+  app.get<{ Querystring: { chain: string; c: string } }>('/read', async (req, reply) => {
+    const { rows } = await db.query(READ_BY_CARD, [req.query.chain, req.query.c]);
     if (!rows[0]) return reply.code(404).send({ error: 'not found' });
     return rows[0];
   });
@@ -117,7 +118,7 @@ function pick(targets: Target[]): (n: number) => Target {
 async function applyPg(): Promise<void> {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency });
   const { rows } = await pool.query(TARGETS_SQL);
-  const targets: Target[] = rows.map((r) => ({ venueId: r.venue_id, memberId: r.member_id, endpointId: r.endpoint_id }));
+  const targets: Target[] = rows.map((r) => ({ chainId: r.chain_id, venueId: r.venue_id, memberId: r.member_id, endpointId: r.endpoint_id }));
   const target = pick(targets);
   const clients = await Promise.all(Array.from({ length: options.concurrency }, () => pool.connect()));
   const free = [...clients];
@@ -126,7 +127,7 @@ async function applyPg(): Promise<void> {
     const t = target(n);
     try {
       await client.query('begin');
-      await client.query({ name: 'bench_lock_member', text: LOCK_MEMBER, values: [t.venueId, t.memberId] });
+      await client.query({ name: 'bench_lock_member', text: LOCK_MEMBER, values: [t.chainId, t.memberId] });
       await client.query({ name: 'bench_write_check', text: WRITE_CHECK, values: checkParams(t, n, options.runId) });
       await client.query('commit');
     } catch (err) {
@@ -142,13 +143,13 @@ async function applyPg(): Promise<void> {
 
 async function applyPglite(): Promise<void> {
   const db = await PGlite.create({ dataDir: options.dataDir });
-  const { rows } = await db.query<{ venue_id: string; member_id: string; endpoint_id: string }>(TARGETS_SQL);
-  const targets: Target[] = rows.map((r) => ({ venueId: r.venue_id, memberId: r.member_id, endpointId: r.endpoint_id }));
+  const { rows } = await db.query<{ chain_id: string; venue_id: string; member_id: string; endpoint_id: string }>(TARGETS_SQL);
+  const targets: Target[] = rows.map((r) => ({ chainId: r.chain_id, venueId: r.venue_id, memberId: r.member_id, endpointId: r.endpoint_id }));
   const target = pick(targets);
   await loop(async (n) => {
     const t = target(n);
     await db.transaction(async (tx) => {
-      await tx.query(LOCK_MEMBER, [t.venueId, t.memberId]);
+      await tx.query(LOCK_MEMBER, [t.chainId, t.memberId]);
       await tx.query(WRITE_CHECK, checkParams(t, n, options.runId));
     });
   });

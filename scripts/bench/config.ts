@@ -21,6 +21,13 @@ export interface BenchConfig {
   /** Old members (and as many new ones) in the history comparison; each side gets half the connections. */
   historyMembers: number;
   keysPerVenue: number;
+  /** Members of each chain of the chain comparison (a chain of three venues against a chain of one). */
+  chainMembers: number;
+  /** API keys of each side of the chain comparison: the chain of one's, and the chain of three's split over its venues. */
+  chainKeys: number;
+  /** The chain comparison's rounds per side, alternating, and the length of one round (seconds). */
+  chainRounds: number;
+  chainRoundSeconds: number;
   /** Also start the embedded service once on an empty data directory, for its idle RSS (not in smoke mode). */
   freshIdle: boolean;
   /** Server of DATABASE_URL (or the default); the bench creates and drops its own database there. */
@@ -66,6 +73,12 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     historyEntries: Math.round(num(env, 'BENCH_HISTORY_ENTRIES', smoke ? 100 : 10_000)),
     historyMembers: Math.max(1, Math.round(num(env, 'BENCH_HISTORY_MEMBERS', Math.max(1, Math.floor(concurrency / 2))))),
     keysPerVenue: Math.round(num(env, 'BENCH_KEYS_PER_VENUE', smoke ? 20 : 40)),
+    chainMembers: Math.round(num(env, 'BENCH_CHAIN_MEMBERS', smoke ? 30 : 2_000)),
+    // Each side's look-ups run at the service's full rate for about half a minute: 600 keys keep every key well
+    // under the 300 a minute limit; a multiple of 3, so both sides have as many keys.
+    chainKeys: 3 * Math.ceil(num(env, 'BENCH_CHAIN_KEYS', smoke ? 30 : 600) / 3),
+    chainRounds: Math.max(2, Math.round(num(env, 'BENCH_CHAIN_ROUNDS', smoke ? 2 : 12))),
+    chainRoundSeconds: num(env, 'BENCH_CHAIN_ROUND', smoke ? 0.5 : 1),
     freshIdle: (env.BENCH_FRESH_IDLE ?? (smoke ? '0' : '1')) === '1',
     postgresServerUrl: server.href,
     postgresDatabase: env.BENCH_DB_NAME || 'venue_loyalty_bench',

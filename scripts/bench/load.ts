@@ -1,6 +1,6 @@
-// Load from this process: autocannon for closed-loop scenarios (a warm-up run, then the measured run), and a paced
-// open-loop driver for "latency at a given rate". Every answer is counted by kind and status, with the error
-// code of every non-2xx answer, and latencies are kept exactly per kind.
+// Load from this process: autocannon for closed-loop scenarios (a warm-up run, then the measured run, or short
+// rounds of two sides taking turns), and a paced open-loop driver for "latency at a given rate". Every answer is
+// counted by kind and status, with the error code of every non-2xx answer, and latencies are kept exactly per kind.
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { Latencies, round } from './stats.js';
@@ -77,6 +77,13 @@ export class Tally {
       const key = `${status} ${code}`;
       t.errors[key] = (t.errors[key] ?? 0) + 1;
     }
+  }
+
+  /** Answers counted so far, of every kind. */
+  get answers(): number {
+    let n = 0;
+    for (const t of this.kinds.values()) for (const count of Object.values(t.statuses)) n += count;
+    return n;
   }
 
   latency(kind: string, ms: number): void {
@@ -175,6 +182,46 @@ export async function cannon<T>(
   const run = await cannonRun({ url, connections, seconds }, steps, tally);
   const during = done();
   return { measured: tally.summary(run.seconds, connections), warmup: warm.summary(Math.max(warmupSeconds, 0.001), connections), during };
+}
+
+export interface SideMeasured {
+  /** Its answers over all its rounds, over the seconds of its rounds. */
+  measured: Measured;
+  /** Its rate in each round. */
+  reqPerSByRound: number[];
+}
+
+/**
+ * Sides taking turns in short closed-loop rounds after a warm-up of each — A B, B A, A B… so neither always goes
+ * first — so that whatever else the machine does meanwhile falls on every side alike; round r of each side is
+ * next to round r of the others, which makes their rates comparable round by round.
+ */
+export async function alternating<S extends string>(
+  url: string,
+  sides: Record<S, Step[]>,
+  connections: number,
+  warmupSeconds: number,
+  rounds: number,
+  roundSeconds: number,
+): Promise<Record<S, SideMeasured>> {
+  const names = Object.keys(sides) as S[];
+  if (warmupSeconds > 0) for (const name of names) await cannonRun({ url, connections, seconds: warmupSeconds }, sides[name], new Tally());
+  const tallies = new Map(names.map((name) => [name, { tally: new Tally(), seconds: 0, byRound: [] as number[] }]));
+  for (let r = 0; r < rounds; r++) {
+    for (const name of r % 2 === 0 ? names : [...names].reverse()) {
+      const side = tallies.get(name)!;
+      const before = side.tally.answers;
+      const { seconds } = await cannonRun({ url, connections, seconds: roundSeconds }, sides[name], side.tally);
+      side.seconds += seconds;
+      side.byRound.push(round((side.tally.answers - before) / seconds, 1));
+    }
+  }
+  return Object.fromEntries(
+    names.map((name) => {
+      const side = tallies.get(name)!;
+      return [name, { measured: side.tally.summary(side.seconds, connections), reqPerSByRound: side.byRound }];
+    }),
+  ) as Record<S, SideMeasured>;
 }
 
 /**

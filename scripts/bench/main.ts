@@ -1,7 +1,8 @@
 // `npm run bench`: seed in bulk, start the service as its own process, drive it with autocannon scenario by
-// scenario, measure the ceilings on the same database, and report — on PostgreSQL and on the embedded database.
+// scenario, then a chain of three venues and a chain of one taking turns, measure the ceilings on the same
+// database, and report — on PostgreSQL and on the embedded database.
 // Settings by environment (see docs/performance.md): BENCH_DURATION, BENCH_WARMUP, BENCH_CONCURRENCY, BENCH_MODES,
-// BENCH_SMOKE, BENCH_OUT, BENCH_KEEP, DATABASE_URL (its server; the bench creates its own database there).
+// BENCH_SMOKE, BENCH_OUT, BENCH_KEEP, BENCH_CHAIN_*, DATABASE_URL (its server; the bench creates its own database there).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,11 +12,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.js';
 import { loadBenchConfig, postgresUrlOf, type BenchConfig, type Mode } from './config.js';
-import { cannon, paced, type Step } from './load.js';
+import { alternating, cannon, paced, type Step } from './load.js';
 import { RssSampler, cpuMeter, freePort, type CpuShares, scriptCommand, startProcess, treeRss, waitForLine, waitReady, type Started } from './processes.js';
 import { Lifecycle } from './lifecycle.js';
 import { Progress } from './progress.js';
 import {
+  chainComparison,
   headlineRatios,
   historyPair,
   modeRatios,
@@ -41,15 +43,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function estimate(c: BenchConfig): number {
   const step = c.warmupSeconds + c.durationSeconds + 0.7;
-  const rows = c.transactions + c.historyMembers * (c.historyEntries / 2);
+  const rows = c.transactions + c.historyMembers * (c.historyEntries / 2) + 2 * c.chainMembers * (c.transactions / c.members);
   let total = 0;
   c.modes.forEach((mode, i) => {
     total += Math.max(4, (mode === 'postgres' ? 28 : 55) * (rows / 240_000)) + (mode === 'pglite' && c.freshIdle ? 8 : 1);
     total += 8 + 8 * step + 2 * step + (mode === 'postgres' ? step : 0);
     total += 2 * (step + 3) + (i === 0 ? step + 2 : 0);
+    total += 2 * chainSeconds(c);
     total += mode === 'pglite' ? 14 + 8 : 5;
   });
   return total;
+}
+
+/** One of the chain comparison's runs (look-ups, or checks): a warm-up of each side, then its rounds. */
+function chainSeconds(c: BenchConfig): number {
+  return 2 * (c.warmupSeconds + 0.2) + 2 * c.chainRounds * (c.chainRoundSeconds + 0.2);
 }
 
 const progress = new Progress(estimate(config));
@@ -203,7 +211,7 @@ function readSteps(seeded: SeedResult): Step[] {
       make: () => {
         const i = Math.floor(rnd() * config.members);
         const venue = seeded.venues[venueOfMember(config, i)]!;
-        return { kind: 'read', method: 'GET', path: `/read?v=${venue.id}&c=${names.card(i)}`, headers: {} };
+        return { kind: 'read', method: 'GET', path: `/read?chain=${venue.chainId}&c=${names.card(i)}`, headers: {} };
       },
     },
   ];
@@ -289,6 +297,22 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     history[what] = historyPair(measured, `old_${what}`, `new_${what}`);
   }
 
+  const chains: ModeResult['chain_of_three_vs_chain_of_one'] = {};
+  for (const what of ['lookup', 'apply'] as const) {
+    progress.phase(`${label}: ${what}, a chain of three venues and a chain of one taking turns`, chainSeconds(config));
+    service.sampler.setLabel(`chains_${what}`);
+    const meter = cpuMeter(service.process.pid, mode === 'postgres');
+    const sides = await alternating(
+      service.url,
+      { three: w.chainSide(seeded.chains.three, what), one: w.chainSide(seeded.chains.one, what) },
+      config.concurrency,
+      config.warmupSeconds,
+      config.chainRounds,
+      config.chainRoundSeconds,
+    );
+    chains[what] = chainComparison(sides.three, sides.one, config.chainRounds, config.chainRoundSeconds, meter());
+  }
+
   service.sampler.setLabel('end');
   service.sampler.stop();
   const exitCode = await service.process.stop();
@@ -334,6 +358,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     scenarios,
     ...(applyAt80 ? { apply_at_80_percent: applyAt80 } : {}),
     history,
+    chain_of_three_vs_chain_of_one: chains,
     ceilings,
     ratios: {},
     ledger_verify: verify,
@@ -387,6 +412,12 @@ async function main(): Promise<number> {
       history_members: config.historyMembers,
       history_entries: config.historyEntries,
       api_keys_per_venue: config.keysPerVenue,
+      chain_comparison: {
+        members_per_chain: config.chainMembers,
+        api_keys_per_chain: config.chainKeys,
+        rounds: config.chainRounds,
+        round_seconds: config.chainRoundSeconds,
+      },
       rate_limit_per_minute_per_key: 300,
       service_command: scriptCommand(config.root, 'start').text,
       service_env: 'ROLE=api LOG_LEVEL=warn API_KEY_PEPPER DATABASE_POOL_SIZE=<concurrency>',

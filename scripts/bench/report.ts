@@ -1,10 +1,11 @@
-// The run's results: ratios against the ceilings, the issue's targets (met or missed, by how much), the loud
-// list of problems (non-2xx answers, rate limiting, service errors), the printed table and latest.json.
+// The run's results: ratios against the ceilings, a chain of three against a chain of one, the issue's targets (met
+// or missed, by how much), the loud list of problems (non-2xx answers, rate limiting, service errors), the printed
+// table and latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KindSummary, Measured } from './load.js';
+import type { KindSummary, Measured, SideMeasured } from './load.js';
 import type { CpuShares } from './processes.js';
-import { round } from './stats.js';
+import { ratioInterval, round } from './stats.js';
 
 export interface ServiceStats {
   start_seconds: number;
@@ -38,6 +39,28 @@ export interface HistoryPair {
   req_per_s_ratio: number | null;
 }
 
+type SideResult = Measured & { req_per_s_by_round: number[] };
+
+/** Look-ups or checks of a chain of three venues against a chain of one, the two taking turns in short rounds (D21). */
+export interface ChainComparison {
+  rounds: number;
+  round_seconds: number;
+  chain_of_three: SideResult;
+  chain_of_one: SideResult;
+  /** three ÷ one, round by round (the two rounds of a pair ran one after the other). */
+  req_per_s_ratio_by_round: number[];
+  /** Their geometric mean: below 1 means the chain of three serves fewer requests a second. */
+  req_per_s_ratio: number | null;
+  /** Its 95 % interval: how far noise alone moved it. */
+  req_per_s_ratio_95: [number, number] | null;
+  /** three ÷ one, over all rounds: above 1 means the chain of three answers more slowly. */
+  mean_latency_ratio: number | null;
+  /** No cost beyond noise: the interval reaches 1 or lies above it. */
+  within_noise: boolean | null;
+  /** Over the whole comparison, warm-ups included: "other" is the noise both sides met. */
+  cpu: CpuShares;
+}
+
 export interface ModeResult {
   database: string;
   seed: { seconds: number; counts: Record<string, number> };
@@ -46,6 +69,7 @@ export interface ModeResult {
   scenarios: Record<string, Measured & { label: string; flows_per_s?: number; peak_rss_mb?: number; cpu?: CpuShares & { service_us_per_request: number | null; postgres_us_per_request: number | null } }>;
   apply_at_80_percent?: Measured & { offered_rate: number };
   history: { lookup?: HistoryPair; apply?: HistoryPair };
+  chain_of_three_vs_chain_of_one: { lookup?: ChainComparison; apply?: ChainComparison };
   ceilings: { bare_apply?: CeilingResult; bare_read?: CeilingResult };
   ratios: Record<string, number | null>;
   ledger_verify: { exit_code: number | null; output: string };
@@ -56,8 +80,8 @@ export interface Target {
   value: number | null;
   threshold: number | null;
   unit: string;
-  /** 'min': value ≥ threshold; 'max': value ≤ threshold; 'report': no threshold. */
-  kind: 'min' | 'max' | 'report';
+  /** 'min': value ≥ threshold; 'max': value ≤ threshold; 'noise': value ≥ threshold within its 95 % interval; 'report': no threshold. */
+  kind: 'min' | 'max' | 'noise' | 'report';
   met: boolean | null;
   /** How far from the threshold, as a sentence. */
   margin: string;
@@ -95,6 +119,23 @@ export function historyPair(all: Measured, oldKind: string, newKind: string): Hi
   };
 }
 
+export function chainComparison(three: SideMeasured, one: SideMeasured, rounds: number, roundSeconds: number, cpu: CpuShares): ChainComparison {
+  const byRound = three.reqPerSByRound.map((r, i) => ratio(r, one.reqPerSByRound[i]) ?? 0);
+  const { ratio: rate, interval } = ratioInterval(byRound);
+  return {
+    rounds,
+    round_seconds: roundSeconds,
+    chain_of_three: { ...three.measured, req_per_s_by_round: three.reqPerSByRound },
+    chain_of_one: { ...one.measured, req_per_s_by_round: one.reqPerSByRound },
+    req_per_s_ratio_by_round: byRound,
+    req_per_s_ratio: rate,
+    req_per_s_ratio_95: interval,
+    mean_latency_ratio: ratio(three.measured.mean_ms, one.measured.mean_ms),
+    within_noise: interval ? interval[1] >= 1 : null,
+    cpu,
+  };
+}
+
 export function modeRatios(mode: ModeResult): Record<string, number | null> {
   const s = mode.scenarios;
   const c = mode.ceilings;
@@ -104,6 +145,8 @@ export function modeRatios(mode: ModeResult): Record<string, number | null> {
     calculate_vs_bare_read: ratio(s.calculate?.req_per_s, c.bare_read?.req_per_s),
     history_lookup_old_vs_new_mean_latency: mode.history.lookup?.mean_latency_ratio ?? null,
     history_apply_old_vs_new_mean_latency: mode.history.apply?.mean_latency_ratio ?? null,
+    chain_of_three_vs_one_lookup: mode.chain_of_three_vs_chain_of_one.lookup?.req_per_s_ratio ?? null,
+    chain_of_three_vs_one_apply: mode.chain_of_three_vs_chain_of_one.apply?.req_per_s_ratio ?? null,
   };
 }
 
@@ -115,6 +158,8 @@ export function headlineRatios(report: Report): Record<string, number | null> {
     lookup_vs_bare_read: pgr.lookup_vs_bare_read ?? null,
     calculate_vs_bare_read: pgr.calculate_vs_bare_read ?? null,
     embedded_apply_vs_raw_pglite_loop: report.modes.pglite?.ratios.apply_vs_bare_apply ?? null,
+    chain_of_three_vs_one_apply: pgr.chain_of_three_vs_one_apply ?? null,
+    chain_of_three_vs_one_lookup: pgr.chain_of_three_vs_one_lookup ?? null,
   };
 }
 
@@ -131,6 +176,20 @@ function target(name: string, value: number | null | undefined, kind: Target['ki
       ? `missed: ${round(v, 3)}${unit} against ${threshold}${unit}, ${round((1 - v / threshold) * 100, 0)} % short (needs ${round(threshold / v, 2)}×)`
       : `missed: ${round(v, 1)}${unit} against ${threshold}${unit}, ${round((v / threshold - 1) * 100, 0)} % over`;
   return { name, value: round(v, 3), threshold, unit, kind, met, margin };
+}
+
+const interval = (c: ChainComparison) => (c.req_per_s_ratio_95 ? `95 % interval ${c.req_per_s_ratio_95.join('–')}` : 'one round: no interval');
+
+/** Met when the chain of three costs nothing beyond noise: its ratio's 95 % interval reaches 1. */
+function chainTarget(name: string, c: ChainComparison | undefined): Target {
+  if (!c || c.req_per_s_ratio === null) return { name, value: null, threshold: 1, unit: '×', kind: 'noise', met: null, margin: 'not measured' };
+  const margin =
+    c.within_noise === null
+      ? interval(c)
+      : c.within_noise
+        ? `no cost beyond noise (${interval(c)})`
+        : `a cost of ${round((1 - c.req_per_s_ratio) * 100, 1)} % beyond noise (${interval(c)})`;
+  return { name, value: c.req_per_s_ratio, threshold: 1, unit: '×', kind: 'noise', met: c.within_noise, margin };
 }
 
 export function targetsOf(report: Report): Target[] {
@@ -152,6 +211,18 @@ export function targetsOf(report: Report): Target[] {
     target('Embedded: apply ÷ raw PGlite loop', r.embedded_apply_vs_raw_pglite_loop, 'min', 0.5, '×'),
     target('PostgreSQL: look-up, 10,000-entry member ÷ new member (mean latency)', history(pg?.history.lookup), 'max', 1.2, '×'),
     target('PostgreSQL: apply, 10,000-entry member ÷ new member (mean latency)', history(pg?.history.apply), 'max', 1.2, '×'),
+    ...(
+      [
+        ['PostgreSQL', pg],
+        ['Embedded', lite],
+      ] as const
+    ).flatMap(([label, mode]) =>
+      mode
+        ? (['apply', 'lookup'] as const).map((what) =>
+            chainTarget(`${label}: ${what === 'apply' ? 'apply' : 'look-up'}, chain of three venues ÷ chain of one (req/s)`, mode.chain_of_three_vs_chain_of_one[what]),
+          )
+        : [],
+    ),
   ];
 }
 
@@ -176,6 +247,10 @@ export function problemsOf(report: Report): string[] {
     check('apply at 80 % of peak', mode.apply_at_80_percent);
     check('history look-ups', mode.history.lookup?.all);
     check('history checks', mode.history.apply?.all);
+    for (const [what, c] of Object.entries(mode.chain_of_three_vs_chain_of_one)) {
+      check(`${what}, chain of three`, c?.chain_of_three);
+      check(`${what}, chain of one`, c?.chain_of_one);
+    }
     const bad = (mode.service.log.by_level.error ?? 0) + (mode.service.log.by_level.fatal ?? 0);
     if (bad > 0) out.push(`${modeName} service logged ${bad} error lines, e.g. ${mode.service.log.samples[0] ?? ''}`);
     if (mode.service.exit_code !== 0 && mode.service.exit_code !== null) out.push(`${modeName} service exited with code ${mode.service.exit_code} on SIGTERM`);
@@ -192,7 +267,10 @@ export function noiseNotes(report: Report): string[] {
   const out: string[] = [];
   for (const [modeName, mode] of Object.entries(report.modes)) {
     if (!mode) continue;
-    const others = Object.entries(mode.scenarios).map(([name, m]) => [name, m.cpu?.other_pct ?? 0] as const);
+    const others = [
+      ...Object.entries(mode.scenarios).map(([name, m]) => [name, m.cpu?.other_pct ?? 0] as const),
+      ...Object.entries(mode.chain_of_three_vs_chain_of_one).map(([what, c]) => [`the chain comparison's ${what}`, c?.cpu.other_pct ?? 0] as const),
+    ];
     const busy = others.filter(([, pct]) => pct > 20);
     if (busy.length) {
       out.push(
@@ -251,6 +329,12 @@ export function render(report: Report): string {
         rows.push([`${what}: ${side}`, fmt(m?.req_per_s), fmt(m?.p50_ms, 2), fmt(m?.p99_ms, 2), String(m?.non2xx ?? '—'), '', ...cpuCells(undefined)]);
       }
     }
+    for (const [what, c] of Object.entries(mode.chain_of_three_vs_chain_of_one)) {
+      if (!c) continue;
+      for (const [side, m] of [['chain of three venues', c.chain_of_three], ['chain of one', c.chain_of_one]] as const) {
+        rows.push([`${what}: ${side}`, fmt(m.req_per_s), fmt(m.p50_ms, 2), fmt(m.p99_ms, 2), String(m.non2xx), '', ...cpuCells(undefined)]);
+      }
+    }
     if (mode.ceilings.bare_apply) {
       const c = mode.ceilings.bare_apply;
       rows.push([
@@ -280,6 +364,26 @@ export function render(report: Report): string {
   }
   out.push('\nRatios (one run)');
   out.push(table([['', 'ratio'], ...Object.entries(report.ratios).map(([k, v]) => [k.replaceAll('_', ' '), fmt(v, 3)])]));
+  const chains = Object.entries(report.modes).flatMap(([modeName, mode]) =>
+    Object.entries(mode?.chain_of_three_vs_chain_of_one ?? {}).map(([what, c]) => ({ modeName, what, c: c! })),
+  );
+  if (chains.length) {
+    const { rounds, round_seconds } = chains[0]!.c;
+    out.push(`\nChain of three venues ÷ chain of one: req/s, ${rounds} rounds of ${round_seconds} s each, taking turns`);
+    out.push(
+      table([
+        ['', 'ratio', '95 % interval', 'by round', 'mean latency', ''],
+        ...chains.map(({ modeName, what, c }) => [
+          `${modeName === 'postgres' ? 'PostgreSQL' : 'Embedded'} ${what}`,
+          fmt(c.req_per_s_ratio, 3),
+          c.req_per_s_ratio_95 ? c.req_per_s_ratio_95.map((v) => fmt(v, 3)).join('–') : '—',
+          c.req_per_s_ratio_by_round.map((v) => fmt(v, 2)).join(' '),
+          fmt(c.mean_latency_ratio, 3),
+          c.within_noise === null ? '' : c.within_noise ? 'no cost beyond noise' : 'a cost beyond noise',
+        ]),
+      ]),
+    );
+  }
   out.push('\nTargets');
   out.push(
     table([
@@ -287,7 +391,7 @@ export function render(report: Report): string {
       ...report.targets.map((t) => [
         t.name,
         fmt(t.value, t.unit.trim() === '×' ? 3 : 1),
-        t.threshold === null ? '—' : `${t.kind === 'min' ? '≥' : '≤'} ${t.threshold}`,
+        t.threshold === null ? '—' : t.kind === 'noise' ? `≥ ${t.threshold} within noise` : `${t.kind === 'min' ? '≥' : '≤'} ${t.threshold}`,
         t.met === null ? t.margin : `${t.met ? 'MET' : 'MISSED'} — ${t.margin}`,
       ]),
     ]),

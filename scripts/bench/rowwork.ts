@@ -4,40 +4,41 @@
 import { randomBytes } from 'node:crypto';
 import { v7 } from 'uuid';
 
-export const LOCK_MEMBER = 'select cashback, spend, visits from members where venue_id = $1 and id = $2 for update';
+export const LOCK_MEMBER = 'select cashback, spend, visits from members where chain_id = $1 and id = $2 for update';
 
 export const WRITE_CHECK = `
 with t as (
-  insert into transactions (venue_id, id, external_id, register_key, member_id, status, line_items, subtotal, discount_amount,
+  insert into transactions (chain_id, venue_id, id, external_id, register_key, member_id, status, line_items, subtotal, discount_amount,
     redeemed, earned, earn_capped, stamps_earned, paid, display, fingerprint, livemode, venue_day)
-  values ($1, $3, $4, '', $2, 'completed', $5::jsonb, $6, 0, 0, $7, false, 0, $6, $8::jsonb, $9, true, current_date)
+  values ($1, $19, $3, $4, '', $2, 'completed', $5::jsonb, $6, 0, 0, $7, false, 0, $6, $8::jsonb, $9, true, current_date)
   returning id
 ), l as (
-  insert into ledger_entries (venue_id, id, member_id, kind, cashback, spend, visits, reference, livemode)
-  values ($1, $10, $2, 'earn', $7, 0, 0, $4, true), ($1, $11, $2, 'check', 0, $6, 1, $4, true)
+  insert into ledger_entries (chain_id, venue_id, id, member_id, kind, cashback, spend, visits, reference, livemode)
+  values ($1, $19, $10, $2, 'earn', $7, 0, 0, $4, true), ($1, $19, $11, $2, 'check', 0, $6, 1, $4, true)
 ), e as (
-  insert into events (venue_id, id, type, livemode, data, request_id, idempotency_key)
-  values ($1, $12, 'transaction.completed', true, $13::jsonb, $14, $15)
+  insert into events (chain_id, venue_id, id, type, livemode, data, request_id, idempotency_key)
+  values ($1, $19, $12, 'transaction.completed', true, $13::jsonb, $14, $15)
 ), d as (
-  insert into webhook_deliveries (venue_id, id, endpoint_id, event_id, status, next_attempt_at)
-  values ($1, $16, $17, $12, 'pending', now())
+  insert into webhook_deliveries (chain_id, venue_id, id, endpoint_id, event_id, status, next_attempt_at)
+  values ($1, $19, $16, $17, $12, 'pending', now())
 ), i as (
-  insert into idempotency_keys (venue_id, key, fingerprint, status_code, response_body)
-  values ($1, $15, $9, 201, $18::jsonb)
+  insert into idempotency_keys (chain_id, namespace, key, fingerprint, status_code, response_body)
+  values ($1, $19, $15, $9, 201, $18::jsonb)
 ), m as (
-  update members set cashback = cashback + $7, spend = spend + $6, visits = visits + 1 where venue_id = $1 and id = $2
+  update members set cashback = cashback + $7, spend = spend + $6, visits = visits + 1 where chain_id = $1 and id = $2
 )
 select id from t`;
 
 export interface Target {
+  chainId: string;
   venueId: string;
   memberId: string;
   endpointId: string;
 }
 
-/** Members of the seeded population with their venue's webhook endpoint. */
-export const TARGETS_SQL = `select m.venue_id, m.id as member_id, e.id as endpoint_id
-  from members m join webhook_endpoints e on e.venue_id = m.venue_id where m.serial like 'BS%'`;
+/** Members of the regular population, each at its home venue with that venue's webhook endpoint. */
+export const TARGETS_SQL = `select m.chain_id, m.home_venue_id as venue_id, m.id as member_id, e.id as endpoint_id
+  from members m join webhook_endpoints e on e.chain_id = m.chain_id and e.venue_id = m.home_venue_id where m.serial like 'BS%'`;
 
 const line = (sku: string | null, name: string, category: string | null, price: number, earned: number) => ({
   sku,
@@ -97,7 +98,7 @@ export function checkParams(target: Target, n: number, runId: string): unknown[]
   };
   const idempotencyKey = `bare-ik-${runId}-${n}`;
   return [
-    target.venueId,
+    target.chainId,
     target.memberId,
     id,
     externalId,
@@ -115,5 +116,6 @@ export function checkParams(target: Target, n: number, runId: string): unknown[]
     v7(),
     target.endpointId,
     JSON.stringify(transaction),
+    target.venueId,
   ];
 }

@@ -1,9 +1,10 @@
 // The requests of each scenario, as a till, a scanner or a POS sync would send them: random members of random
 // venues, each request with the next API key of that member's venue (40 keys a venue by default, so the 300 a
-// minute per key limit stays on without being what is measured), unique external ids and Idempotency-Keys.
+// minute per key limit stays on without being what is measured), unique external ids and Idempotency-Keys; and the
+// chain comparison's: look-ups and checks of a chain's members at each of its venues in turn.
 import type { BenchConfig } from './config.js';
 import type { Context, RequestSpec, Step } from './load.js';
-import { DISHES_PER_VENUE, PRODUCTS_PER_VENUE, names, venueOfMember, memberOfPastCheck, type SeedResult, type VenueSeed } from './seed.js';
+import { DISHES_PER_VENUE, PRODUCTS_PER_CHAIN, names, venueOfMember, memberOfPastCheck, type ComparisonChain, type SeedResult, type VenueSeed } from './seed.js';
 import { prng } from './stats.js';
 
 export interface Scenario {
@@ -41,7 +42,8 @@ export class Workload {
   private n = 0;
   private refunds = 0;
   private bulk = 0;
-  private readonly keyTurn: number[];
+  /** Per venue (by its index), the turn of its next key. */
+  private readonly keyTurn = new Map<number, number>();
   private readonly menus: { external_id: string; name: string; description: string; category: string; price: number; available: boolean }[];
 
   constructor(
@@ -51,7 +53,6 @@ export class Workload {
     seed = 42,
   ) {
     this.rnd = prng(seed);
-    this.keyTurn = seeded.venues.map(() => 0);
     this.menus = Array.from({ length: DISHES_PER_VENUE }, (_, n) => ({
       external_id: names.dish(n),
       name: `Dish ${n}`,
@@ -63,7 +64,8 @@ export class Workload {
   }
 
   private headers(venue: VenueSeed, json: boolean, idempotencyKey?: string): Record<string, string> {
-    const turn = this.keyTurn[venue.index]!++;
+    const turn = this.keyTurn.get(venue.index) ?? 0;
+    this.keyTurn.set(venue.index, turn + 1);
     const headers: Record<string, string> = { authorization: `Bearer ${venue.keys[turn % venue.keys.length]}` };
     if (json) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
@@ -77,12 +79,12 @@ export class Workload {
 
   /** 3 to 6 lines: a main through its SKU first, then SKUs, alcohol (earns nothing), weighed cheese, a plain line. */
   private lines(count = 3 + Math.floor(this.rnd() * 4)): LineItem[] {
-    const food = 4 * (1 + Math.floor(this.rnd() * Math.floor(PRODUCTS_PER_VENUE / 4)));
+    const food = 4 * (1 + Math.floor(this.rnd() * Math.floor(PRODUCTS_PER_CHAIN / 4)));
     const out: LineItem[] = [{ sku: names.sku(food), name: `Main ${food}`, quantity: 1, unit_price: 800 + Math.floor(this.rnd() * 16) * 100 }];
     for (let i = 1; i < count; i++) {
       const r = this.rnd();
       if (r < 0.4) {
-        const k = 1 + Math.floor(this.rnd() * PRODUCTS_PER_VENUE);
+        const k = 1 + Math.floor(this.rnd() * PRODUCTS_PER_CHAIN);
         out.push({ sku: names.sku(k), name: `Product ${k}`, quantity: 1 + Math.floor(this.rnd() * 2), unit_price: 200 + Math.floor(this.rnd() * 10) * 50 });
       } else if (r < 0.6) {
         out.push({ name: 'House wine', category: 'alcohol', quantity: 1, unit_price: 650 });
@@ -99,8 +101,7 @@ export class Workload {
     return `${this.runId}-${prefix}${this.n++}`;
   }
 
-  lookup(): RequestSpec {
-    const { venue, card } = this.randomMember();
+  lookup({ venue, card } = this.randomMember()): RequestSpec {
     return { kind: 'lookup', method: 'GET', path: `/api/v1/members/lookup?card_number=${card}`, headers: this.headers(venue, false) };
   }
 
@@ -121,8 +122,7 @@ export class Workload {
     return { kind: 'calculate', method: 'POST', path: '/api/v1/checks/calculate', headers: this.headers(venue, true), body: JSON.stringify(this.checkBody(card)) };
   }
 
-  apply(): RequestSpec {
-    const { venue, card } = this.randomMember();
+  apply({ venue, card } = this.randomMember()): RequestSpec {
     const externalId = this.id('a');
     return {
       kind: 'apply',
@@ -212,6 +212,23 @@ export class Workload {
           const externalId = this.id(side === 'old' ? 'ho' : 'hn');
           const body = JSON.stringify({ external_id: externalId, card_number: card, line_items: this.lines(3) });
           return { kind: `${side}_apply`, method: 'POST', path: '/api/v1/checks', headers: this.headers(venue, true, `ik-${externalId}`), body };
+        },
+      },
+    ];
+  }
+
+  /**
+   * Look-ups or checks (as the scenarios send them) of random members of a chain of the comparison, each request at
+   * the chain's next venue with that venue's next key: a chain of three serves its members at all three venues.
+   */
+  chainSide(chain: ComparisonChain, what: 'lookup' | 'apply'): Step[] {
+    let turn = 0;
+    return [
+      {
+        make: () => {
+          const venue = chain.venues[turn++ % chain.venues.length]!;
+          const card = names.chainCard(chain.venues.length, Math.floor(this.rnd() * this.config.chainMembers));
+          return this[what]({ venue, card });
         },
       },
     ];

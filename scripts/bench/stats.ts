@@ -47,3 +47,24 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Two-sided 95 % quantiles of Student's t for 1 to 30 degrees of freedom; 1.96 beyond. */
+const T95 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074,
+  2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/**
+ * Paired ratios (one per round) summed up: their geometric mean, and its 95 % interval from Student's t on their
+ * logarithms — how far noise alone moves the figure. The interval needs two ratios at least.
+ */
+export function ratioInterval(ratios: number[]): { ratio: number | null; interval: [number, number] | null } {
+  const logs = ratios.filter((r) => r > 0 && Number.isFinite(r)).map(Math.log);
+  const n = logs.length;
+  if (n === 0) return { ratio: null, interval: null };
+  const mean = logs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { ratio: round(Math.exp(mean), 3), interval: null };
+  const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+  const half = (T95[n - 2] ?? 1.96) * (sd / Math.sqrt(n));
+  return { ratio: round(Math.exp(mean), 3), interval: [round(Math.exp(mean - half), 3), round(Math.exp(mean + half), 3)] };
+}

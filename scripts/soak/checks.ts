@@ -38,12 +38,12 @@ export async function acknowledgedExactlyOnce(db: Db, acknowledged: { apply: Set
 export async function noneAppliedTwice(db: Db, runId: string): Promise<Check> {
   const prefix = `${runId}-%`;
   const { rows } = await sql<{ what: string; reference: string; n: number }>`
-    select 'transaction' as what, external_id as reference, count(*)::int as n from transactions where external_id like ${prefix} group by venue_id, external_id having count(*) > 1
+    select 'transaction' as what, external_id as reference, count(*)::int as n from transactions where external_id like ${prefix} group by chain_id, venue_id, external_id having count(*) > 1
     union all
-    select 'refund', external_id, count(*)::int from refunds where external_id like ${prefix} group by venue_id, external_id having count(*) > 1
+    select 'refund', external_id, count(*)::int from refunds where external_id like ${prefix} group by chain_id, external_id having count(*) > 1
     union all
     select 'ledger ' || kind, reference, count(*)::int from ledger_entries
-      where kind in ('check', 'refund') and reference like ${prefix} group by venue_id, member_id, kind, reference having count(*) > 1`.execute(db);
+      where kind in ('check', 'refund') and reference like ${prefix} group by chain_id, member_id, kind, reference having count(*) > 1`.execute(db);
   const { rows: totals } = await sql<{ checks: number; refunds: number }>`
     select (select count(*)::int from transactions where external_id like ${prefix}) as checks,
            (select count(*)::int from refunds where external_id like ${prefix}) as refunds`.execute(db);
@@ -62,10 +62,11 @@ export async function noneAppliedTwice(db: Db, runId: string): Promise<Check> {
 export async function availableNotNegative(db: Db): Promise<Check> {
   const { rows } = await sql<{ member_id: string; available: number; in_debt: boolean }>`
     select m.id as member_id, (m.cashback - coalesce(h.held, 0))::int as available,
-      exists (select 1 from ledger_entries l where l.venue_id = m.venue_id and l.member_id = m.id and l.kind = 'earn_reversal') as in_debt
+      exists (select 1 from ledger_entries l where l.chain_id = m.chain_id and l.member_id = m.id and l.kind = 'earn_reversal') as in_debt
     from members m
-    left join (select venue_id, member_id, sum(amount) as held from holds where status = 'active' and expires_at > now() group by venue_id, member_id) h
-      on h.venue_id = m.venue_id and h.member_id = m.id
+    -- Holds at every venue of the chain keep the member's money.
+    left join (select chain_id, member_id, sum(amount) as held from holds where status = 'active' and expires_at > now() group by chain_id, member_id) h
+      on h.chain_id = m.chain_id and h.member_id = m.id
     where m.cashback - coalesce(h.held, 0) < 0`.execute(db);
   const unexplained = rows.filter((r) => !r.in_debt);
   return {
@@ -90,7 +91,7 @@ export async function everyEventDelivered(db: Db, receiver: Receiver): Promise<C
     where event_id = any(${missing.slice(0, 1000)}::uuid[]) group by 1, 2 order by 3 desc limit 3`.execute(db);
   const { rows: states } = await sql<{ status: string; attempts: number; endpoint: string; due_in_s: number | null; n: number }>`
     select d.status, d.attempts, e.status as endpoint, round(extract(epoch from d.next_attempt_at - now()))::int as due_in_s, count(*)::int as n
-    from webhook_deliveries d join webhook_endpoints e on e.venue_id = d.venue_id and e.id = d.endpoint_id
+    from webhook_deliveries d join webhook_endpoints e on e.chain_id = d.chain_id and e.id = d.endpoint_id
     where d.event_id = any(${missing.slice(0, 1000)}::uuid[]) group by 1, 2, 3, 4 order by 5 desc limit 5`.execute(db);
   return {
     name: 'every event delivered at least once to the receiver',

@@ -29,9 +29,9 @@ const pgTypes = {
 };
 const pgliteParsers = { [pg.types.builtins.DATE]: (value: string) => value };
 
-/** What else opening may do: `onQuery` sees the SQL of every statement sent through Kysely (tests count them). */
+/** What else opening may do: `onQuery` sees every statement sent through Kysely with its parameters (tests read them). */
 export interface DatabaseOptions {
-  onQuery?: (sql: string) => void;
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 export async function openDatabase(source: DatabaseSource, options: DatabaseOptions = {}): Promise<Database> {
@@ -42,7 +42,7 @@ function logOption({ onQuery }: DatabaseOptions): Pick<KyselyConfig, 'log'> {
   if (!onQuery) return {};
   return {
     log(event) {
-      if (event.level === 'query') onQuery(event.query.sql);
+      if (event.level === 'query') onQuery(event.query.sql, event.query.parameters);
     },
   };
 }

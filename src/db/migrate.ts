@@ -16,6 +16,7 @@ import * as cashbackLots from './migrations/0013_cashback_lots.js';
 import * as memberImports from './migrations/0014_member_imports.js';
 import * as memberErasure from './migrations/0015_member_erasure.js';
 import * as hardening from './migrations/0016_hardening.js';
+import * as chains from './migrations/0017_chains.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -34,11 +35,17 @@ const migrations: Record<string, Migration> = {
   '0014_member_imports': memberImports,
   '0015_member_erasure': memberErasure,
   '0016_hardening': hardening,
+  '0017_chains': chains,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  return migrateTo(db, undefined);
+}
+
+/** Migrates up to and including `target` (a migration's name; undefined: the latest), as tests of a migration need. */
+export async function migrateTo(db: Kysely<any>, target: string | undefined): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

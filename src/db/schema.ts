@@ -4,8 +4,18 @@ import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
+/** The tenant root (D21): one owner, one currency, one or more venues. */
+export interface ChainsTable {
+  chain_id: string;
+  slug: string;
+  name: string;
+  currency: string;
+  created_at: Timestamp;
+}
+
 export interface VenuesTable {
   venue_id: string;
+  chain_id: string;
   slug: string;
   name: string;
   currency: string;
@@ -17,6 +27,7 @@ export interface VenuesTable {
 }
 
 export interface OwnersTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   email: string;
@@ -25,6 +36,7 @@ export interface OwnersTable {
 }
 
 export interface DashboardSessionsTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   owner_id: string;
@@ -38,7 +50,8 @@ export interface DashboardSessionsTable {
 }
 
 export interface ApiKeysTable {
-  venue_id: string;
+  chain_id: string;
+  venue_id: string | null;
   id: string;
   name: string;
   livemode: boolean;
@@ -52,7 +65,9 @@ export interface ApiKeysTable {
 }
 
 export interface IdempotencyKeysTable {
-  venue_id: string;
+  chain_id: string;
+  /** The venue for a venue key, the key itself for a chain key: whose Idempotency-Keys these are (D21). */
+  namespace: string;
   key: string;
   fingerprint: string;
   status_code: number;
@@ -61,7 +76,8 @@ export interface IdempotencyKeysTable {
 }
 
 export interface WebhookEndpointsTable {
-  venue_id: string;
+  chain_id: string;
+  venue_id: string | null;
   id: string;
   url: string;
   description: string | null;
@@ -79,7 +95,8 @@ export interface WebhookEndpointsTable {
 }
 
 export interface EventsTable {
-  venue_id: string;
+  chain_id: string;
+  venue_id: string | null;
   id: string;
   type: string;
   livemode: boolean;
@@ -90,7 +107,8 @@ export interface EventsTable {
 }
 
 export interface WebhookDeliveriesTable {
-  venue_id: string;
+  chain_id: string;
+  venue_id: string | null;
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -101,7 +119,8 @@ export interface WebhookDeliveriesTable {
 }
 
 export interface WebhookAttemptsTable {
-  venue_id: string;
+  chain_id: string;
+  venue_id: string | null;
   id: string;
   delivery_id: string;
   endpoint_id: string;
@@ -115,7 +134,7 @@ export interface WebhookAttemptsTable {
 }
 
 export interface ProgramsTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
   name: string;
   type: 'cashback' | 'stamps' | 'visit_discount' | 'vip';
@@ -126,8 +145,10 @@ export interface ProgramsTable {
 }
 
 export interface MembersTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
+  /** Where the member enrolled; null: imported without a venue. */
+  home_venue_id: string | null;
   program_id: string;
   serial: string;
   phone: string | null;
@@ -146,7 +167,7 @@ export interface MembersTable {
 }
 
 export interface MemberCardsTable {
-  venue_id: string;
+  chain_id: string;
   card_number: string;
   member_id: string;
   created_at: Timestamp;
@@ -154,19 +175,21 @@ export interface MemberCardsTable {
 
 /** A venue's key for hashing erased card numbers (migration 0015). */
 export interface MemberErasureKeysTable {
-  venue_id: string;
+  chain_id: string;
   secret: string;
 }
 
 /** A card number of an erased member, as its keyed hash: what imports must not enrol again (migration 0015). */
 export interface ErasedCardsTable {
-  venue_id: string;
+  chain_id: string;
   card_hash: string;
 }
 
 export interface LedgerEntriesTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
+  /** Where the entry happened; null: at no venue (an import, a chain key's adjustment). */
+  venue_id: string | null;
   member_id: string;
   kind: string;
   cashback: Generated<number>;
@@ -180,6 +203,7 @@ export interface LedgerEntriesTable {
 }
 
 export interface DishesTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   external_id: string;
@@ -193,6 +217,7 @@ export interface DishesTable {
 }
 
 export interface VenueTablesTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   table_code: string;
@@ -201,6 +226,7 @@ export interface VenueTablesTable {
 }
 
 export interface OrdersTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   table_code: string;
@@ -225,7 +251,7 @@ export interface OrderItemRow {
 }
 
 export interface CatalogCategoriesTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
   external_id: string;
   name: string;
@@ -237,7 +263,7 @@ export interface CatalogCategoriesTable {
 }
 
 export interface CatalogProductsTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
   sku: string;
   name: string;
@@ -248,6 +274,7 @@ export interface CatalogProductsTable {
 }
 
 export interface TransactionsTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   external_id: string;
@@ -283,6 +310,7 @@ export interface TransactionsTable {
 }
 
 export interface RefundsTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   transaction_id: string;
@@ -295,6 +323,7 @@ export interface RefundsTable {
 }
 
 export interface HoldsTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   member_id: string;
@@ -310,7 +339,7 @@ export interface HoldsTable {
 
 /** What a member earned on one venue day and still has, until it expires (D20; members/expiry.ts). */
 export interface CashbackLotsTable {
-  venue_id: string;
+  chain_id: string;
   member_id: string;
   day: string;
   expires_on: string;
@@ -322,6 +351,7 @@ export interface CashbackLotsTable {
 }
 
 export interface ScansTable {
+  chain_id: string;
   venue_id: string;
   id: string;
   key_id: string;
@@ -331,7 +361,7 @@ export interface ScansTable {
 
 /** A member import sent through the API (D20): the job, its chunks of the uploaded file and its bad lines. */
 export interface MemberImportsTable {
-  venue_id: string;
+  chain_id: string;
   id: string;
   program_id: string;
   livemode: boolean;
@@ -352,20 +382,21 @@ export interface MemberImportsTable {
 }
 
 export interface MemberImportChunksTable {
-  venue_id: string;
+  chain_id: string;
   import_id: string;
   seq: number;
   bytes: Buffer;
 }
 
 export interface MemberImportErrorsTable {
-  venue_id: string;
+  chain_id: string;
   import_id: string;
   line: number;
   reason: string;
 }
 
 export interface DB {
+  chains: ChainsTable;
   venues: VenuesTable;
   owners: OwnersTable;
   dashboard_sessions: DashboardSessionsTable;

@@ -1,8 +1,11 @@
 // Key authentication, scopes and the per-key rate limit for every keyed route under /api (D4, D8).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { Type } from 'typebox';
+import { callerAt } from '../modules/accounts/service.js';
 import { ApiError } from '../shared/errors.js';
 import type { App } from './context.js';
-import { ROUTE_SCOPES, allows, routeKey } from './route-scopes.js';
+import { isLegacyPosPath } from './legacy-pos.js';
+import { ROUTE_SCOPES, allows, routeKey, venueRuleOf } from './route-scopes.js';
 
 const WINDOW_MS = 60_000;
 
@@ -20,6 +23,8 @@ export function installKeyAuth(app: App): void {
     for (const method of [route.method].flat()) {
       const key = routeKey(method, route.url);
       if (key && !ROUTE_SCOPES[key]) throw new Error(`${key} has no entry in src/http/route-scopes.ts`);
+      const rule = key ? venueRuleOf(key) : undefined;
+      if (rule) acceptVenueId(route, rule);
     }
   });
 
@@ -43,7 +48,9 @@ export function installKeyAuth(app: App): void {
       }
       throw new ApiError(result.code);
     }
-    req.caller = { ...result.caller, now: clock.now() };
+    if (result.caller.keyVenueId === null && isLegacyPosPath(req.url)) throw new ApiError('chain_key_not_accepted');
+    req.caller = callerAt(result.caller, null, clock.now());
+    req.keyIdentity = result.caller;
 
     const limit = config.rateLimitPerMinute;
     const decision = await limiter.hit(`key:${result.caller.keyId}`, limit, WINDOW_MS, clock.now().getTime());
@@ -62,5 +69,43 @@ export function installKeyAuth(app: App): void {
         message: `This call needs an API key with the scope ${needed.join(' or ')}.`,
       });
     }
+  });
+}
+
+const VENUE_ID = Type.String({ format: 'uuid', description: 'The venue where this happens (D21): required from a chain key, else its own venue.' });
+const VENUE_FILTER = Type.String({ format: 'uuid', description: "A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only." });
+
+/** Adds `venue_id` to the body schema of a route that has one, else to its query schema (shared by every prefix). */
+function acceptVenueId(route: RouteOptions, rule: 'at' | 'any'): void {
+  const schema = (route.schema ??= {}) as { body?: any; querystring?: any };
+  const part = schema.body ? schema.body : (schema.querystring ??= { type: 'object', properties: {} });
+  part.properties ??= {};
+  part.properties.venue_id ??= rule === 'at' ? VENUE_ID : VENUE_FILTER;
+}
+
+/**
+ * The venue a call acts at (D21), after validation: a venue key acts at its own venue and may name only that one; a
+ * chain key names it with `venue_id` where the call happens at a venue, and may name one where the route allows.
+ * `venue_id` is taken out of the body, so services and stored fingerprints see the body as a venue key sends it.
+ */
+export function installVenueResolution(app: App): void {
+  app.addHook('preHandler', async (req: FastifyRequest) => {
+    const key = routeKey(req.method, req.routeOptions.url ?? '');
+    const rule = key ? venueRuleOf(key) : undefined;
+    if (!rule || !req.keyIdentity || !req.caller) return;
+    const body = req.routeOptions.schema?.body && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+    const source = body ?? ((req.query ?? {}) as Record<string, unknown>);
+    const named = typeof source.venue_id === 'string' ? source.venue_id : undefined;
+    if (body) delete body.venue_id;
+    const own = req.keyIdentity.keyVenueId;
+    if (own !== null) {
+      if (named !== undefined && named !== own) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
+      return;
+    }
+    if (named === undefined) {
+      if (rule === 'at') throw new ApiError('parameter_invalid', { param: 'venue_id', message: 'A chain key names the venue where this happens: send venue_id.' });
+      return;
+    }
+    req.caller = callerAt(req.keyIdentity, named, req.caller.now);
   });
 }

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/database.js';
 import type { KeyAuthenticator } from '../modules/accounts/authenticator.js';
-import type { Caller } from '../modules/accounts/schemas.js';
+import type { Caller, KeyIdentity, PlaceCaller } from '../modules/accounts/schemas.js';
 import type { EventRequest } from '../modules/webhooks/events.js';
 import type { WebhookSender } from '../modules/webhooks/sender.js';
 import type { Clock } from '../shared/clock.js';
@@ -32,6 +32,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: Caller | null;
+    /** The calling key as authenticated, before the route's venue rule picked the venue the call acts at. */
+    keyIdentity: KeyIdentity | null;
   }
 }
 
@@ -41,6 +43,13 @@ export type App = FastifyInstance<any, any, any, any, TypeBoxTypeProvider>;
 export function callerOf(req: FastifyRequest): Caller {
   if (!req.caller) throw new Error(`route ${req.routeOptions.url} ran without authentication`);
   return req.caller;
+}
+
+/** The caller of a route that happens at a venue (`at` in ROUTE_VENUES): the venue rule has named it. */
+export function placeCallerOf(req: FastifyRequest): PlaceCaller {
+  const caller = callerOf(req);
+  if (caller.venueId === null) throw new Error(`route ${req.routeOptions.url} acts at a venue but has no venue rule`);
+  return caller as PlaceCaller;
 }
 
 /** The request an event records as its cause. */

@@ -1,4 +1,4 @@
-// SQL for remembered Idempotency-Key responses.
+// SQL for remembered Idempotency-Key responses, kept per chain in a namespace (the calling key's venue; D21).
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 
@@ -9,17 +9,18 @@ export interface StoredResponse {
 }
 
 /** Holds the key for the rest of the transaction; false when another transaction holds it. */
-export async function tryLockKey(trx: Db, venueId: string, key: string): Promise<boolean> {
+export async function tryLockKey(trx: Db, chainId: string, namespace: string, key: string): Promise<boolean> {
   const { rows } = await sql<{ locked: boolean }>`
-    select pg_try_advisory_xact_lock(hashtextextended(${venueId + ':' + key}, 0)) as locked`.execute(trx);
+    select pg_try_advisory_xact_lock(hashtextextended(${`${chainId}:${namespace}:${key}`}, 0)) as locked`.execute(trx);
   return rows[0]?.locked === true;
 }
 
-export async function findResponse(trx: Db, venueId: string, key: string, notBefore: Date): Promise<StoredResponse | undefined> {
+export async function findResponse(trx: Db, chainId: string, namespace: string, key: string, notBefore: Date): Promise<StoredResponse | undefined> {
   return trx
     .selectFrom('idempotency_keys')
     .select(['fingerprint', 'status_code', 'response_body'])
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
+    .where('namespace', '=', namespace)
     .where('key', '=', key)
     .where('created_at', '>=', notBefore)
     .executeTakeFirst();
@@ -28,10 +29,11 @@ export async function findResponse(trx: Db, venueId: string, key: string, notBef
 /** Stores the response; replaces only a record that has already expired. */
 export async function saveResponse(
   trx: Db,
-  row: { venueId: string; key: string; fingerprint: string; status: number; body: unknown; at: Date; notBefore: Date },
+  row: { chainId: string; namespace: string; key: string; fingerprint: string; status: number; body: unknown; at: Date; notBefore: Date },
 ): Promise<void> {
   const values = {
-    venue_id: row.venueId,
+    chain_id: row.chainId,
+    namespace: row.namespace,
     key: row.key,
     fingerprint: row.fingerprint,
     status_code: row.status,
@@ -43,37 +45,52 @@ export async function saveResponse(
     .values(values)
     .onConflict((oc) =>
       oc
-        .columns(['venue_id', 'key'])
+        .columns(['chain_id', 'namespace', 'key'])
         .doUpdateSet({ ...values })
         .where('idempotency_keys.created_at', '<', row.notBefore),
     )
     .execute();
 }
 
-/** Stored answers of the venue whose body contains `text` (a member's id, for their erasure), by key after `afterKey`. */
-export async function answersContaining(db: Db, venueId: string, text: string, afterKey: string | undefined, limit: number) {
+export interface StoredKey {
+  namespace: string;
+  key: string;
+}
+
+/**
+ * Stored answers anywhere in the chain whose body contains `text` (a member's id, for their erasure: a chain's member
+ * is answered about at every venue), by namespace and key after `after`.
+ */
+export async function answersContaining(db: Db, chainId: string, text: string, after: StoredKey | undefined, limit: number) {
   return db
     .selectFrom('idempotency_keys')
-    .select(['key', 'response_body'])
-    .where('venue_id', '=', venueId)
+    .select(['namespace', 'key', 'response_body'])
+    .where('chain_id', '=', chainId)
     .where(sql<boolean>`position(${text} in response_body::text) > 0`)
-    .$if(afterKey !== undefined, (q) => q.where('key', '>', afterKey!))
+    .$if(after !== undefined, (q) => q.where((eb) => eb(eb.refTuple('namespace', 'key'), '>', eb.tuple(after!.namespace, after!.key))))
+    .orderBy('namespace')
     .orderBy('key')
     .limit(limit)
     .execute();
 }
 
 /** Replaces a stored answer's body (a member's erasure); a replay answers the new one. */
-export async function replaceResponse(db: Db, venueId: string, key: string, body: Record<string, unknown>): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ response_body: JSON.stringify(body) }).where('venue_id', '=', venueId).where('key', '=', key).execute();
+export async function replaceResponse(db: Db, chainId: string, stored: StoredKey, body: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ response_body: JSON.stringify(body) })
+    .where('chain_id', '=', chainId)
+    .where('namespace', '=', stored.namespace)
+    .where('key', '=', stored.key)
+    .execute();
 }
 
-/** Deletes at most `limit` records made before `before`; how many it deleted. */
+/** Deletes at most `limit` records made before `before`, whatever their chain; how many it deleted. */
 export async function forgetBefore(db: Db, before: Date, limit: number): Promise<number> {
   const { rows } = await sql<{ n: number }>`
     with gone as (
-      delete from idempotency_keys where (venue_id, key) in (
-        select venue_id, key from idempotency_keys where created_at < ${before} limit ${limit})
+      delete from idempotency_keys where (chain_id, namespace, key) in (
+        select chain_id, namespace, key from idempotency_keys where created_at < ${before} limit ${limit})
       returning 1)
     select count(*)::int as n from gone`.execute(db);
   return Number(rows[0]?.n ?? 0);

@@ -1,6 +1,7 @@
 // Idempotency-Key (D6): a POST/PATCH/DELETE and the record of its response commit in one transaction.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from '../modules/accounts/schemas.js';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
@@ -92,11 +93,16 @@ export interface MutationResult<T> {
   replayed?: boolean;
 }
 
-/** Whose keys these are: by default the calling key's venue; a route without a key names the venue itself. */
+/** Whose keys these are: by default the calling key's venue (D21); a route without a key names the venue itself. */
 export interface IdempotencyScope {
+  chainId: string;
   venueId: string;
+  /** Keys of anonymous callers (guests), kept apart from the venue's own keys. */
   namespace?: string;
 }
+
+/** Whose Idempotency-Keys a caller's are: its venue's, shared by the venue's keys; a chain key's own (D21). */
+const namespaceOf = (caller: Caller): IdempotencyScope => ({ chainId: caller.chainId, venueId: caller.keyVenueId ?? caller.keyId });
 
 /**
  * Runs a change in a transaction; the work says which status its answer has (PUT: 201 created, 200 replaced).
@@ -120,7 +126,7 @@ export async function runMutationWithStatus<T>(
   };
   if (key === undefined) return answer(await inTransaction(db, work));
   checkIdempotencyKey(key);
-  const venueId = scope?.venueId ?? callerOf(req).venueId;
+  const { chainId, venueId } = scope ?? namespaceOf(callerOf(req));
   // Keys of anonymous callers live apart from the venue's own keys, so neither can replay the other's answer:
   // '§' is not ASCII, so no key a caller can send is spelled like a namespaced one.
   const storedKey = scope?.namespace ? `${scope.namespace}§${key}` : key;
@@ -130,15 +136,15 @@ export async function runMutationWithStatus<T>(
   let workStarted = false;
   try {
     const outcome = await inTransaction(db, async (trx) => {
-      if (!(await store.tryLockKey(trx, venueId, storedKey))) throw new ApiError('idempotency_key_in_use');
-      const prior = await store.findResponse(trx, venueId, storedKey, notBefore);
+      if (!(await store.tryLockKey(trx, chainId, venueId, storedKey))) throw new ApiError('idempotency_key_in_use');
+      const prior = await store.findResponse(trx, chainId, venueId, storedKey, notBefore);
       if (prior) {
         if (prior.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
         return { kind: 'replay' as const, prior };
       }
       workStarted = true;
       const result = await work(trx);
-      await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: result.status, body: storedAs(result.body), at, notBefore });
+      await store.saveResponse(trx, { chainId, namespace: venueId, key: storedKey, fingerprint, status: result.status, body: storedAs(result.body), at, notBefore });
       return { kind: 'done' as const, result };
     });
     if (outcome.kind === 'done') return answer(outcome.result);
@@ -153,7 +159,7 @@ export async function runMutationWithStatus<T>(
       // Under the key's lock again: a retry that started since the rollback owns the key, and its answer counts.
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
       await db.transaction().execute(async (trx) => {
-        if (await store.tryLockKey(trx, venueId, storedKey)) await store.saveResponse(trx, { venueId, key: storedKey, fingerprint, status: err.status, body, at, notBefore });
+        if (await store.tryLockKey(trx, chainId, venueId, storedKey)) await store.saveResponse(trx, { chainId, namespace: venueId, key: storedKey, fingerprint, status: err.status, body, at, notBefore });
       });
     }
     throw err;

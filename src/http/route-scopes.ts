@@ -64,6 +64,44 @@ const CURRENT_ROUTE_SCOPES = {
 
 type CurrentRoute = keyof typeof CURRENT_ROUTE_SCOPES;
 
+/**
+ * Where a call happens (D21). `at`: at one venue; a chain key names it with `venue_id`, a venue key may omit it.
+ * `any`: a chain key may name a venue (a list filtered to it, a write belonging to it) or none (across the chain,
+ * or belonging to no venue). A route not listed takes no `venue_id`. `venue_id` goes in the JSON body of a route
+ * that has one, else in the query; a venue key naming any venue but its own is refused (venue_not_allowed).
+ */
+export const ROUTE_VENUES: Partial<Record<CurrentRoute, 'at' | 'any'>> = {
+  'POST /v1/webhook_endpoints': 'any',
+  'GET /v1/webhook_endpoints': 'any',
+  'GET /v1/events': 'any',
+  'POST /v1/members': 'at',
+  'GET /v1/members': 'any',
+  'POST /v1/members/:id/adjustments': 'any',
+  'POST /v1/members/:id/rewards/redeem': 'at',
+  'POST /v1/members/imports': 'any',
+  'GET /v1/menu/items': 'at',
+  'GET /v1/menu/items/:external_id': 'at',
+  'PUT /v1/menu/items/:external_id': 'at',
+  'PATCH /v1/menu/items/:external_id': 'at',
+  'DELETE /v1/menu/items/:external_id': 'at',
+  'POST /v1/menu/items/bulk': 'at',
+  'GET /v1/orders': 'any',
+  'GET /v1/orders/:id': 'at',
+  'POST /v1/orders/:id/status': 'at',
+  'POST /v1/checks/calculate': 'at',
+  'POST /v1/checks': 'at',
+  'GET /v1/transactions': 'any',
+  'GET /v1/transactions/:external_id': 'at',
+  'POST /v1/transactions/:external_id/void': 'at',
+  'POST /v1/transactions/:external_id/refunds': 'at',
+  'POST /v1/holds': 'at',
+  'GET /v1/holds/:id': 'at',
+  'POST /v1/holds/:id/release': 'at',
+  'POST /v1/holds/:id/capture': 'at',
+  'POST /v1/visits': 'at',
+  'POST /v1/scans': 'at',
+};
+
 /** Where the earlier POS API lives under /api (contract section 9, D17). */
 export const LEGACY_POS_PREFIX = '/pos';
 
@@ -87,6 +125,10 @@ export const LEGACY_POS_ROUTES: readonly CurrentRoute[] = [
 
 /** A v1 route's table key under the legacy prefix: `POST /v1/checks` → `POST /pos/v1/checks`. */
 export const legacyRoute = (route: string): string => route.replace(' ', ` ${LEGACY_POS_PREFIX}`);
+
+/** A route's venue rule by its table key, under every prefix (the legacy one takes venue keys only). */
+export const venueRuleOf = (key: string): 'at' | 'any' | undefined =>
+  ROUTE_VENUES[key.replace(` ${LEGACY_POS_PREFIX}/`, ' /') as CurrentRoute];
 
 export const ROUTE_SCOPES: Record<string, Needed> = {
   ...CURRENT_ROUTE_SCOPES,

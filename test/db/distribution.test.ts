@@ -1,32 +1,16 @@
-// The schema, as the database itself reports it, can be distributed by venue_id (D2): the rule, its exemptions and its breaks.
+// The schema, as the database itself reports it, can be distributed by chain_id (D2, D21): the rule, its exemptions and its breaks.
 //
 // Citus distributes a table by one column and enforces a primary, unique or exclusion key only when it contains
 // that column; a foreign key between two distributed tables only when both sides pair the column with itself. A
 // reference table is copied to every node: distributed tables may point at it, it may not point at them. So every
-// table has venue_id and every such key includes it, except the reference tables below. The test reads the migrated
+// table has chain_id and every such key includes it, except the reference tables below. The test reads the migrated
 // schema (information_schema and pg_catalog), so it holds for whatever the migrations build, on PGlite and PostgreSQL.
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/database.js';
+import { LOCAL_TABLES, REFERENCE_TABLES } from '../support/tenancy.js';
 
-const COLUMN = 'venue_id';
-
-/**
- * Global look-ups a request makes before it knows its venue, kept whole on every node (Citus reference tables):
- * their own keys need not include venue_id.
- */
-const REFERENCE_TABLES: Record<string, string> = {
-  venues: 'the guest menu and public orders find the venue by slug (venues_slug_key)',
-  owners: 'dashboard sign-in finds the owner by email, across venues (owners_email_key)',
-  api_keys: 'key authentication finds the key by the hash of the secret, which is all a request carries (api_keys_secret_hash_key)',
-  dashboard_sessions: 'a dashboard request finds its session by the hash of the cookie token, as a key by its hash (dashboard_sessions_token_hash_key)',
-};
-
-/** Tables outside the rule altogether: Kysely's migration bookkeeping, read only by the migrator on the coordinator. */
-const LOCAL_TABLES: Record<string, string> = {
-  kysely_migration: 'which migrations ran; only the migrator reads it',
-  kysely_migration_lock: "the migrator's lock row",
-};
+const COLUMN = 'chain_id';
 
 /**
  * Breaks of the rule that exist today, each exactly as the test reports it. Listed so the suite passes while the
@@ -48,7 +32,7 @@ const KIND = { p: 'primary key', u: 'unique constraint', x: 'exclusion constrain
 
 interface Schema {
   tables: string[];
-  /** Tables that have the venue_id column. */
+  /** Tables that have the chain_id column. */
   withColumn: Set<string>;
   keys: Key[];
   /** Unique indexes made without a constraint (expression and partial ones among them). */
@@ -74,7 +58,7 @@ async function readSchema(db: Kysely<any>): Promise<Schema> {
     left join pg_class r on r.oid = c.confrelid
     where t.relnamespace = current_schema()::regnamespace and c.contype in ('p', 'u', 'x', 'f')
     order by 1, 2`.execute(db);
-  // A key column that is an expression (lower(email)) comes back as its text, so it never counts as venue_id.
+  // A key column that is an expression (lower(email)) comes back as its text, so it never counts as chain_id.
   const uniqueIndexes = await sql<Schema['uniqueIndexes'][number]>`
     select t.relname::text as table, i.relname::text as name,
       array(select pg_get_indexdef(x.indexrelid, k, true) from generate_series(1, x.indnkeyatts) k order by k) as columns
@@ -135,17 +119,17 @@ afterAll(async () => {
   await test?.close();
 });
 
-describe('the schema can be distributed by venue_id', () => {
+describe('the schema can be distributed by chain_id', () => {
   it('was read: the tables and keys the service depends on are there', () => {
     // Guards the queries themselves: a catalog query that silently found nothing would pass every rule below.
     expect(schema.tables).toEqual(expect.arrayContaining(['venues', 'members', 'transactions', 'holds']));
     expect(schema.keys.find((k) => k.name === 'members_program_fkey')).toMatchObject({
       kind: 'f',
-      columns: ['venue_id', 'program_id'],
+      columns: ['chain_id', 'program_id'],
       referenced: 'programs',
-      referenced_columns: ['venue_id', 'id'],
+      referenced_columns: ['chain_id', 'id'],
     });
-    expect(schema.keys.find((k) => k.name === 'members_pkey')).toMatchObject({ kind: 'p', columns: ['venue_id', 'id'] });
+    expect(schema.keys.find((k) => k.name === 'members_pkey')).toMatchObject({ kind: 'p', columns: ['chain_id', 'id'] });
     expect(schema.uniqueIndexes.find((i) => i.name === 'owners_email_key')?.columns).toEqual(['lower(email)']);
   });
 
@@ -153,7 +137,7 @@ describe('the schema can be distributed by venue_id', () => {
     for (const table of [...Object.keys(REFERENCE_TABLES), ...Object.keys(LOCAL_TABLES)]) expect(schema.tables, table).toContain(table);
   });
 
-  it('every other table has venue_id, and every primary, unique and foreign key includes it', () => {
+  it('every other table has chain_id, and every primary, unique and foreign key includes it', () => {
     const found = breaksOf(schema);
     expect(found.filter((b) => !KNOWN_DISTRIBUTION_BREAKS.includes(b)), 'new breaks of the rule').toEqual([]);
     expect(KNOWN_DISTRIBUTION_BREAKS.filter((b) => !found.includes(b)), 'fixed: remove from KNOWN_DISTRIBUTION_BREAKS').toEqual([]);
@@ -166,8 +150,8 @@ describe('the schema can be distributed by venue_id', () => {
       .transaction()
       .execute(async (trx) => {
         await sql`create table dist_probe_global (id uuid primary key, code text not null)`.execute(trx);
-        await sql`create table dist_probe (venue_id uuid not null, id uuid not null, code text not null, other uuid not null,
-          primary key (venue_id, id), unique (code), foreign key (other, venue_id) references dist_probe (venue_id, id))`.execute(trx);
+        await sql`create table dist_probe (chain_id uuid not null, id uuid not null, code text not null, other uuid not null,
+          primary key (chain_id, id), unique (code), foreign key (other, chain_id) references dist_probe (chain_id, id))`.execute(trx);
         await sql`create unique index dist_probe_code_lower on dist_probe (lower(code))`.execute(trx);
         await sql`alter table venues add column probe uuid references dist_probe_global (id)`.execute(trx);
         found = breaksOf(await readSchema(trx)).filter((b) => b.includes('probe'));
@@ -178,11 +162,11 @@ describe('the schema can be distributed by venue_id', () => {
       });
     expect(found.sort()).toEqual(
       [
-        'dist_probe_global: no venue_id column',
-        'dist_probe_global.dist_probe_global_pkey (primary key on id): does not include venue_id',
-        'dist_probe.dist_probe_code_key (unique constraint on code): does not include venue_id',
-        'dist_probe.dist_probe_other_venue_id_fkey (foreign key on other, venue_id): does not pair venue_id with dist_probe.venue_id',
-        'dist_probe.dist_probe_code_lower (unique index on lower(code)): does not include venue_id',
+        'dist_probe_global: no chain_id column',
+        'dist_probe_global.dist_probe_global_pkey (primary key on id): does not include chain_id',
+        'dist_probe.dist_probe_code_key (unique constraint on code): does not include chain_id',
+        'dist_probe.dist_probe_other_chain_id_fkey (foreign key on other, chain_id): does not pair chain_id with dist_probe.chain_id',
+        'dist_probe.dist_probe_code_lower (unique index on lower(code)): does not include chain_id',
         'venues.venues_probe_fkey (foreign key on probe): a reference table points at dist_probe_global, which is not one',
       ].sort(),
     );

@@ -43,7 +43,7 @@ describe('API key authentication', () => {
     expect((await client(t, secret).get('/api/v1/account')).status).toBe(200); // now cached
     // What a CLI or second server does: change the row and notify; this process's in-memory event never fires.
     await t.db.transaction().execute(async (trx) => {
-      const row = await accountsRepo.revokeApiKey(trx, key.venueId, key.id, new Date());
+      const row = await accountsRepo.revokeApiKey(trx, key.chainId, key.id, new Date());
       await accountsRepo.notifyAuthChanged(trx, row!.secret_hash);
     });
     await vi.waitFor(async () => expectError(await client(t, secret).get('/api/v1/account'), 401, 'api_key_revoked'), {
@@ -69,14 +69,14 @@ describe('API key authentication', () => {
     const { venue, key, secret } = await venueWithKey(t);
     expect(key.lastUsedAt).toBeNull();
     await client(t, secret).get('/api/v1/account');
-    const first = (await accounts.listApiKeys(t.db, venue.id))[0]!.lastUsedAt;
+    const first = (await accounts.listApiKeys(t.db, accounts.placeOf(venue)))[0]!.lastUsedAt;
     expect(first).toBe(t.clock.now().toISOString().replace('Z', '+00:00'));
     t.clock.advance(30_000);
     await client(t, secret).get('/api/v1/account');
-    expect((await accounts.listApiKeys(t.db, venue.id))[0]!.lastUsedAt).toBe(first);
+    expect((await accounts.listApiKeys(t.db, accounts.placeOf(venue)))[0]!.lastUsedAt).toBe(first);
     t.clock.advance(31_000);
     await client(t, secret).get('/api/v1/account');
-    expect((await accounts.listApiKeys(t.db, venue.id))[0]!.lastUsedAt).not.toBe(first);
+    expect((await accounts.listApiKeys(t.db, accounts.placeOf(venue)))[0]!.lastUsedAt).not.toBe(first);
   });
 
   it('stores only a hash of the key', async () => {

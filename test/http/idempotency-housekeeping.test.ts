@@ -20,7 +20,7 @@ describe('idempotency housekeeping', () => {
       return api.post('/api/v1/members', { card_number: cards.get(key), consent: true }, { 'idempotency-key': key });
     };
     const count = async () =>
-      Number((await sql<{ n: number }>`select count(*)::int as n from idempotency_keys where venue_id = ${venue.id}`.execute(t.db)).rows[0]!.n);
+      Number((await sql<{ n: number }>`select count(*)::int as n from idempotency_keys where chain_id = ${venue.chainId}`.execute(t.db)).rows[0]!.n);
     for (const key of ['old-1', 'old-2', 'old-3', 'old-4', 'old-5']) expect((await enrol(key)).status).toBe(201);
     t.clock.advance(23 * HOUR);
     expect((await enrol('young-1')).status).toBe(201);

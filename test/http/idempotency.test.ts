@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { runMutationWithStatus } from '../../src/http/idempotency.js';
+import * as accounts from '../../src/modules/accounts/service.js';
 import type { ApiError } from '../../src/shared/errors.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { onPostgres } from '../support/database.js';
@@ -14,11 +15,12 @@ import { client, expectError, type Response } from '../support/http.js';
 const t = useTestApp();
 const body = { url: 'https://hooks.example.com/idem' };
 
-async function countEndpoints(venueId: string): Promise<number> {
+async function countEndpoints(venue: accounts.Venue): Promise<number> {
   const row = await t.db
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', venue.chainId)
+    .where('venue_id', '=', venue.id)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -37,7 +39,7 @@ describe('Idempotency-Key', () => {
     const { secret: shownOnce, ...endpoint } = first.body;
     expect(shownOnce).toMatch(/^whsec_/);
     expect(again.body).toEqual(endpoint);
-    expect(await countEndpoints(venue.id)).toBe(1);
+    expect(await countEndpoints(venue)).toBe(1);
   });
 
   it('the same key with a different body is 400 idempotency_key_reused', async () => {
@@ -62,7 +64,7 @@ describe('Idempotency-Key', () => {
     const results = await Promise.all(
       Array.from({ length: 2 }, () => api.post('/api/v1/webhook_endpoints', body, { 'idempotency-key': 'race' })),
     );
-    expect(await countEndpoints(venue.id)).toBe(1);
+    expect(await countEndpoints(venue)).toBe(1);
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
@@ -77,7 +79,7 @@ describe('Idempotency-Key', () => {
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const first = t.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`${venue.id}:in-flight`}, 0))`.execute(trx);
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`${venue.chainId}:${venue.id}:in-flight`}, 0))`.execute(trx);
       locked();
       await held;
     });
@@ -100,7 +102,7 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.error).toEqual(first.body.error);
     expect(again.body.request_id).not.toBe(first.body.request_id);
-    expect(await countEndpoints(venue.id)).toBe(0);
+    expect(await countEndpoints(venue)).toBe(0);
   });
 
   it('keys are scoped to the venue and shared by its keys', async () => {
@@ -124,7 +126,7 @@ describe('Idempotency-Key', () => {
     t.clock.advance(2 * 3600_000);
     const fresh = await api.post('/api/v1/webhook_endpoints', body, { 'idempotency-key': 'day' });
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
-    expect(await countEndpoints(venue.id)).toBe(2);
+    expect(await countEndpoints(venue)).toBe(2);
   });
 
   it('works on PATCH and DELETE, and refuses a malformed key', async () => {
@@ -452,7 +454,7 @@ describe('the fingerprint covers the query string (defect 5)', () => {
     const { venue } = await venueWithKey(t);
     let runs = 0;
     const call = (query: string) => {
-      const { req, reply } = fakeRequest(t, venue.id, 'POST', `/api/v1/things/1/act?${query}`, 'order-1');
+      const { req, reply } = fakeRequest(t, venue, 'POST', `/api/v1/things/1/act?${query}`, 'order-1');
       return runMutationWithStatus(req, reply, async () => ({ status: 201, body: { run: ++runs } })).then(
         (body) => ({ body, status: reply.statusCode, replayed: reply.headers['idempotent-replayed'] }),
         (err: unknown) => ({ error: (err as ApiError).code }),
@@ -467,7 +469,7 @@ describe('the fingerprint covers the query string (defect 5)', () => {
 });
 
 /** A Fastify request and reply, as far as runMutationWithStatus reads and writes them. */
-function fakeRequest(app: TestApp, venueId: string, method: string, url: string, key: string) {
+function fakeRequest(app: TestApp, venue: accounts.Venue, method: string, url: string, key: string) {
   const query = Object.fromEntries(new URLSearchParams(url.split('?')[1] ?? ''));
   const req = {
     id: `req_${randomBytes(4).toString('hex')}`,
@@ -480,7 +482,7 @@ function fakeRequest(app: TestApp, venueId: string, method: string, url: string,
     headers: { 'idempotency-key': key },
     routeOptions: { url: url.split('?')[0], method },
     server: app.app,
-    caller: { venueId },
+    caller: accounts.ownerCaller(venue),
   } as unknown as FastifyRequest;
   const reply = {
     statusCode: 200,

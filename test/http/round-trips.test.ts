@@ -62,7 +62,7 @@ describe('round trips', () => {
     const api = client(t, secret);
     const member = (await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body;
     expect((await api.get(`/api/v1/members/${member.id}`)).body.level.percent).toBe(3);
-    await updateProgram(t.db, venue.id, program.id, { settings: { levels: [{ name: 'All', min_spend: 0, percent: 9 }] } });
+    await updateProgram(t.db, venue.chainId, program.id, { settings: { levels: [{ name: 'All', min_spend: 0, percent: 9 }] } });
     expect((await api.get(`/api/v1/members/${member.id}`)).body.level).toMatchObject({ name: 'All', percent: 9 });
   });
 

@@ -145,10 +145,10 @@ describe('shutdown deadline (SHUTDOWN_TIMEOUT=1500ms)', () => {
     const receiver = await silentReceiver();
     const { env, close } = await processDatabase(async (db, pepper) => {
       const { venue } = await seedVenue(db, pepper);
-      const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+      const caller = { ...accounts.ownerCaller(venue), livemode: false };
       const secrets = openSecretBox(loadConfig({ SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY }));
       await webhooks.createEndpoint(db, caller, { url: receiver.url }, { allowPrivate: true, resolve: async () => [] }, secrets);
-      await db.transaction().execute((trx) => recordEvent(trx, { venueId: venue.id, type: 'order.created', livemode: false, object: { n: 1 }, request: null }));
+      await db.transaction().execute((trx) => recordEvent(trx, { chainId: venue.chainId, venueId: venue.id, type: 'order.created', livemode: false, object: { n: 1 }, request: null }));
     });
     // The worker role alone: no HTTP listener, so nothing but the delivery holds the shutdown open.
     const worker = startWorkerProcess({ ...env, ...DEADLINE, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT: '5m', WEBHOOK_POLL_INTERVAL: '50ms' });

@@ -1,5 +1,6 @@
 // `npm run bench` in its smoke mode (a handful of members, one-second scenarios, embedded database only): the
-// service starts as its own process, every scenario and ceiling runs, and the report has every figure and ratio.
+// service starts as its own process, every scenario, the chain comparison and every ceiling runs, and the report has
+// every figure and ratio.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +12,23 @@ const dir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-bench-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SCENARIOS = ['lookup', 'calculate', 'scan', 'apply', 'hold_capture', 'refund', 'bulk_sync', 'mixed'];
-const HEADLINE_RATIOS = ['apply_vs_bare_apply_transaction', 'lookup_vs_bare_read', 'calculate_vs_bare_read', 'embedded_apply_vs_raw_pglite_loop'];
-const MODE_RATIOS = ['apply_vs_bare_apply', 'lookup_vs_bare_read', 'calculate_vs_bare_read', 'history_lookup_old_vs_new_mean_latency', 'history_apply_old_vs_new_mean_latency'];
+const HEADLINE_RATIOS = [
+  'apply_vs_bare_apply_transaction',
+  'lookup_vs_bare_read',
+  'calculate_vs_bare_read',
+  'embedded_apply_vs_raw_pglite_loop',
+  'chain_of_three_vs_one_apply',
+  'chain_of_three_vs_one_lookup',
+];
+const MODE_RATIOS = [
+  'apply_vs_bare_apply',
+  'lookup_vs_bare_read',
+  'calculate_vs_bare_read',
+  'history_lookup_old_vs_new_mean_latency',
+  'history_apply_old_vs_new_mean_latency',
+  'chain_of_three_vs_one_lookup',
+  'chain_of_three_vs_one_apply',
+];
 
 function runBench(out: string): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_SMOKE: '1', BENCH_MODES: 'pglite', BENCH_OUT: out };
@@ -53,6 +69,27 @@ describe('npm run bench (smoke mode)', () => {
       expect(mode.history[what].old.requests, what).toBeGreaterThan(0);
       expect(mode.history[what].new.requests, what).toBeGreaterThan(0);
     }
+    // A chain of three venues against a chain of one, round by round, with the ratio's interval.
+    const rounds = report.settings.chain_comparison.rounds;
+    expect(rounds).toBeGreaterThanOrEqual(2);
+    for (const what of ['lookup', 'apply']) {
+      const c = mode.chain_of_three_vs_chain_of_one[what];
+      for (const side of [c.chain_of_three, c.chain_of_one]) {
+        expect(side.requests, what).toBeGreaterThan(0);
+        expect(side.non2xx, `${what}: ${JSON.stringify(side.errors)}`).toBe(0);
+        expect(side.req_per_s_by_round, what).toHaveLength(rounds);
+      }
+      expect(c.req_per_s_ratio_by_round, what).toHaveLength(rounds);
+      expect(c.req_per_s_ratio, what).toBeGreaterThan(0);
+      const [low, high] = c.req_per_s_ratio_95;
+      expect(low, what).toBeLessThanOrEqual(c.req_per_s_ratio);
+      expect(high, what).toBeGreaterThanOrEqual(c.req_per_s_ratio);
+      expect(c.within_noise, what).toBe(high >= 1);
+      expect(c.mean_latency_ratio, what).toBeGreaterThan(0);
+    }
+    expect(report.targets.filter((t: { name: string }) => t.name.includes('chain of three'))).toHaveLength(2);
+    expect(output).toContain('Chain of three venues ÷ chain of one');
+
     expect(mode.ceilings.bare_apply.req_per_s).toBeGreaterThan(0);
     expect(mode.ceilings.bare_read.req_per_s).toBeGreaterThan(0);
     expect(report.bare_fastify.req_per_s).toBeGreaterThan(0);

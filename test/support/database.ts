@@ -9,6 +9,8 @@ export interface TestDatabase {
   database: Database;
   /** The SQL of every statement the app sent through Kysely, in order, BEGIN and COMMIT included. */
   sent: string[];
+  /** The same statements with their parameters, to be explained again by a test. */
+  statements: { sql: string; parameters: readonly unknown[] }[];
   /** Set on PostgreSQL, so spawned server processes can share the database. */
   url?: string;
   close(): Promise<void>;
@@ -28,14 +30,30 @@ async function admin<T>(templateUrl: string, work: (client: pg.Client) => Promis
   }
 }
 
+/** A database with no table at all, for a test of a migration (the suite's template is at the latest one). */
+export async function openEmptyDatabase(): Promise<Database> {
+  const templateUrl = inject('postgresTemplateUrl');
+  if (!templateUrl) return openDatabase({ kind: 'pglite' });
+  // Named with the run's prefix, so the global teardown drops it with the others.
+  const name = `${inject('postgresDatabasePrefix')}${randomBytes(6).toString('hex')}`;
+  await admin(templateUrl, (c) => c.query(`create database ${name} template template0 encoding 'UTF8'`));
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  return openDatabase({ kind: 'postgres', url: url.href });
+}
+
 export async function openTestDatabase(): Promise<TestDatabase> {
   const templateUrl = inject('postgresTemplateUrl');
   const sent: string[] = [];
-  const onQuery = (sql: string) => sent.push(sql);
+  const statements: TestDatabase['statements'] = [];
+  const onQuery = (sql: string, parameters: readonly unknown[]) => {
+    sent.push(sql);
+    statements.push({ sql, parameters });
+  };
   if (!templateUrl) {
     const loadDataDir = new Blob([readFileSync(inject('pgliteTemplate'))]);
     const database = await openDatabase({ kind: 'pglite', loadDataDir }, { onQuery });
-    return { database, sent, close: () => database.close() };
+    return { database, sent, statements, close: () => database.close() };
   }
   const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
   const name = `${inject('postgresDatabasePrefix')}${randomBytes(6).toString('hex')}`;
@@ -44,5 +62,5 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: 'postgres', url: url.href }, { onQuery });
   // The database itself is dropped by the global teardown, once no worker holds a connection to it.
-  return { database, url: url.href, sent, close: () => database.close() };
+  return { database, url: url.href, sent, statements, close: () => database.close() };
 }

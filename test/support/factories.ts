@@ -30,8 +30,19 @@ export async function createKey(t: TestApp, venue: accounts.Venue, input: KeyInp
   });
 }
 
+/** A chain key (D21): it acts at any venue of the chain, naming it with venue_id. */
+export async function createChainKey(t: TestApp, chainId: string, input: KeyInput = {}) {
+  return accounts.createApiKey(t.db, t.pepper, {
+    chainId,
+    name: input.name ?? 'chain key',
+    livemode: input.livemode ?? false,
+    scopes: input.scopes,
+    rules: input.rules,
+  });
+}
+
 export async function revokeKey(t: TestApp, key: accounts.ApiKeyInfo) {
-  return t.db.transaction().execute((trx) => accounts.revokeApiKey(trx, { venueId: key.venueId, keyId: key.id, at: t.clock.now() }));
+  return t.db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: key.chainId, keyId: key.id, at: t.clock.now() }));
 }
 
 /** A new venue with a full-access test key: the usual starting point of a test. */
@@ -60,18 +71,18 @@ export async function createProgram(
   type: ProgramType = 'cashback',
   input: Partial<programs.NewProgram> = {},
 ) {
-  return programs.createProgram(t.db, venue.id, { name: `${type} program`, type, settings: PROGRAM_SETTINGS[type], ...input });
+  return programs.createProgram(t.db, venue.chainId, { name: `${type} program`, type, settings: PROGRAM_SETTINGS[type], ...input });
 }
 
 export const newCardNumber = () => `C${randomBytes(5).toString('hex').toUpperCase()}`;
 
 /** Records spend, visits, stamps or cashback straight in the ledger, as applied checks will. */
 export async function seedLedger(t: TestApp, venue: accounts.Venue, entry: members.LedgerInput) {
-  return t.db.transaction().execute((trx) => members.appendLedger(trx, { venueId: venue.id, livemode: false }, [entry]));
+  return t.db.transaction().execute((trx) => members.appendLedger(trx, { chainId: venue.chainId, venueId: venue.id, livemode: false }, [entry]));
 }
 
 export async function createTable(t: TestApp, venue: accounts.Venue, name = `Table ${randomBytes(2).toString('hex')}`) {
-  return menu.createTable(t.db, venue.id, { name });
+  return menu.createTable(t.db, accounts.placeOf(venue), { name });
 }
 
 /** Σ of one ledger column for a member, read straight from the table: what balances must equal. */
@@ -89,7 +100,7 @@ export async function refuseCard(t: TestApp, venue: accounts.Venue, cardNumber: 
   await sql
     .raw(
       `create or replace function refuse_card() returns trigger language plpgsql as $$ begin
-         if new.card_number = '${cardNumber}' and new.venue_id = '${venue.id}' then raise exception '${cardNumber} refused'; end if; return new; end $$`,
+         if new.card_number = '${cardNumber}' and new.chain_id = '${venue.chainId}' then raise exception '${cardNumber} refused'; end if; return new; end $$`,
     )
     .execute(t.db);
   await sql.raw('create trigger refuse_card before insert on member_cards for each row execute function refuse_card()').execute(t.db);

@@ -107,7 +107,7 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
   for (const [category, rule] of Object.entries(CATEGORIES)) {
     const put = await owner.put(`/api/v1/catalog/categories/${category}`, { name: category });
     if (put.status !== 201 && put.status !== 200) throw new Error(`fixture: category ${category}: ${put.status} ${JSON.stringify(put.body)}`);
-    await catalogue.setCategoryRules(t.db, venue.id, category, {
+    await catalogue.setCategoryRules(t.db, venue.chainId, category, {
       earns_cashback: rule.earns,
       payable_with_cashback: rule.payable,
       ...(rule.bp === null ? {} : { cashback_percent: rule.bp / 100 }),

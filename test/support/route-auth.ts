@@ -1,10 +1,10 @@
 // The generator every keyed route runs, under /api/v1 and the legacy /api/pos/v1 alike: missing, malformed, revoked key;
-// missing scope; each allowed scope; other venue's id.
+// missing scope; each allowed scope; other venue's id; the venue a call happens at (D21) for chain and venue keys.
 import { describe, expect, it } from 'vitest';
-import { LEGACY_POS_PREFIX, LEGACY_POS_ROUTES, ROUTE_SCOPES, legacyRoute } from '../../src/http/route-scopes.js';
+import { LEGACY_POS_PREFIX, LEGACY_POS_ROUTES, ROUTE_SCOPES, legacyRoute, venueRuleOf } from '../../src/http/route-scopes.js';
 import { SCOPES, type Scope } from '../../src/modules/accounts/schemas.js';
 import type { TestApp } from './app.js';
-import { createKey, createVenue, revokeKey, venueWithKey } from './factories.js';
+import { createChainKey, createKey, createVenue, revokeKey, venueWithKey } from './factories.js';
 import { expectError, request, type Response } from './http.js';
 import { NAMES_OWNER_OBJECT, NOT_LIST_ROUTES, OWNER_VENUE_SETTINGS, UPSERT_ROUTES, type RouteFixture, type RouteRequest } from './route-fixtures.js';
 
@@ -17,6 +17,16 @@ function underLegacyPrefix(fixture: RouteFixture): RouteFixture {
     const req = await fixture(ctx);
     return { ...req, url: req.url.replace(/^\/api\/v1\//, `/api${LEGACY_POS_PREFIX}/v1/`) };
   };
+}
+
+/**
+ * The request naming `venueId` where the server reads it: in a JSON body when the request has one, else in the
+ * query (src/http/auth.ts).
+ */
+function naming(req: RouteRequest, venueId: string): RouteRequest {
+  const body = req.body;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && !(body instanceof Blob)) return { ...req, body: { ...body, venue_id: venueId } };
+  return { ...req, url: `${req.url}${req.url.includes('?') ? '&' : '?'}venue_id=${venueId}` };
 }
 
 const show = (res: Response) => `${res.status} ${typeof res.body === 'string' ? res.body.slice(0, 500) : JSON.stringify(res.body)}`;
@@ -153,6 +163,43 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
           const second = await fresh();
           expectNotFound(route, await request(t, method, second.url, { key: intruder, body: second.body }));
           expectAllowed(route, second, await request(t, method, second.url, { key: owner.secret, body: second.body }));
+        });
+      }
+
+      const venueRule = venueRuleOf(route);
+      if (venueRule && twin === route) {
+        it(`a chain key ${venueRule === 'at' ? 'must name the venue: without venue_id → 400 parameter_invalid' : 'may name a venue or none'}; naming the owner's venue passes; another chain's venue → 404 venue_not_found`, async () => {
+          const owner = await ownerWithKey();
+          // A chain key's rules are its own, else those of the venue it names (D21): it carries the owner venue's.
+          const { secret: chainKey } = await createChainKey(t, owner.venue.chainId, { rules: OWNER_VENUE_SETTINGS[twin] });
+          const send = (req: RouteRequest) => request(t, method, req.url, { key: chainKey, body: req.body });
+          const bare = await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue });
+          const res = await send(bare);
+          if (venueRule === 'at') expect(expectError(res, 400, 'parameter_invalid').param).toBe('venue_id');
+          else expectAllowed(route, bare, res);
+          const named = naming(await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue }), owner.venue.id);
+          expectAllowed(route, named, await send(named));
+          const foreign = await createVenue(t);
+          const elsewhere = naming(await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue }), foreign.id);
+          expectError(await send(elsewhere), 404, 'venue_not_found');
+        });
+
+        it("a venue key naming another venue of its chain → 403 venue_not_allowed; naming its own passes", async () => {
+          const owner = await ownerWithKey();
+          const sibling = await createVenue(t, { chainId: owner.venue.chainId });
+          const other = naming(await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue }), sibling.id);
+          expect(expectError(await request(t, method, other.url, { key: owner.secret, body: other.body }), 403, 'venue_not_allowed').param).toBe('venue_id');
+          const own = naming(await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue }), owner.venue.id);
+          expectAllowed(route, own, await request(t, method, own.url, { key: owner.secret, body: own.body }));
+        });
+      }
+
+      if (twin !== route) {
+        it('a chain key → 403 chain_key_not_accepted (the POS API takes venue keys only)', async () => {
+          const owner = await ownerWithKey();
+          const { secret: chainKey } = await createChainKey(t, owner.venue.chainId);
+          const req = await fixture({ t, ownerKey: owner.secret, ownerVenue: owner.venue });
+          expectError(await request(t, method, req.url, { key: chainKey, body: req.body }), 403, 'chain_key_not_accepted', 'permission_error');
         });
       }
 

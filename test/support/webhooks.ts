@@ -8,7 +8,7 @@ import type { TestApp } from './app.js';
 
 export async function raiseEvent(t: TestApp, venue: Venue, type: EventType, object: Record<string, unknown> = { object: 'test', n: 1 }) {
   return t.db.transaction().execute((trx) =>
-    recordEvent(trx, { venueId: venue.id, type, livemode: false, object, request: null }),
+    recordEvent(trx, { chainId: venue.chainId, venueId: venue.id, type, livemode: false, object, request: null }),
   );
 }
 

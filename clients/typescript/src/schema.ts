@@ -98,7 +98,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The venue's events, newest first */
+        /** The venue's events, and its chain's that happen at no venue, newest first */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -133,8 +133,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List members, newest first
-         * @description Errors: 400 parameter_invalid (limit, starting_after, phone). See /api/errors.
+         * List the chain's members, newest first
+         * @description Errors: 400 parameter_invalid (limit, starting_after, phone); 403 venue_not_allowed (venue_id). See /api/errors.
          */
         get: operations["listMembers"];
         put?: never;
@@ -302,7 +302,7 @@ export interface paths {
         };
         /**
          * Everything held about the member, as one JSON document
-         * @description Profile, cards, ledger, transactions with their lines, refunds, holds, visits, scans and the events that name the member. An erased member's export shows what the venue keeps, anonymised. Errors: 404 member_not_found. See /api/errors.
+         * @description Profile, cards, ledger, transactions with their lines, refunds, holds, visits, scans and the events that name the member, at every venue of the chain. An erased member's export shows what the chain keeps, anonymised. Errors: 404 member_not_found. See /api/errors.
          */
         get: operations["exportMember"];
         put?: never;
@@ -1239,6 +1239,14 @@ export interface components {
             locale: string;
             timezone: string;
             country: string;
+            /** @description The calling key's venue; null for a chain key, whose account is the chain (D21). */
+            venue: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+                timezone: string;
+            } | null;
             /** @description The calling key's mode. */
             livemode: boolean;
             api_key: {
@@ -1268,10 +1276,26 @@ export interface components {
                 /** @description Lifetime of a hold before it expires. */
                 hold_ttl_seconds: number;
             };
-            /** @description The venue's programs; members join the default one unless told otherwise. */
+            /** @description The chain's programs; members join the default one unless told otherwise. */
             programs: components["schemas"]["Program"][];
             /** Format: date-time */
             created_at: string;
+            /** @description The chain the venue belongs to (D21): its members, balances and programs are shared by all of its venues. */
+            chain: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description ISO 4217: every venue of the chain counts in it. */
+                currency: string;
+                /** @description The chain's venues, oldest first. */
+                venues: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    slug: string;
+                    timezone: string;
+                }[];
+            };
         };
         /** Error */
         Error: {
@@ -1282,7 +1306,7 @@ export interface components {
                  * @description Stable; see /api/errors.
                  * @enum {string}
                  */
-                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "member_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
                 message: string;
                 param?: string;
                 doc_url: string;
@@ -1371,6 +1395,8 @@ export interface components {
              */
             id: string;
             type: string;
+            /** @description The venue where it happened; null for what happens at no venue (expiry, imports). */
+            venue_id: string | null;
             /** @enum {string} */
             api_version: "v1";
             /** Format: date-time */
@@ -1402,12 +1428,14 @@ export interface components {
             object: "member";
             /** Format: uuid */
             id: string;
+            /** @description The venue where the member enrolled; null when they came in without one (an import). The member belongs to the whole chain (D21). */
+            home_venue_id: string | null;
             /** Format: uuid */
             program_id: string;
             /** @description cashback, stamps, visit_discount or vip. */
             program_type: string;
             card_numbers: string[];
-            /** @description Generated, unique in the venue; what a qr_serial barcode carries. */
+            /** @description Generated, unique in the chain; what a qr_serial barcode carries. */
             serial: string;
             /** @description What the member card shows; render it at barcode.svg. */
             barcode: {
@@ -1492,6 +1520,8 @@ export interface components {
             object: "history_entry";
             /** Format: uuid */
             id: string;
+            /** @description The venue of the chain where it happened; null when at none (D21). */
+            venue_id: string | null;
             /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
             type: string;
             /** @description Effect on the cashback balance, minor units. */
@@ -1587,6 +1617,7 @@ export interface components {
          * @example {
          *       "object": "transaction",
          *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+         *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
          *       "external_id": "T7-000123",
          *       "register_id": "till-7",
          *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -1651,6 +1682,11 @@ export interface components {
             object: "transaction";
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The venue where it happened (D21).
+             */
+            venue_id: string;
             external_id: string;
             register_id: string | null;
             member_id: string | null;
@@ -1685,6 +1721,11 @@ export interface components {
             object: "hold";
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The venue where it happened (D21).
+             */
+            venue_id: string;
             /** Format: uuid */
             member_id: string;
             amount: number;
@@ -1708,7 +1749,7 @@ export interface components {
         };
         /**
          * MemberExport
-         * @description Everything the venue holds about the member, as one document. After an erasure: what the venue keeps, anonymised.
+         * @description Everything the chain holds about the member, at all of its venues, as one document. After an erasure: what the chain keeps, anonymised.
          */
         MemberExport: {
             /** @enum {string} */
@@ -1718,6 +1759,8 @@ export interface components {
             member: {
                 /** Format: uuid */
                 id: string;
+                /** @description The venue where the member enrolled; null when they came in without one. */
+                home_venue_id: string | null;
                 /** Format: uuid */
                 program_id: string;
                 serial: string;
@@ -1745,7 +1788,7 @@ export interface components {
             };
             /** @description Every entry that moved the totals, newest first. */
             ledger: components["schemas"]["HistoryEntry"][];
-            /** @description Checks applied to the member, with their lines, newest first. */
+            /** @description Checks applied to the member, with their lines: venue by venue (the chain's oldest first), newest first at each. */
             transactions: components["schemas"]["Transaction"][];
             /** @description Refunds of the member's checks, newest first. */
             refunds: {
@@ -1764,28 +1807,34 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
-            /** @description Newest first. */
+            /** @description Venue by venue (the chain's oldest first), newest first at each. */
             holds: components["schemas"]["Hold"][];
             /** @description The ledger entries of kind visit, newest first. */
             visits: {
                 /** Format: uuid */
                 id: string;
+                venue_id: string | null;
                 external_id: string | null;
                 visits: number;
                 stamps: number;
                 /** Format: date-time */
                 created_at: string;
             }[];
-            /** @description Scans of the member's card, newest first. */
+            /** @description Scans of the member's card: venue by venue (the chain's oldest first), newest first at each. */
             scans: {
                 /** Format: uuid */
                 id: string;
+                /**
+                 * Format: uuid
+                 * @description The venue of the chain where it happened (D21).
+                 */
+                venue_id: string;
                 /** @description The API key that scanned the card. */
                 key_id: string;
                 /** Format: date-time */
                 created_at: string;
             }[];
-            /** @description Events whose payload names the member, newest first. */
+            /** @description Events whose payload names the member, at every venue of the chain, newest first. */
             events: components["schemas"]["Event"][];
         };
         /** MemberErasure */
@@ -1818,7 +1867,7 @@ export interface components {
             processed: number;
             /** @description Members created. */
             imported: number;
-            /** @description Good lines whose card number the venue had already (imported before). */
+            /** @description Good lines whose card number the chain had already (imported before). */
             skipped: number;
             /** @description Bad lines: see errors. */
             failed: number;
@@ -1912,6 +1961,11 @@ export interface components {
             id: string;
             table_code: string;
             table_name: string;
+            /**
+             * Format: uuid
+             * @description The venue whose table ordered.
+             */
+            venue_id: string;
             /** @description new, accepted, rejected, preparing, ready, served, closed, cancelled */
             status: string;
             status_reason: string | null;
@@ -2077,6 +2131,11 @@ export interface components {
             object: "visit";
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description The venue where it happened (D21).
+             */
+            venue_id: string;
             external_id: string | null;
             /** Format: uuid */
             member_id: string;
@@ -2272,6 +2331,8 @@ export interface operations {
                 /** @description Id of the last object of the previous page. */
                 starting_after?: string;
                 livemode?: boolean;
+                /** @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -2377,6 +2438,11 @@ export interface operations {
                     /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, order.created, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string;
+                    /**
+                     * Format: uuid
+                     * @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -3064,6 +3130,8 @@ export interface operations {
                 /** @description Id of the last object of the previous page. */
                 starting_after?: string;
                 type?: string;
+                /** @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -3255,6 +3323,8 @@ export interface operations {
                 /** @description Id of the last object of the previous page. */
                 starting_after?: string;
                 program_id?: string;
+                /** @description Only the members who enrolled there (home_venue_id); a venue key may name its own venue only. */
+                venue_id?: string;
                 phone?: string;
                 livemode?: boolean;
             };
@@ -3291,7 +3361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing_scope */
+            /** @description missing_scope, venue_not_allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,9 +3436,14 @@ export interface operations {
                     name?: string;
                     /**
                      * Format: uuid
-                     * @description Default: the venue's default program.
+                     * @description Default: the chain's default program.
                      */
                     program_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -4174,6 +4249,11 @@ export interface operations {
                     /** @description Signed, minor units; not zero. */
                     amount: number;
                     reason: string;
+                    /**
+                     * Format: uuid
+                     * @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -4308,7 +4388,10 @@ export interface operations {
     };
     redeemReward: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4326,7 +4409,7 @@ export interface operations {
                     "application/json": components["schemas"]["RewardRedemption"];
                 };
             };
-            /** @description idempotency_key_reused, redeem_not_supported */
+            /** @description parameter_invalid, idempotency_key_reused, redeem_not_supported */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4438,7 +4521,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything the venue holds about the member, as one document. After an erasure: what the venue keeps, anonymised. */
+            /** @description Everything the chain holds about the member, at all of its venues, as one document. After an erasure: what the chain keeps, anonymised. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4636,8 +4719,10 @@ export interface operations {
     createMemberImport: {
         parameters: {
             query?: {
-                /** @description Default: the venue's default program. */
+                /** @description Default: the chain's default program. */
                 program_id?: string;
+                /** @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -4869,6 +4954,8 @@ export interface operations {
                 starting_after?: string;
                 available?: boolean;
                 category?: string;
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -4961,7 +5048,10 @@ export interface operations {
     };
     getDish: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 external_id: string;
@@ -4977,6 +5067,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dish"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description api_key_missing, api_key_invalid, api_key_revoked */
@@ -5075,6 +5174,11 @@ export interface operations {
                      * @default true
                      */
                     available?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -5200,7 +5304,10 @@ export interface operations {
     };
     deleteDish: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 external_id: string;
@@ -5218,7 +5325,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedDish"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description parameter_invalid, idempotency_key_reused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5332,6 +5439,11 @@ export interface operations {
                      * @default true
                      */
                     available?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -5472,6 +5584,11 @@ export interface operations {
                      * @default false
                      */
                     replace?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -5594,6 +5711,8 @@ export interface operations {
                 starting_after?: string;
                 status?: "new" | "accepted" | "rejected" | "preparing" | "ready" | "served" | "closed" | "cancelled";
                 created_after?: string;
+                /** @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -5686,7 +5805,10 @@ export interface operations {
     };
     getOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -5702,6 +5824,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description api_key_missing, api_key_invalid, api_key_revoked */
@@ -5793,6 +5924,11 @@ export interface operations {
                     status: "new" | "accepted" | "rejected" | "preparing" | "ready" | "served" | "closed" | "cancelled";
                     /** @description Shown to staff, e.g. why an order was rejected. */
                     reason?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -6879,6 +7015,11 @@ export interface operations {
                     register_id?: string;
                     /** Format: date-time */
                     closed_at?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -7125,6 +7266,11 @@ export interface operations {
                     register_id?: string;
                     /** Format: date-time */
                     closed_at?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -7139,6 +7285,7 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                     *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
                      *       "external_id": "T7-000123",
                      *       "register_id": "till-7",
                      *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -7211,6 +7358,7 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                     *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
                      *       "external_id": "T7-000123",
                      *       "register_id": "till-7",
                      *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -7409,6 +7557,11 @@ export interface operations {
                     /** @description Default: the hold's amount; the rest is released. */
                     redeem_amount?: number;
                     register_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -7423,6 +7576,7 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                     *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
                      *       "external_id": "T7-000123",
                      *       "register_id": "till-7",
                      *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -7612,6 +7766,8 @@ export interface operations {
                 starting_after?: string;
                 member_id?: string;
                 status?: "completed" | "voided";
+                /** @description A venue of the chain (D21): a chain key's filter; a venue key may name its own venue only. */
+                venue_id?: string;
             };
             header?: never;
             path?: never;
@@ -7707,6 +7863,8 @@ export interface operations {
             query?: {
                 /** @description When checks are numbered per register. */
                 register_id?: string;
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
             };
             header?: never;
             path: {
@@ -7726,6 +7884,7 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                     *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
                      *       "external_id": "T7-000123",
                      *       "register_id": "till-7",
                      *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -7876,6 +8035,8 @@ export interface operations {
             query?: {
                 /** @description When checks are numbered per register. */
                 register_id?: string;
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
             };
             header?: never;
             path: {
@@ -7895,6 +8056,7 @@ export interface operations {
                      * @example {
                      *       "object": "transaction",
                      *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                     *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
                      *       "external_id": "T7-000123",
                      *       "register_id": "till-7",
                      *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
@@ -8066,6 +8228,11 @@ export interface operations {
                     /** @description Part of what was paid, minor units. */
                     amount: number;
                     register_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -8224,6 +8391,11 @@ export interface operations {
                     amount: number;
                     /** @description Seconds; default: the venue's hold_ttl_seconds. */
                     expires_in?: number;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -8358,7 +8530,10 @@ export interface operations {
     };
     getHold: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8374,6 +8549,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Hold"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description api_key_missing, api_key_invalid, api_key_revoked */
@@ -8452,7 +8636,10 @@ export interface operations {
     };
     releaseHold: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The venue where this happens (D21): required from a chain key, else its own venue. */
+                venue_id?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8470,7 +8657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hold"];
                 };
             };
-            /** @description idempotency_key_reused */
+            /** @description parameter_invalid, idempotency_key_reused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8577,6 +8764,11 @@ export interface operations {
                     barcode?: string;
                     /** @description Makes the visit idempotent. */
                     external_id?: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };
@@ -8721,6 +8913,11 @@ export interface operations {
                 "application/json": {
                     /** @description What the scanner read: a card number or a serial. */
                     code: string;
+                    /**
+                     * Format: uuid
+                     * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                     */
+                    venue_id?: string;
                 };
             };
         };

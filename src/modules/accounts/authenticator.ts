@@ -3,8 +3,8 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { hashKeySecret, isWellFormedKey } from './api-key-format.js';
 import * as repo from './repo.js';
-import type { KeyIdentity, Scope } from './schemas.js';
-import { effectiveSettings, localAuthChanges } from './service.js';
+import type { KeyIdentity, KeyRules, Scope } from './schemas.js';
+import { localAuthChanges } from './service.js';
 
 export type AuthResult = { ok: true; caller: KeyIdentity } | { ok: false; code: 'api_key_invalid' | 'api_key_revoked' };
 
@@ -52,25 +52,32 @@ export class KeyAuthenticator {
     if (!entry.caller) return { ok: false, code: 'api_key_revoked' };
     if (now - entry.lastUsedWrittenAt >= LAST_USED_EVERY_MS) {
       entry.lastUsedWrittenAt = now;
-      await repo.touchApiKey(this.database.db, entry.caller.venueId, entry.caller.keyId, new Date(now));
+      await repo.touchApiKey(this.database.db, entry.caller.chainId, entry.caller.keyId, new Date(now));
     }
     return { ok: true, caller: entry.caller };
   }
 
   private async load(secretHash: string, now: number): Promise<Entry | undefined> {
-    const row = await repo.findApiKeyWithVenue(this.database.db, secretHash);
+    const row = await repo.findApiKeyWithVenues(this.database.db, secretHash);
     if (!row) return undefined;
+    const venues = new Map(
+      (row.venues as repo.VenueRow[]).map((v) => [
+        v.venue_id,
+        { settings: v.settings, locale: { name: v.name, country: v.country, currency: v.currency, locale: v.locale, timezone: v.timezone } },
+      ]),
+    );
     const caller: KeyIdentity | null = row.revoked_at
       ? null
       : {
-          venueId: row.venue_id,
+          chainId: row.chain_id,
+          keyVenueId: row.venue_id,
           keyId: row.id,
           keyName: row.name,
           keyPrefix: row.display_prefix,
           livemode: row.livemode,
           scopes: row.scopes as Scope[],
-          settings: effectiveSettings(row.venue_settings, row.rules),
-          venue: { name: row.venue_name, country: row.country, currency: row.currency, locale: row.locale, timezone: row.timezone },
+          rules: row.rules as KeyRules,
+          venues,
         };
     const entry: Entry = { caller, cachedAt: now, lastUsedWrittenAt: row.last_used_at?.getTime() ?? 0 };
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);

@@ -63,6 +63,10 @@ export const Account = Type.Object({
   locale: Type.String(),
   timezone: Type.String(),
   country: Type.String(),
+  venue: Type.Union(
+    [Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), slug: Type.String(), timezone: Type.String() }), Type.Null()],
+    { description: "The calling key's venue; null for a chain key, whose account is the chain (D21)." },
+  ),
   livemode: Type.Boolean({ description: "The calling key's mode." }),
   api_key: Type.Object({
     id: Type.String({ format: 'uuid' }),
@@ -71,29 +75,72 @@ export const Account = Type.Object({
     scopes: Type.Array(Type.String(), { description: 'Empty: full access.' }),
   }),
   settings: VenueSettings,
-  programs: Type.Array(Program, { description: "The venue's programs; members join the default one unless told otherwise." }),
+  programs: Type.Array(Program, { description: "The chain's programs; members join the default one unless told otherwise." }),
   created_at: Type.String({ format: 'date-time' }),
+  chain: Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      name: Type.String(),
+      currency: Type.String({ description: 'ISO 4217: every venue of the chain counts in it.' }),
+      venues: Type.Array(
+        Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), slug: Type.String(), timezone: Type.String() }),
+        { description: "The chain's venues, oldest first." },
+      ),
+    },
+    { description: 'The chain the venue belongs to (D21): its members, balances and programs are shared by all of its venues.' },
+  ),
 }, { title: 'Account' });
 export type Account = Static<typeof Account>;
 
+/** A venue as a key may act at it: its own register rules and what display text needs. */
+export interface KeyVenue {
+  settings: unknown;
+  locale: VenueLocale;
+}
+
 /** What authentication knows about a key (cached between requests). */
 export interface KeyIdentity {
-  venueId: string;
+  /** The tenant root: members, balances, programs and categories are the chain's (D21). */
+  chainId: string;
+  /** The key's own venue; null for a chain key, which names the venue of each call that happens at one (D21). */
+  keyVenueId: string | null;
   keyId: string;
   keyName: string;
   keyPrefix: string;
   livemode: boolean;
   scopes: Scope[];
-  /** The venue's rules with this key's own values applied. */
-  settings: VenueSettings;
-  venue: VenueLocale;
+  /** The key's own rules (D12), applied over the rules of the venue it acts at. */
+  rules: KeyRules;
+  /** The venues the key may act at: its own, or every venue of a chain key's chain (oldest first). */
+  venues: ReadonlyMap<string, KeyVenue>;
+}
+
+/** Where something happens: a venue of a chain. Every query of a venue's table filters by both (D21). */
+export interface Place {
+  chainId: string;
+  venueId: string;
+}
+
+/** Where a list looks: one venue, or with `venueId` null every venue of the chain (a chain key naming none). */
+export interface Reach {
+  chainId: string;
+  venueId: string | null;
 }
 
 /** The calling key at the time of one request; services receive it as plain data. */
-export interface Caller extends KeyIdentity {
+export interface Caller extends Omit<KeyIdentity, 'venues'> {
+  /** The venue the call acts at: the key's own, or the one a chain key named; null when a chain key named none. */
+  venueId: string | null;
+  /** The rules of that venue with the key's own applied (a chain key naming none: the defaults with its own). */
+  settings: VenueSettings;
+  /** That venue's locale (a chain key naming none: its chain's first venue's). */
+  venue: VenueLocale;
   /** The request's time by the app's clock: what "now" means for holds and per-day caps. */
   now: Date;
 }
+
+/** A caller acting at a venue: what every call that happens at a place has (the route's venue rule saw to it). */
+export type PlaceCaller = Caller & Place;
 
 /** What rules and display text need to know of the venue. */
 export interface VenueLocale {

@@ -16,6 +16,9 @@ import {
   isScope,
   type Account,
   type Caller,
+  type KeyIdentity,
+  type Place,
+  type PlaceCaller,
   type Scope,
 } from './schemas.js';
 
@@ -26,6 +29,8 @@ const argon2Verify = async (hashed: string, password: string) => (await argon2()
 
 export interface Venue {
   id: string;
+  /** The chain the venue belongs to (D21): members, balances and programs are the chain's. */
+  chainId: string;
   slug: string;
   name: string;
   currency: string;
@@ -36,9 +41,14 @@ export interface Venue {
   createdAt: string;
 }
 
+/** The venue as the place where things happen: what every query of a venue's own tables filters by. */
+export const placeOf = (venue: Venue): Place => ({ chainId: venue.chainId, venueId: venue.id });
+
 export interface NewVenue {
   name: string;
   slug: string;
+  /** The chain to join (its currency is taken); none: a new chain of one whose slug is the venue's. */
+  chainId?: string;
   currency?: string;
   locale?: string;
   timezone?: string;
@@ -48,7 +58,9 @@ export interface NewVenue {
 
 export interface ApiKeyInfo {
   id: string;
-  venueId: string;
+  chainId: string;
+  /** Null: a chain key (D21). */
+  venueId: string | null;
   name: string;
   livemode: boolean;
   prefix: string;
@@ -85,7 +97,7 @@ function isTimeZone(name: string): boolean {
   }
 }
 
-function checkVenueFields(v: Required<Omit<NewVenue, 'settings'>>): void {
+function checkVenueFields(v: Required<Omit<NewVenue, 'settings' | 'chainId'>>): void {
   if (!v.name.trim()) throw invalid('name', 'name must not be empty.');
   if (!SLUG.test(v.slug)) throw invalid('slug', 'slug must be 1-48 lowercase letters, digits or dashes.');
   if (!Intl.supportedValuesOf('currency').includes(v.currency)) throw invalid('currency', `Unknown currency ${v.currency}.`);
@@ -99,10 +111,15 @@ function checkVenueFields(v: Required<Omit<NewVenue, 'settings'>>): void {
 }
 
 export async function createVenue(db: Db, input: NewVenue): Promise<Venue> {
+  const chain = input.chainId === undefined ? undefined : await repo.findChain(db, input.chainId);
+  if (input.chainId !== undefined && !chain) throw new ApiError('venue_not_found', { message: `No chain ${input.chainId}.` });
+  if (chain && input.currency !== undefined && input.currency !== chain.currency) {
+    throw invalid('currency', `The chain "${chain.slug}" counts in ${chain.currency}: every venue of a chain uses its currency, so ${input.currency} cannot join it.`);
+  }
   const fields = {
     name: input.name,
     slug: input.slug,
-    currency: input.currency ?? 'EUR',
+    currency: chain?.currency ?? input.currency ?? 'EUR',
     locale: input.locale ?? 'en-IE',
     timezone: input.timezone ?? 'Europe/Dublin',
     country: input.country ?? 'IE',
@@ -111,12 +128,44 @@ export async function createVenue(db: Db, input: NewVenue): Promise<Venue> {
   const settings = { ...DEFAULT_VENUE_SETTINGS, ...input.settings };
   if (!Value.Check(VenueSettings, settings)) throw invalid('settings', 'settings has an unknown field or a wrong value.');
   if (await repo.findVenueBySlug(db, fields.slug)) throw invalid('slug', `A venue with slug "${fields.slug}" exists.`);
-  return presentVenue(await repo.insertVenue(db, { venue_id: newId(), ...fields, settings: JSON.stringify(settings) }));
+  let chainId = chain?.chain_id;
+  if (!chainId) {
+    if (await repo.findChainBySlug(db, fields.slug)) throw invalid('slug', `A chain with slug "${fields.slug}" exists.`);
+    chainId = (await repo.insertChain(db, { chain_id: newId(), slug: fields.slug, name: fields.name, currency: fields.currency })).chain_id;
+  }
+  const venue = presentVenue(await repo.insertVenue(db, { venue_id: newId(), chain_id: chainId, ...fields, settings: JSON.stringify(settings) }));
+  // The chain's keys may act at the new venue from now on.
+  if (chain) await forgetKeysOf(db, chainId);
+  return venue;
+}
+
+export interface Chain {
+  id: string;
+  slug: string;
+  name: string;
+  currency: string;
+  venues: Venue[];
+}
+
+async function presentChain(db: Db, row: repo.ChainRow): Promise<Chain> {
+  const venues = (await repo.venuesOfChain(db, row.chain_id)).map(presentVenue);
+  return { id: row.chain_id, slug: row.slug, name: row.name, currency: row.currency, venues };
+}
+
+/** A chain by its id or slug, with its venues; undefined when there is none. */
+export async function findChain(db: Db, idOrSlug: string): Promise<Chain | undefined> {
+  const row = /^[0-9a-f-]{36}$/i.test(idOrSlug) ? await repo.findChain(db, idOrSlug) : await repo.findChainBySlug(db, idOrSlug);
+  return row && presentChain(db, row);
+}
+
+export async function listChains(db: Db): Promise<Chain[]> {
+  return Promise.all((await repo.listChains(db)).map((row) => presentChain(db, row)));
 }
 
 function presentVenue(row: repo.VenueRow): Venue {
   return {
     id: row.venue_id,
+    chainId: row.chain_id,
     slug: row.slug,
     name: row.name,
     currency: row.currency,
@@ -143,10 +192,11 @@ export async function listVenues(db: Db): Promise<Venue[]> {
   return (await repo.listVenues(db)).map(presentVenue);
 }
 
-export async function createOwner(db: Db, input: { venueId: string; email: string; password: string }) {
+export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string }) {
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw invalid('email', 'email must be an e-mail address.');
   if (input.password.length < 10) throw invalid('password', 'password must have at least 10 characters.');
   const row = await repo.insertOwner(db, {
+    chain_id: input.chainId,
     venue_id: input.venueId,
     id: newId(),
     email: input.email.toLowerCase(),
@@ -215,31 +265,41 @@ export async function updateVenue(db: Db, venueId: string, changes: VenueChanges
   checkVenueFields(fields);
   const settings = effectiveSettings(current.settings, changes.settings ?? {});
   if (!Value.Check(VenueSettings, settings)) throw invalid('settings', 'settings has an unknown field or a wrong value.');
-  const { slug: _slug, ...rest } = fields;
+  if (fields.currency !== current.currency) {
+    // Balances are amounts in the chain's currency: once money is on the books, changing it would re-denominate them.
+    if (await repo.chainHasLedgerEntries(db, current.chain_id)) {
+      throw invalid('currency', `The currency cannot change once members of the chain have balances or history (it is ${current.currency}).`);
+    }
+    await repo.setChainCurrency(db, current.chain_id, fields.currency);
+  }
+  const { slug: _slug, currency: _currency, ...rest } = fields;
   const row = await repo.updateVenue(db, venueId, { ...rest, settings: JSON.stringify(settings) });
-  await forgetKeysOf(db, venueId);
+  await forgetKeysOf(db, current.chain_id);
   return presentVenue(row!);
 }
 
-async function forgetKeysOf(db: Db, venueId: string): Promise<void> {
-  for (const secretHash of await repo.keyHashesOfVenue(db, venueId)) {
+/** Every process forgets the chain's keys: each caches the venues it may act at (authenticator.ts). */
+async function forgetKeysOf(db: Db, chainId: string): Promise<void> {
+  for (const secretHash of await repo.keyHashesOfChain(db, chainId)) {
     await repo.notifyAuthChanged(db, secretHash);
     localAuthChanges.emit('changed', secretHash);
   }
 }
 
-/** Replaces a key's own rules (D12), which override the venue's; undefined when the venue has no such key. */
-export async function setApiKeyRules(db: Db, venueId: string, keyId: string, rules: Record<string, unknown>): Promise<ApiKeyInfo | undefined> {
+/** Replaces a key's own rules (D12), which override the venue's; undefined when the chain has no such key. */
+export async function setApiKeyRules(db: Db, chainId: string, keyId: string, rules: Record<string, unknown>): Promise<ApiKeyInfo | undefined> {
   if (!Value.Check(KeyRules, rules)) throw invalid('rules', 'rules has an unknown field or a wrong value.');
-  const row = await repo.setApiKeyRules(db, venueId, keyId, JSON.stringify(rules));
+  const row = await repo.setApiKeyRules(db, chainId, keyId, JSON.stringify(rules));
   if (!row) return undefined;
   await repo.notifyAuthChanged(db, row.secret_hash);
   localAuthChanges.emit('changed', row.secret_hash);
   return presentKey(row);
 }
 
+/** A venue's key (`venueId`), or a chain key (`chainId` alone: it acts at any venue of the chain, D21). */
 export interface NewApiKey {
-  venueId: string;
+  venueId?: string;
+  chainId?: string;
   name: string;
   livemode: boolean;
   scopes?: string[];
@@ -254,8 +314,12 @@ export async function createApiKey(db: Db, pepper: string, input: NewApiKey): Pr
   const rules = input.rules ?? {};
   if (!Value.Check(KeyRules, rules)) throw invalid('rules', 'rules has an unknown field or a wrong value.');
   const secret = generateKeySecret(input.livemode);
+  const venue = input.venueId === undefined ? undefined : await repo.findVenue(db, input.venueId);
+  const chainId = venue?.chain_id ?? input.chainId;
+  if (!chainId || (input.venueId !== undefined && !venue) || (input.chainId !== undefined && input.chainId !== chainId)) throw new ApiError('venue_not_found');
   const row = await repo.insertApiKey(db, {
-    venue_id: input.venueId,
+    chain_id: chainId,
+    venue_id: input.venueId ?? null,
     id: newId(),
     name: input.name,
     livemode: input.livemode,
@@ -270,6 +334,7 @@ export async function createApiKey(db: Db, pepper: string, input: NewApiKey): Pr
 function presentKey(row: repo.ApiKeyRow): ApiKeyInfo {
   return {
     id: row.id,
+    chainId: row.chain_id,
     venueId: row.venue_id,
     name: row.name,
     livemode: row.livemode,
@@ -282,46 +347,61 @@ function presentKey(row: repo.ApiKeyRow): ApiKeyInfo {
   };
 }
 
-export async function listApiKeys(db: Db, venueId: string): Promise<ApiKeyInfo[]> {
-  return (await repo.listApiKeys(db, venueId)).map(presentKey);
+/** A venue's keys, or with `venueId` null the chain's own keys. */
+export async function listApiKeys(db: Db, owner: { chainId: string; venueId: string | null }): Promise<ApiKeyInfo[]> {
+  return (await repo.listApiKeys(db, owner.chainId, owner.venueId)).map(presentKey);
 }
 
 /**
  * Revokes a key. Takes effect on the next request in every process: the commit notifies each
  * process's authentication cache (see authenticator.ts).
  */
-export async function revokeApiKey(db: Db, input: { venueId: string; keyId: string; at: Date }): Promise<ApiKeyInfo | undefined> {
-  const row = await repo.revokeApiKey(db, input.venueId, input.keyId, input.at);
+export async function revokeApiKey(db: Db, input: { chainId: string; keyId: string; at: Date }): Promise<ApiKeyInfo | undefined> {
+  const row = await repo.revokeApiKey(db, input.chainId, input.keyId, input.at);
   if (!row) return undefined;
   await repo.notifyAuthChanged(db, row.secret_hash);
   localAuthChanges.emit('changed', row.secret_hash);
   return presentKey(row);
 }
 
+/** The account a key sees: its venue, or for a chain key the chain (in the locale of its first venue). */
 export async function getAccount(db: Db, caller: Caller): Promise<Account> {
-  const venue = await repo.findVenue(db, caller.venueId);
-  if (!venue) throw new ApiError('api_key_invalid');
+  const chain = await repo.findChain(db, caller.chainId);
+  if (!chain) throw new ApiError('api_key_invalid');
+  const venues = await repo.venuesOfChain(db, chain.chain_id);
+  const own = venues.find((v) => v.venue_id === caller.keyVenueId);
+  const { locale, timezone, country } = own ?? venues[0]!;
   return {
     object: 'account',
-    id: venue.venue_id,
-    name: venue.name,
-    slug: venue.slug,
-    currency: venue.currency,
-    locale: venue.locale,
-    timezone: venue.timezone,
-    country: venue.country,
+    id: own?.venue_id ?? chain.chain_id,
+    name: own?.name ?? chain.name,
+    slug: own?.slug ?? chain.slug,
+    currency: chain.currency,
+    locale,
+    timezone,
+    country,
+    venue: own ? { id: own.venue_id, name: own.name, slug: own.slug, timezone: own.timezone } : null,
     livemode: caller.livemode,
     api_key: { id: caller.keyId, name: caller.keyName, prefix: caller.keyPrefix, scopes: caller.scopes },
     settings: caller.settings,
-    programs: (await programs.listPrograms(db, caller.venueId)).map(programs.presentProgram),
-    created_at: formatTimestamp(venue.created_at),
+    programs: (await programs.listPrograms(db, caller.chainId)).map(programs.presentProgram),
+    created_at: formatTimestamp((own ?? chain).created_at),
+    chain: {
+      id: chain.chain_id,
+      name: chain.name,
+      currency: chain.currency,
+      venues: venues.map((v) => ({ id: v.venue_id, name: v.name, slug: v.slug, timezone: v.timezone })),
+    },
   };
 }
 
 /** The caller for the owner's own tools (CLI, demo seed, dashboard): full access, live, the venue's rules. */
-export function ownerCaller(venue: Venue): Caller {
+export function ownerCaller(venue: Venue): PlaceCaller {
   return {
+    chainId: venue.chainId,
+    keyVenueId: venue.id,
     venueId: venue.id,
+    rules: {},
     keyId: 'owner',
     keyName: 'Owner',
     keyPrefix: '',
@@ -331,6 +411,19 @@ export function ownerCaller(venue: Venue): Caller {
     venue: { name: venue.name, country: venue.country, currency: venue.currency, locale: venue.locale, timezone: venue.timezone },
     now: new Date(),
   };
+}
+
+/**
+ * The caller a key makes acting at `venueId` (one of the venues it may act at), or at its own venue when null; a
+ * chain key naming none acts at no venue, with the defaults and its own rules, in the locale of its chain's first venue.
+ */
+export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): Caller {
+  const { venues, ...identity } = key;
+  const at = venueId ?? key.keyVenueId;
+  const venue = at === null ? undefined : venues.get(at);
+  if (at !== null && !venue) throw new ApiError('venue_not_found', { param: 'venue_id' });
+  const locale = (venue ?? venues.values().next().value!).locale;
+  return { ...identity, venueId: at, settings: effectiveSettings(venue?.settings ?? {}, key.rules), venue: locale, now };
 }
 
 export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {

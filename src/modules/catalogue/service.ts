@@ -1,4 +1,5 @@
-// The catalogue: products by SKU, categories, the owner's money rules, and how a check line resolves its rule.
+// The chain's catalogue, shared by its venues (D21): products by SKU, categories, the owner's money rules, and how a
+// check line resolves its rule.
 import type { Db } from '../../db/database.js';
 import type { Read } from '../../db/statement.js';
 import { assertBulkValid } from '../../shared/bulk.js';
@@ -48,51 +49,51 @@ function presentCategory(row: repo.CategoryRow): Category {
   };
 }
 
-function productRow(venueId: string, sku: string, body: ProductBody) {
-  return { venue_id: venueId, id: newId(), sku, name: body.name, category: body.category ?? null, price: body.price ?? null };
+function productRow(chainId: string, sku: string, body: ProductBody) {
+  return { chain_id: chainId, id: newId(), sku, name: body.name, category: body.category ?? null, price: body.price ?? null };
 }
 
-async function writeProducts(trx: Db, venueId: string, rows: ReturnType<typeof productRow>[]) {
+async function writeProducts(trx: Db, chainId: string, rows: ReturnType<typeof productRow>[]) {
   const categories = [...new Set(rows.map((r) => r.category).filter((c): c is string => c !== null))];
-  await repo.ensureCategories(trx, venueId, categories.map((external_id) => ({ id: newId(), external_id })));
+  await repo.ensureCategories(trx, chainId, categories.map((external_id) => ({ id: newId(), external_id })));
   return repo.upsertProducts(trx, rows);
 }
 
 export async function putProduct(trx: Db, caller: Caller, sku: string, body: ProductBody): Promise<{ product: Product; created: boolean }> {
   assertBulkValid(BulkProduct, [{ sku, ...body }], 'sku', 'products');
-  const [written] = await writeProducts(trx, caller.venueId, [productRow(caller.venueId, sku, body)]);
+  const [written] = await writeProducts(trx, caller.chainId, [productRow(caller.chainId, sku, body)]);
   if (written) return { product: presentProduct(written), created: written.inserted };
-  return { product: presentProduct((await repo.findProduct(trx, caller.venueId, sku))!), created: false };
+  return { product: presentProduct((await repo.findProduct(trx, caller.chainId, sku))!), created: false };
 }
 
 export async function getProduct(db: Db, caller: Caller, sku: string): Promise<Product> {
-  const row = await repo.findProduct(db, caller.venueId, sku);
+  const row = await repo.findProduct(db, caller.chainId, sku);
   if (!row) throw new ApiError('product_not_found');
   return presentProduct(row);
 }
 
 export async function deleteProduct(trx: Db, caller: Caller, sku: string) {
-  if (!(await repo.deleteProduct(trx, caller.venueId, sku))) throw new ApiError('product_not_found');
+  if (!(await repo.deleteProduct(trx, caller.chainId, sku))) throw new ApiError('product_not_found');
   return { object: 'product' as const, sku, deleted: true as const };
 }
 
 export async function listProducts(db: Db, caller: Caller, page: Page, filter: { category?: string }): Promise<List<Product>> {
-  await checkCursor(page, (id) => repo.productIdExists(db, caller.venueId, id));
-  return toList('/v1/catalog/products', page, await repo.listProducts(db, caller.venueId, page, filter.category), presentProduct);
+  await checkCursor(page, (id) => repo.productIdExists(db, caller.chainId, id));
+  return toList('/v1/catalog/products', page, await repo.listProducts(db, caller.chainId, page, filter.category), presentProduct);
 }
 
 /** Up to 1000 products, all or nothing, with every bad item reported; categories they name are created. */
 export async function syncProducts(trx: Db, caller: Caller, input: { items: unknown[] }) {
   assertBulkValid(BulkProduct, input.items, 'sku', 'products');
   const items = input.items as BulkProduct[];
-  const written = await writeProducts(trx, caller.venueId, items.map((i) => productRow(caller.venueId, i.sku, i)));
+  const written = await writeProducts(trx, caller.chainId, items.map((i) => productRow(caller.chainId, i.sku, i)));
   const created = written.filter((r) => r.inserted).length;
   return { object: 'catalog_sync' as const, created, updated: written.length - created, unchanged: items.length - written.length };
 }
 
 export async function listCategories(db: Db, caller: Caller, page: Page): Promise<List<Category>> {
-  await checkCursor(page, (id) => repo.categoryIdExists(db, caller.venueId, id));
-  return toList('/v1/catalog/categories', page, await repo.listCategories(db, caller.venueId, page), presentCategory);
+  await checkCursor(page, (id) => repo.categoryIdExists(db, caller.chainId, id));
+  return toList('/v1/catalog/categories', page, await repo.listCategories(db, caller.chainId, page), presentCategory);
 }
 
 /** A key names categories; their money rules belong to the owner (403 owner_only). */
@@ -107,17 +108,17 @@ export async function putCategory(trx: Db, caller: Caller, externalId: string, b
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(externalId)) {
     throw new ApiError('parameter_invalid', { param: 'external_id', message: 'external_id must be 1-64 letters, digits or . _ : -' });
   }
-  const row = await repo.upsertCategoryName(trx, caller.venueId, newId(), externalId, body.name);
+  const row = await repo.upsertCategoryName(trx, caller.chainId, newId(), externalId, body.name);
   return { category: presentCategory(row), created: row.inserted };
 }
 
 /** The owner's tool (dashboard, CLI) sets a category's money rules; the category must exist. */
-export async function setCategoryRules(db: Db, venueId: string, externalId: string, rules: CategoryRules): Promise<Category> {
+export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules): Promise<Category> {
   const percent = rules.cashback_percent;
   if (percent !== undefined && percent !== null && !(percent >= 0 && percent <= 100 && Math.round(percent * 100) === percent * 100)) {
     throw new ApiError('parameter_invalid', { param: 'cashback_percent', message: 'cashback_percent must be 0-100 with up to two decimals, or null.' });
   }
-  const row = await repo.updateCategoryRules(db, venueId, externalId, {
+  const row = await repo.updateCategoryRules(db, chainId, externalId, {
     ...(rules.earns_cashback === undefined ? {} : { earns_cashback: rules.earns_cashback }),
     ...(rules.payable_with_cashback === undefined ? {} : { payable_with_cashback: rules.payable_with_cashback }),
     ...(percent === undefined ? {} : { cashback_percent_bp: percent === null ? null : Math.round(percent * 100) }),
@@ -130,7 +131,7 @@ export async function setCategoryRules(db: Db, venueId: string, externalId: stri
 export async function putCategoryWithRules(trx: Db, caller: Caller, externalId: string, body: { name: string } & CategoryRules): Promise<Category> {
   const { name, ...rules } = body;
   const { category } = await putCategory(trx, caller, externalId, { name });
-  return Object.values(rules).some((r) => r !== undefined) ? setCategoryRules(trx, caller.venueId, externalId, rules) : category;
+  return Object.values(rules).some((r) => r !== undefined) ? setCategoryRules(trx, caller.chainId, externalId, rules) : category;
 }
 
 /**
@@ -145,11 +146,11 @@ export interface LineRules {
 }
 
 /** The rules of a check's lines: a product's category by SKU first, else the named category, else the defaults. */
-export function lineRules(venueId: string, lines: { sku?: string; category?: string }[]): LineRules {
+export function lineRules(chainId: string, lines: { sku?: string; category?: string }[]): LineRules {
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
   const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
   return {
-    read: skus.length || named.length ? repo.rulesForLines(venueId, skus, named) : undefined,
+    read: skus.length || named.length ? repo.rulesForLines(chainId, skus, named) : undefined,
     resolve(rows = []) {
       const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
       const byCategory = new Map(rows.map((r) => [r.external_id, r]));

@@ -1,5 +1,6 @@
 // SQL for the owner's view of past transactions: the filtered list (venue days, register, mode, status), one by id, the registers seen.
 import type { Db } from '../../db/database.js';
+import type { Place } from '../accounts/schemas.js';
 import type { Page } from '../../shared/pagination.js';
 import type { TransactionRow } from './repo.js';
 
@@ -13,11 +14,12 @@ export interface HistoryFilter {
 }
 
 /** Newest first, `limit + 1` rows so the caller can tell whether more exist. */
-export async function listFiltered(db: Db, venueId: string, page: Page, f: HistoryFilter): Promise<TransactionRow[]> {
+export async function listFiltered(db: Db, place: Place, page: Page, f: HistoryFilter): Promise<TransactionRow[]> {
   return db
     .selectFrom('transactions')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(f.fromDay !== undefined, (q) => q.where('venue_day', '>=', f.fromDay!))
     .$if(f.toDay !== undefined, (q) => q.where('venue_day', '<=', f.toDay!))
@@ -29,17 +31,18 @@ export async function listFiltered(db: Db, venueId: string, page: Page, f: Histo
     .execute();
 }
 
-export async function findById(db: Db, venueId: string, id: string): Promise<TransactionRow | undefined> {
-  return db.selectFrom('transactions').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+export async function findById(db: Db, place: Place, id: string): Promise<TransactionRow | undefined> {
+  return db.selectFrom('transactions').selectAll().where('chain_id', '=', place.chainId).where('venue_id', '=', place.venueId).where('id', '=', id).executeTakeFirst();
 }
 
 /** The register ids the venue's checks named, for the filter's choices. */
-export async function registerIds(db: Db, venueId: string): Promise<string[]> {
+export async function registerIds(db: Db, place: Place): Promise<string[]> {
   const rows = await db
     .selectFrom('transactions')
     .select('register_id')
     .distinct()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('register_id', 'is not', null)
     .orderBy('register_id')
     .limit(200)

@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatNullableTimestamp, formatTimestamp, isCalendarDay } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import * as historyRepo from './history-repo.js';
 import type { Transaction } from './schemas.js';
@@ -36,7 +36,7 @@ export interface MemberSummary {
 export type TransactionWithMember = Transaction & { member: MemberSummary | null };
 
 /** Adds each transaction's member summary, one look-up per distinct member through the members service. */
-async function withMembers(db: Db, caller: Caller, txs: Transaction[]): Promise<TransactionWithMember[]> {
+async function withMembers(db: Db, caller: PlaceCaller, txs: Transaction[]): Promise<TransactionWithMember[]> {
   const ids = [...new Set(txs.map((t) => t.member_id).filter((id): id is string => id !== null))];
   const found = new Map<string, MemberSummary>();
   for (const id of ids) {
@@ -50,22 +50,22 @@ async function withMembers(db: Db, caller: Caller, txs: Transaction[]): Promise<
   return txs.map((t) => ({ ...t, member: t.member_id ? (found.get(t.member_id) ?? null) : null }));
 }
 
-export async function listHistory(db: Db, caller: Caller, page: Page, filter: HistoryFilter, url: string): Promise<List<TransactionWithMember>> {
+export async function listHistory(db: Db, caller: PlaceCaller, page: Page, filter: HistoryFilter, url: string): Promise<List<TransactionWithMember>> {
   checkDays(filter);
-  await checkCursor(page, (id) => historyRepo.findById(db, caller.venueId, id));
-  const list = toList(url, page, await historyRepo.listFiltered(db, caller.venueId, page, filter), presentTransaction);
+  await checkCursor(page, (id) => historyRepo.findById(db, caller, id));
+  const list = toList(url, page, await historyRepo.listFiltered(db, caller, page, filter), presentTransaction);
   return { ...list, data: await withMembers(db, caller, list.data) };
 }
 
 /** One transaction by its id; another venue's id answers like an unknown one. */
-export async function transactionById(db: Db, caller: Caller, id: string): Promise<TransactionWithMember> {
-  const row = isUuid(id) ? await historyRepo.findById(db, caller.venueId, id) : undefined;
+export async function transactionById(db: Db, caller: PlaceCaller, id: string): Promise<TransactionWithMember> {
+  const row = isUuid(id) ? await historyRepo.findById(db, caller, id) : undefined;
   if (!row) throw new ApiError('transaction_not_found', { message: 'No transaction with this id at this venue.' });
   return (await withMembers(db, caller, [presentTransaction(row)]))[0]!;
 }
 
-export async function registerIds(db: Db, caller: Caller): Promise<string[]> {
-  return historyRepo.registerIds(db, caller.venueId);
+export async function registerIds(db: Db, caller: PlaceCaller): Promise<string[]> {
+  return historyRepo.registerIds(db, caller);
 }
 
 const CSV_COLUMNS = [
@@ -108,14 +108,14 @@ function decimal(minor: number, digits: number): string {
 }
 
 /** The filtered list as CSV, newest first, amounts in the currency's unit; `truncated` when CSV_MAX_ROWS cut it. */
-export async function exportCsv(db: Db, caller: Caller, filter: HistoryFilter): Promise<{ csv: string; rows: number; truncated: boolean }> {
+export async function exportCsv(db: Db, caller: PlaceCaller, filter: HistoryFilter): Promise<{ csv: string; rows: number; truncated: boolean }> {
   checkDays(filter);
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency: caller.venue.currency }).resolvedOptions().maximumFractionDigits ?? 2;
   const out = [CSV_COLUMNS.join(',')];
   let startingAfter: string | undefined;
   let rows = 0;
   for (;;) {
-    const batch = await historyRepo.listFiltered(db, caller.venueId, { limit: CSV_BATCH, startingAfter }, filter);
+    const batch = await historyRepo.listFiltered(db, caller, { limit: CSV_BATCH, startingAfter }, filter);
     for (const row of batch.slice(0, CSV_BATCH)) {
       if (rows === CSV_MAX_ROWS) return { csv: out.join('\r\n') + '\r\n', rows, truncated: true };
       const t = presentTransaction(row);

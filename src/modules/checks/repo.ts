@@ -1,9 +1,11 @@
 // SQL for transactions (applied checks) and refunds.
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { inReach } from '../../db/reach.js';
 import { asNumber, type Read, type WriteStep } from '../../db/statement.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import type { Place, Reach } from '../accounts/schemas.js';
 
 export type TransactionRow = Selectable<TransactionsTable>;
 export type RefundRow = Selectable<RefundsTable>;
@@ -13,10 +15,11 @@ export type RefundRow = Selectable<RefundsTable>;
  * numbering for the same register (a check applied per venue that named the register, or per register by a key
  * that numbered so), so a check stays found when the venue changes how it numbers checks.
  */
-function lookup(db: Db, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string) {
+function lookup(db: Db, chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string) {
   return db
     .selectFrom('transactions')
     .selectAll()
+    .where('chain_id', '=', chainId)
     .where('venue_id', '=', venueId)
     .where('external_id', '=', externalId)
     .where((eb) => (registerId ? eb.or([eb('register_key', '=', registerKey), eb('register_id', '=', registerId)]) : eb('register_key', '=', registerKey)))
@@ -24,7 +27,7 @@ function lookup(db: Db, venueId: string, registerKey: string, registerId: string
     .limit(1);
 }
 
-export type TransactionKey = [venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string];
+export type TransactionKey = [chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string];
 
 export async function findTransaction(db: Db, key: TransactionKey, forUpdate = false) {
   return lookup(db, ...key)
@@ -55,16 +58,18 @@ export function memberOfTransaction(db: Db, key: TransactionKey) {
 }
 
 /**
- * What a member's checks of one venue day earned, net of what their voids and refunds took back; `of` instead of a
- * day: the day of that transaction, leaving it out.
+ * What a member's checks of one day earned across the chain, net of what their voids and refunds took back; `of`
+ * instead of a day: the day of that transaction, leaving it out. Each check stores the day of the venue where it
+ * happened, so the cap counts the member's checks at every venue whose local day is this one (D21): a counter on the
+ * member would reset whenever they crossed between time zones.
  */
-export function earnedOnDay(db: Db, venueId: string, memberId: string, day: string | { of: TransactionKey }): Read<number> {
+export function earnedOnDay(db: Db, chainId: string, memberId: string, day: string | { of: TransactionKey }): Read<number> {
   const query =
     typeof day === 'string'
       ? sql`select coalesce(sum(earned - earned_reversed), 0) from transactions
-          where venue_id = ${venueId} and member_id = ${memberId} and venue_day = ${day}`
+          where chain_id = ${chainId} and member_id = ${memberId} and venue_day = ${day}`
       : sql`select coalesce(sum(x.earned - x.earned_reversed), 0) from transactions x, (${lookup(db, ...day.of)}) t
-          where x.venue_id = ${venueId} and x.member_id = ${memberId} and x.venue_day = t.venue_day and x.id <> t.id`;
+          where x.chain_id = ${chainId} and x.member_id = ${memberId} and x.venue_day = t.venue_day and x.id <> t.id`;
   return { query, parse: asNumber };
 }
 
@@ -95,16 +100,17 @@ export function captureStep(db: Db, row: TransactionRow): WriteStep {
         line_items: JSON.stringify(row.line_items),
         display: JSON.stringify(row.display),
       })
+      .where('chain_id', '=', row.chain_id)
       .where('venue_id', '=', row.venue_id)
       .where('id', '=', row.id),
   };
 }
 
-export async function listTransactions(db: Db, venueId: string, page: Page, filter: { memberId?: string; status?: string }) {
+export async function listTransactions(db: Db, reach: Reach, page: Page, filter: { memberId?: string; status?: string }) {
   return db
     .selectFrom('transactions')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.memberId !== undefined, (q) => q.where('member_id', '=', filter.memberId!))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status as 'completed'))
@@ -113,12 +119,24 @@ export async function listTransactions(db: Db, venueId: string, page: Page, filt
     .execute();
 }
 
-export async function replaceDisplay(db: Db, venueId: string, id: string, display: TransactionRow['display']): Promise<void> {
-  await db.updateTable('transactions').set({ display: JSON.stringify(display) }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function replaceDisplay(db: Db, place: Place, id: string, display: TransactionRow['display']): Promise<void> {
+  await db
+    .updateTable('transactions')
+    .set({ display: JSON.stringify(display) })
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('id', '=', id)
+    .execute();
 }
 
-export async function transactionIdExists(db: Db, venueId: string, id: string): Promise<boolean> {
-  return (await db.selectFrom('transactions').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
+export async function transactionIdExists(db: Db, reach: Reach, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where(inReach(reach))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Marks a check voided (everything it earned taken back, everything it redeemed given back): a step of the void's write. */
@@ -135,6 +153,7 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
         redeemed_lots: lotsJson(row),
         display: JSON.stringify(row.display),
       })
+      .where('chain_id', '=', row.chain_id)
       .where('venue_id', '=', row.venue_id)
       .where('id', '=', row.id),
   };
@@ -158,20 +177,21 @@ export function refundSteps(
           redeemed_returned: eb('redeemed_returned', '+', change.redeemedBack),
           redeemed_lots: change.redeemedLots ? JSON.stringify(change.redeemedLots) : null,
         }))
+        .where('chain_id', '=', row.chain_id)
         .where('venue_id', '=', row.venue_id)
         .where('id', '=', row.transaction_id),
     },
   ];
 }
 
-/** A page of the refunds of the member's checks, newest first, `limit + 1` to tell whether more exist. */
-export async function listMemberRefunds(db: Db, venueId: string, memberId: string, page: Page) {
+/** A page of the refunds of the member's checks at every venue of the chain, newest first, `limit + 1` to tell whether more exist. */
+export async function listMemberRefunds(db: Db, chainId: string, memberId: string, page: Page) {
   return db
     .selectFrom('refunds as r')
-    .innerJoin('transactions as t', (j) => j.onRef('t.venue_id', '=', 'r.venue_id').onRef('t.id', '=', 'r.transaction_id'))
+    .innerJoin('transactions as t', (j) => j.onRef('t.chain_id', '=', 'r.chain_id').onRef('t.id', '=', 'r.transaction_id'))
     .selectAll('r')
     .select('t.external_id as transaction_external_id')
-    .where('r.venue_id', '=', venueId)
+    .where('r.chain_id', '=', chainId)
     .where('t.member_id', '=', memberId)
     .$if(page.startingAfter !== undefined, (q) => q.where('r.id', '<', page.startingAfter!))
     .orderBy('r.id', 'desc')
@@ -179,11 +199,11 @@ export async function listMemberRefunds(db: Db, venueId: string, memberId: strin
     .execute();
 }
 
-export async function findRefund(db: Db, venueId: string, transactionId: string, externalId: string): Promise<RefundRow | undefined> {
+export async function findRefund(db: Db, chainId: string, transactionId: string, externalId: string): Promise<RefundRow | undefined> {
   return db
     .selectFrom('refunds')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('transaction_id', '=', transactionId)
     .where('external_id', '=', externalId)
     .executeTakeFirst();
@@ -193,7 +213,7 @@ export async function findRefund(db: Db, venueId: string, transactionId: string,
 export function refundRead(db: Db, key: TransactionKey, externalId: string): Read<RefundRow | null> {
   return {
     query: sql`(select to_jsonb(r) from refunds r, (${lookup(db, ...key)}) t
-      where r.venue_id = t.venue_id and r.transaction_id = t.id and r.external_id = ${externalId})`,
+      where r.chain_id = t.chain_id and r.transaction_id = t.id and r.external_id = ${externalId})`,
     parse: (value) => (value ? { ...(value as RefundRow), created_at: new Date((value as RefundRow).created_at) } : null),
   };
 }

@@ -1,6 +1,6 @@
 // HTTP routes for checks and transactions: calculate, apply, list, get, void, partial refunds.
 import { Type } from 'typebox';
-import { callerOf, eventRequestOf, type App } from '../../http/context.js';
+import { callerOf, placeCallerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
@@ -37,7 +37,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: CheckCalculation }),
       },
     },
-    (req) => service.calculateCheck(app.deps.db, callerOf(req), req.body, ctx),
+    (req) => service.calculateCheck(app.deps.db, placeCallerOf(req), req.body, ctx),
   );
 
   app.post(
@@ -55,7 +55,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { transaction, replayed } = await service.applyCheck(trx, callerOf(req), req.body, ctx, eventRequestOf(req));
+        const { transaction, replayed } = await service.applyCheck(trx, placeCallerOf(req), req.body, ctx, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: transaction, replayed };
       }),
   );
@@ -78,7 +78,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Transaction }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, callerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, placeCallerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
   );
 
   app.get(
@@ -107,7 +107,7 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: { operationId: 'getTransaction', errors: ['transaction_not_found', 'register_id_required'], tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
     },
-    (req) => service.getTransaction(app.deps.db, callerOf(req), req.params.external_id, req.query.register_id),
+    (req) => service.getTransaction(app.deps.db, placeCallerOf(req), req.params.external_id, req.query.register_id),
   );
 
   app.post(
@@ -126,7 +126,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutation(req, reply, 200, (trx) =>
-        service.voidTransaction(trx, callerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
+        service.voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
       ),
   );
 
@@ -145,7 +145,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { refund, replayed } = await service.refundTransaction(trx, callerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
+        const { refund, replayed } = await service.refundTransaction(trx, placeCallerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: refund, replayed };
       }),
   );

@@ -103,6 +103,7 @@ export type CheckCalculation = Static<typeof CheckCalculation>;
 export const Transaction = Type.Object({
   object: Type.Literal('transaction'),
   id: Type.String({ format: 'uuid' }),
+  venue_id: Type.String({ format: 'uuid', description: 'The venue where it happened (D21).' }),
   external_id: Type.String(),
   register_id: Type.Union([Type.String(), Type.Null()]),
   member_id: Type.Union([Type.String(), Type.Null()]),
@@ -126,7 +127,7 @@ export const Transaction = Type.Object({
   title: 'Transaction',
   examples: [
     {
-      object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', external_id: 'T7-000123', register_id: 'till-7',
+      object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', venue_id: '01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091', external_id: 'T7-000123', register_id: 'till-7',
       member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', status: 'completed',
       line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30, rule_source: 'default' }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20, rule_source: 'default' }],
       subtotal: 1500, discount_amount: 0, redeemed: 500, earned: 50, earn_capped: false, stamps_earned: 0, paid: 1000,

@@ -10,7 +10,7 @@ import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp, venueDay } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
@@ -44,7 +44,7 @@ function checkQuantities(body: CalculateBody): void {
 }
 
 /** The venue rules (D12) a new check must meet before any number is worked out; a replay is answered before them. */
-function checkRegisterRules(caller: Caller, body: CalculateBody): void {
+function checkRegisterRules(caller: PlaceCaller, body: CalculateBody): void {
   const rules = caller.settings;
   if (rules.checks_numbered_per_register && !body.register_id) throw new ApiError('register_id_required', { param: 'register_id' });
   const age = body.closed_at ? (caller.now.getTime() - Date.parse(body.closed_at)) / 1000 : 0;
@@ -92,14 +92,14 @@ interface Decision {
 }
 
 /** What the per-day cap leaves of a day on which the member's checks earned `earned`; null: no cap. */
-const dayRoom = (caller: Caller, earned: number | undefined): number | null =>
+const dayRoom = (caller: PlaceCaller, earned: number | undefined): number | null =>
   caller.settings.max_cashback_per_day === null ? null : caller.settings.max_cashback_per_day - (earned ?? 0);
 
 /**
  * The one calculation of a check's money, for a new check (`before` undefined) and for a hold captured into an
  * applied check (`before` its row): redemption within the caps, the earning, and what it changes.
  */
-function decide(caller: Caller, gathered: Gathered, lines: PricedLine[], redeemAmount: number | undefined, before?: repo.TransactionRow): Decision {
+function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLine[], redeemAmount: number | undefined, before?: repo.TransactionRow): Decision {
   const { member, hold, earnRoom } = gathered;
   if (hold && member?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
   if (hold && (redeemAmount ?? 0) > hold.amount) {
@@ -140,7 +140,7 @@ function decide(caller: Caller, gathered: Gathered, lines: PricedLine[], redeemA
 }
 
 /** The member before and after the check, as the API shows them. */
-function memberViews(caller: Caller, member: members.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
+function memberViews(caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
   if (!member) return { before: null, after: null };
   const r = member.record;
   const after = members.settledAfter(caller, member, {
@@ -160,7 +160,7 @@ function memberViews(caller: Caller, member: members.CheckMember | null, effect:
  */
 function effectSteps(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   at: Date,
   gathered: Gathered,
   decision: Decision,
@@ -187,7 +187,7 @@ function effectSteps(
       : []),
     ...lots.steps,
     ...(hold ? [holds.captureStep(trx, caller, hold.id, calc.redeemed, reference)] : []),
-    ...eventSteps(trx, { venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
   ];
 }
 
@@ -196,7 +196,7 @@ function effectSteps(
  * soonest, the earning goes into the lot of the check's venue day, and earning a capture takes back comes out of
  * that lot first. Nothing when the member's program does not expire cashback.
  */
-function checkLots(trx: Db, caller: Caller, member: members.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
+function checkLots(trx: Db, caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
   return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
     ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
     ...(effect.earned > 0 ? [{ credit: effect.earned, day }] : []),
@@ -222,10 +222,10 @@ function namedNotFound(body: CalculateBody): ApiError {
 }
 
 /** The hold's member, for a check that names a hold but no member. */
-const memberOfHold = (db: Db, caller: Caller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id) : undefined);
+const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id) : undefined);
 
 /** The day a check counts in for the per-day cap: the venue-local date it closed (else was received). */
-const dayOf = (caller: Caller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
+const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
 
 /**
  * Everything a new check's decision reads besides the member's row, in one statement: what the member's holds keep
@@ -234,21 +234,21 @@ const dayOf = (caller: Caller, body: CalculateBody) => venueDay(body.closed_at ?
  */
 async function readForCheck(
   db: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   body: CalculateBody,
   ctx: CheckContext,
   member: members.LockedMember | null,
   asOf: Date,
   key?: repo.TransactionKey,
 ) {
-  const rules = catalogue.lineRules(caller.venueId, body.line_items);
+  const rules = catalogue.lineRules(caller.chainId, body.line_items);
   const memberId = member?.id;
   const read = await readTogether(db, {
     existing: key && member ? repo.transactionRead(db, key) : undefined,
     held: memberId ? members.heldRead(db, caller, memberId, asOf) : undefined,
     lots: member ? await members.lotsReadFor(db, caller, member) : undefined,
     hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
-    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.venueId, memberId, dayOf(caller, body)) : undefined,
+    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
     rules: rules.read,
   });
@@ -259,7 +259,7 @@ async function readForCheck(
  * What the decision stands on, from what was read: the hold judged by the same clock reading as what the member's
  * holds keep (an expiring hold is never counted twice), the scan required, the per-day room, the lines priced.
  */
-async function judgeRead(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext, read: Awaited<ReturnType<typeof readForCheck>>) {
+async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext, read: Awaited<ReturnType<typeof readForCheck>>) {
   const { member, asOf } = read;
   const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
   if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
@@ -278,7 +278,7 @@ function replay(existing: repo.TransactionRow, fingerprint: string) {
 }
 
 /** What the check would do, writing nothing: the till shows it before the guest pays. */
-export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
+export async function calculateCheck(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
   checkQuantities(body);
   checkRegisterRules(caller, body);
   const named = await members.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
@@ -309,10 +309,11 @@ export async function calculateCheck(db: Db, caller: Caller, body: CalculateBody
 }
 
 /** The scope an external_id is unique in: the register when the key's rules number checks per register, else the venue. */
-const registerKey = (caller: Caller, registerId: string | null | undefined) =>
+const registerKey = (caller: PlaceCaller, registerId: string | null | undefined) =>
   caller.settings.checks_numbered_per_register ? (registerId ?? '') : '';
 
-const keyOf = (caller: Caller, externalId: string, registerId: string | null | undefined): repo.TransactionKey => [
+const keyOf = (caller: PlaceCaller, externalId: string, registerId: string | null | undefined): repo.TransactionKey => [
+  caller.chainId,
   caller.venueId,
   registerKey(caller, registerId),
   registerId,
@@ -328,7 +329,7 @@ const keyOf = (caller: Caller, externalId: string, registerId: string | null | u
  */
 export async function applyCheck(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   body: CheckBody,
   ctx: CheckContext,
   request: EventRequest,
@@ -357,10 +358,11 @@ export async function applyCheck(
   const lots = checkLots(trx, caller, gathered.member, decision.effect, dayOf(caller, body), request);
   const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
   const row: repo.TransactionRow = {
+    chain_id: caller.chainId,
     venue_id: caller.venueId,
     id: newId(),
     external_id: body.external_id,
-    register_key: key[1],
+    register_key: key[2],
     register_id: body.register_id ?? null,
     member_id: gathered.member?.record.id ?? null,
     status: 'completed',
@@ -401,7 +403,7 @@ export async function applyCheck(
  */
 export async function captureHoldIntoCheck(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   holdId: string,
   body: CaptureBody,
   ctx: CheckContext,
@@ -415,7 +417,7 @@ export async function captureHoldIntoCheck(
     hold: holds.holdRead(trx, caller, holdId),
     held: members.heldRead(trx, caller, locked.id, at),
     row: repo.transactionRead(trx, key),
-    dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.venueId, locked.id, { of: key }) : undefined,
+    dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.chainId, locked.id, { of: key }) : undefined,
     lots: await members.lotsReadFor(trx, caller, locked),
   });
   const hold = holds.usableHold(read.hold, at);
@@ -462,12 +464,12 @@ export async function captureHoldIntoCheck(
 }
 
 /** 404 for a transaction not found; while checks are numbered per register without register_id: say what is missing. */
-function missingTransaction(caller: Caller, registerId: string | undefined): never {
+function missingTransaction(caller: PlaceCaller, registerId: string | undefined): never {
   if (caller.settings.checks_numbered_per_register && !registerId) throw new ApiError('register_id_required', { param: 'register_id' });
   throw new ApiError('transaction_not_found');
 }
 
-async function ownTransaction(db: Db, caller: Caller, externalId: string, registerId: string | undefined, forUpdate = false) {
+async function ownTransaction(db: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, forUpdate = false) {
   return (await repo.findTransaction(db, keyOf(caller, externalId, registerId), forUpdate)) ?? missingTransaction(caller, registerId);
 }
 
@@ -477,7 +479,7 @@ async function ownTransaction(db: Db, caller: Caller, externalId: string, regist
  * lock, the check, the refund of that external_id if any, and the member's balance. A check without a member is
  * locked itself.
  */
-async function gatherReversal(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
+async function gatherReversal(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
   const key = keyOf(caller, externalId, registerId);
   const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
   if (member) {
@@ -491,7 +493,7 @@ async function gatherReversal(trx: Db, caller: Caller, externalId: string, regis
     return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots };
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
-  const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.venueId, row.id, refundExternalId)) ?? null);
+  const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.chainId, row.id, refundExternalId)) ?? null);
   // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
   // rare deadlock this order can meet, and the transaction runs again).
   const late = row.member_id ? (await members.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
@@ -515,7 +517,7 @@ const redemptionReturned = (row: repo.TransactionRow, redeemedBack: number) =>
  */
 function reversalWrite(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   row: repo.TransactionRow,
   gathered: { balance: number | null; lots: Awaited<ReturnType<typeof members.reversalMember>>['lots'] },
   back: { redeemed: number; earned: number; entry: members.LedgerInput | null | ''; returned: ReturnType<typeof redemptionReturned> },
@@ -544,19 +546,19 @@ function reversalEntries(memberId: string, back: { redeemed: number; earned: num
   ];
 }
 
-export async function getTransaction(db: Db, caller: Caller, externalId: string, registerId?: string): Promise<Transaction> {
+export async function getTransaction(db: Db, caller: PlaceCaller, externalId: string, registerId?: string): Promise<Transaction> {
   return presentTransaction(await ownTransaction(db, caller, externalId, registerId));
 }
 
 export async function listTransactions(db: Db, caller: Caller, page: Page, filter: { member_id?: string; status?: string }): Promise<List<Transaction>> {
-  await checkCursor(page, (id) => repo.transactionIdExists(db, caller.venueId, id));
-  const rows = await repo.listTransactions(db, caller.venueId, page, { memberId: filter.member_id, status: filter.status });
+  await checkCursor(page, (id) => repo.transactionIdExists(db, caller, id));
+  const rows = await repo.listTransactions(db, caller, page, { memberId: filter.member_id, status: filter.status });
   return toList('/v1/transactions', page, rows, presentTransaction);
 }
 
 /** The refunds of the member's checks, newest first (their export): the records, without the text shown then. */
 export async function listMemberRefunds(db: Db, caller: Caller, memberId: string, page: Page) {
-  const rows = await repo.listMemberRefunds(db, caller.venueId, memberId, page);
+  const rows = await repo.listMemberRefunds(db, caller.chainId, memberId, page);
   return toList('/v1/transactions', page, rows, (r) => ({
     id: r.id,
     external_id: r.external_id,
@@ -571,15 +573,15 @@ export async function listMemberRefunds(db: Db, caller: Caller, memberId: string
 }
 
 /** Replaces the text a check showed (a member's erasure: it named them); its figures stay as they are. */
-export async function replaceTransactionDisplay(trx: Db, caller: Caller, id: string, display: Transaction['display']): Promise<void> {
-  await repo.replaceDisplay(trx, caller.venueId, id, display);
+export async function replaceTransactionDisplay(trx: Db, caller: PlaceCaller, id: string, display: Transaction['display']): Promise<void> {
+  await repo.replaceDisplay(trx, caller, id, display);
 }
 
 /**
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
-export async function voidTransaction(trx: Db, caller: Caller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
+export async function voidTransaction(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
   const { row, balance, lots } = await gatherReversal(trx, caller, externalId, registerId, clock);
   if (row.status === 'voided') return presentTransaction(row);
   const at = clock.now();
@@ -605,7 +607,7 @@ export async function voidTransaction(trx: Db, caller: Caller, externalId: strin
  */
 export async function refundTransaction(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   externalId: string,
   body: RefundBody,
   clock: Clock,
@@ -630,6 +632,7 @@ export async function refundTransaction(
   const earnedBack = mulDiv(Number(row.earned), refundedAfter, paid) - Number(row.earned_reversed);
   const redeemedBack = mulDiv(Number(row.redeemed), refundedAfter, paid) - Number(row.redeemed_returned);
   const refundRow: repo.RefundRow = {
+    chain_id: caller.chainId,
     venue_id: caller.venueId,
     id: newId(),
     transaction_id: row.id,
@@ -654,13 +657,13 @@ export async function refundTransaction(
   await writeTogether(trx, [
     ...reversal.steps,
     ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left }),
-    ...eventSteps(trx, { venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
   ]);
   return { refund, replayed: false };
 }
 
 /** A refund with its check and the member's cashback balance after it (null: no member, or no cashback). */
-function refundAnswer(caller: Caller, row: repo.RefundRow, transaction: repo.TransactionRow, balance: number | null): Refund {
+function refundAnswer(caller: PlaceCaller, row: repo.RefundRow, transaction: repo.TransactionRow, balance: number | null): Refund {
   const amount = Number(row.amount);
   const display = reversalDisplay(
     caller,

@@ -81,6 +81,7 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
   return {
     object: 'transaction',
     id: row.id,
+    venue_id: row.venue_id,
     external_id: row.external_id,
     register_id: row.register_id,
     member_id: row.member_id,

@@ -4,6 +4,7 @@ import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
+import * as accounts from '../accounts/service.js';
 import * as history from '../checks/history.js';
 import { Dish, DishParams } from '../menu/schemas.js';
 import * as menu from '../menu/service.js';
@@ -162,19 +163,19 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
   });
   const tableOf = async (req: Parameters<typeof sessionOf>[0], code: string) => {
     const { venue } = sessionOf(req);
-    const table = await menu.findTable(db, venue.id, code);
+    const table = await menu.findTable(db, accounts.placeOf(venue), code);
     if (!table) throw new ApiError('table_not_found');
     return presentTable(venue.slug, table);
   };
 
   app.get('/tables', { schema: { tags, summary: "The venue's tables with their menu addresses", response: withErrors({ 200: Type.Array(VenueTable) }) } }, async (req) => {
     const { venue } = sessionOf(req);
-    return (await menu.listTables(db, venue.id)).map((t) => presentTable(venue.slug, t));
+    return (await menu.listTables(db, accounts.placeOf(venue))).map((t) => presentTable(venue.slug, t));
   });
 
   app.post('/tables', { schema: { tags, summary: 'Add a table', body: NewTable, response: withErrors({ 201: VenueTable }) } }, async (req, reply) => {
     const { venue } = sessionOf(req);
-    const table = await menu.createTable(db, venue.id, { name: req.body.name, tableCode: req.body.table_code });
+    const table = await menu.createTable(db, accounts.placeOf(venue), { name: req.body.name, tableCode: req.body.table_code });
     return reply.code(201).send(presentTable(venue.slug, table));
   });
 

@@ -1,6 +1,7 @@
 // Reporting SQL for the dashboard's overview: checks, cashback and enrolments per venue day and mode, and what members hold.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Place } from '../accounts/schemas.js';
 
 export interface DayFigures {
   day: string;
@@ -15,7 +16,7 @@ export interface DayFigures {
  * Per venue day (the day a check closed, in the venue's time zone) and mode, from `fromDay` to `toDay` included:
  * completed checks, what was paid net of refunds, and cashback earned and redeemed net of what voids and refunds reversed.
  */
-export async function checksByDay(db: Db, venueId: string, fromDay: string, toDay: string): Promise<DayFigures[]> {
+export async function checksByDay(db: Db, place: Place, fromDay: string, toDay: string): Promise<DayFigures[]> {
   const rows = await db
     .selectFrom('transactions')
     .select((eb) => [
@@ -26,7 +27,8 @@ export async function checksByDay(db: Db, venueId: string, fromDay: string, toDa
       eb.fn.sum<string>(sql`earned - earned_reversed`).as('earned'),
       eb.fn.sum<string>(sql`redeemed - redeemed_returned`).as('redeemed'),
     ])
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('venue_day', '>=', fromDay)
     .where('venue_day', '<=', toDay)
     .groupBy(['venue_day', 'livemode'])
@@ -41,13 +43,13 @@ export async function checksByDay(db: Db, venueId: string, fromDay: string, toDa
   }));
 }
 
-/** Members enrolled per venue day and mode, from the start of `fromDay` in the venue's time zone. */
-export async function enrolmentsByDay(db: Db, venueId: string, timezone: string, fromDay: string): Promise<{ day: string; livemode: boolean; members: number }[]> {
+/** The chain's members enrolled per day of the venue and mode, from the start of `fromDay` in the venue's time zone. */
+export async function enrolmentsByDay(db: Db, chainId: string, timezone: string, fromDay: string): Promise<{ day: string; livemode: boolean; members: number }[]> {
   const day = sql<string>`to_char(created_at at time zone ${timezone}, 'YYYY-MM-DD')`;
   const rows = await db
     .selectFrom('members')
     .select((eb) => [day.as('day'), 'livemode', eb.fn.countAll<string>().as('members')])
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('created_at', '>=', sql<Date>`(${fromDay}::date::timestamp at time zone ${timezone})`)
     // By position: the day expression's time zone is a parameter, and a second copy of it would not match the first.
     .groupBy([sql`1`, sql`2`])
@@ -55,8 +57,8 @@ export async function enrolmentsByDay(db: Db, venueId: string, timezone: string,
   return rows.map((r) => ({ day: r.day, livemode: r.livemode, members: Number(r.members) }));
 }
 
-/** Per mode: members, and the cashback they could still redeem (positive balances; a debt owes the venue, not the reverse). */
-export async function balances(db: Db, venueId: string): Promise<{ livemode: boolean; members: number; liability: number; withBalance: number }[]> {
+/** Per mode: the chain's members, and the cashback they could still redeem (positive balances; a debt owes the chain, not the reverse). */
+export async function balances(db: Db, chainId: string): Promise<{ livemode: boolean; members: number; liability: number; withBalance: number }[]> {
   const rows = await db
     .selectFrom('members')
     .select((eb) => [
@@ -65,7 +67,7 @@ export async function balances(db: Db, venueId: string): Promise<{ livemode: boo
       eb.fn.sum<string>(sql`greatest(cashback, 0)`).as('liability'),
       eb.fn.countAll<string>().filterWhere('cashback', '>', 0).as('with_balance'),
     ])
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .groupBy('livemode')
     .execute();
   return rows.map((r) => ({ livemode: r.livemode, members: Number(r.members), liability: Number(r.liability ?? 0), withBalance: Number(r.with_balance) }));

@@ -1,7 +1,8 @@
-// The overview's figures: today and this month (venue days), a 30-day series, members and the outstanding cashback, live apart from test.
+// The overview's figures: the venue's checks today and this month (venue days), a 30-day series, the chain's members and
+// outstanding cashback (D21), live apart from test.
 import type { Db } from '../../db/database.js';
 import { venueDay } from '../../shared/time.js';
-import type * as accounts from '../accounts/service.js';
+import * as accounts from '../accounts/service.js';
 import * as reportRepo from './report-repo.js';
 
 export const CHART_DAYS = 30;
@@ -29,9 +30,9 @@ export async function overview(db: Db, venue: accounts.Venue, now: Date) {
   const chartStart = addDays(today, -(CHART_DAYS - 1));
   const from = monthStart < chartStart ? monthStart : chartStart;
   const [checks, enrolments, balances] = await Promise.all([
-    reportRepo.checksByDay(db, venue.id, from, today),
-    reportRepo.enrolmentsByDay(db, venue.id, venue.timezone, from),
-    reportRepo.balances(db, venue.id),
+    reportRepo.checksByDay(db, accounts.placeOf(venue), from, today),
+    reportRepo.enrolmentsByDay(db, venue.chainId, venue.timezone, from),
+    reportRepo.balances(db, venue.chainId),
   ]);
 
   const days = new Map<string, ByMode<Figures>>();

@@ -229,7 +229,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   // API keys (D4).
   app.get('/api-keys', { schema: { tags, summary: "The venue's API keys", response: withErrors({ 200: Type.Array(ApiKey) }) } }, async (req) =>
-    (await accounts.listApiKeys(app.deps.db, sessionOf(req).venue.id)).map(service.presentKey),
+    (await accounts.listApiKeys(app.deps.db, accounts.placeOf(sessionOf(req).venue))).map(service.presentKey),
   );
 
   app.post('/api-keys', { schema: { tags, summary: 'Create a key; the secret is in this answer only', body: NewApiKey, response: withErrors({ 201: CreatedApiKey }) } }, async (req, reply) => {
@@ -245,7 +245,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.put('/api-keys/:id/rules', { schema: { tags, summary: "Replace a key's own rules", params: IdParams, body: KeyRulesBody, response: withErrors({ 200: ApiKey }) } }, async (req) => {
     const key = isId(req.params.id)
-      ? await app.deps.db.transaction().execute((trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.id, req.params.id, req.body.rules))
+      ? await app.deps.db.transaction().execute((trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.chainId, req.params.id, req.body.rules))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);
@@ -255,7 +255,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     const key = isId(req.params.id)
       ? await app.deps.db
           .transaction()
-          .execute((trx) => accounts.revokeApiKey(trx, { venueId: sessionOf(req).venue.id, keyId: req.params.id, at: clock.now() }))
+          .execute((trx) => accounts.revokeApiKey(trx, { chainId: sessionOf(req).venue.chainId, keyId: req.params.id, at: clock.now() }))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);
@@ -277,22 +277,22 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
     const { name, ...rules } = req.body;
     return app.deps.db.transaction().execute(async (trx) => {
-      // setCategoryRules answers 404 for a category this venue does not have, before any rename could create it.
-      let category = await catalogue.setCategoryRules(trx, caller.venueId, req.params.external_id, rules);
+      // setCategoryRules answers 404 for a category the chain does not have, before any rename could create it.
+      let category = await catalogue.setCategoryRules(trx, caller.chainId, req.params.external_id, rules);
       if (name !== undefined) category = (await catalogue.putCategory(trx, caller, req.params.external_id, { name })).category;
       return category;
     });
   });
 
   // Programs (D9).
-  app.get('/programs', { schema: { tags, summary: "The venue's programs", response: withErrors({ 200: Type.Array(Program) }) } }, async (req) =>
-    (await programs.listPrograms(app.deps.db, sessionOf(req).venue.id)).map(programs.presentProgram),
+  app.get('/programs', { schema: { tags, summary: "The chain's programs", response: withErrors({ 200: Type.Array(Program) }) } }, async (req) =>
+    (await programs.listPrograms(app.deps.db, sessionOf(req).venue.chainId)).map(programs.presentProgram),
   );
 
   app.post('/programs', { schema: { tags, summary: 'Create a program', body: NewProgram, response: withErrors({ 201: Program }) } }, async (req, reply) => {
-    const venueId = sessionOf(req).venue.id;
+    const { chainId } = sessionOf(req).venue;
     const created = await app.deps.db.transaction().execute((trx) =>
-      programs.createProgram(trx, venueId, {
+      programs.createProgram(trx, chainId, {
         name: req.body.name,
         type: req.body.type,
         settings: req.body.settings,
@@ -304,10 +304,10 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   });
 
   app.patch('/programs/:id', { schema: { tags, summary: "Change a program's name, settings, barcode or make it the default", params: IdParams, body: ProgramUpdate, response: withErrors({ 200: Program }) } }, async (req) => {
-    const venueId = sessionOf(req).venue.id;
-    await service.programOf(app.deps.db, venueId, req.params.id);
+    const { chainId } = sessionOf(req).venue;
+    await service.programOf(app.deps.db, chainId, req.params.id);
     const updated = await app.deps.db.transaction().execute((trx) =>
-      programs.updateProgram(trx, venueId, req.params.id, {
+      programs.updateProgram(trx, chainId, req.params.id, {
         name: req.body.name,
         settings: req.body.settings,
         barcodeFormat: req.body.barcode_format,

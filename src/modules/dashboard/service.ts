@@ -5,7 +5,7 @@ import { ApiError } from '../../shared/errors.js';
 import { newId, isUuid } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
 import * as accounts from '../accounts/service.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
 import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
 import type { SignUp } from './schemas.js';
@@ -69,7 +69,8 @@ export async function openSession(db: Db, owner: accounts.Owner, client: ClientI
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const row = await repo.insertSession(db, {
-    venue_id: owner.venueId,
+    chain_id: venue.chainId,
+    venue_id: venue.id,
     id: newId(),
     owner_id: owner.id,
     token_hash: hashToken(token),
@@ -89,7 +90,7 @@ export async function sessionOf(db: Db, token: string, now: Date): Promise<Owner
   if (!row) return undefined;
   const [owner, venue] = await Promise.all([accounts.findOwner(db, row.venue_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
   if (!owner || !venue) return undefined;
-  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, row.venue_id, row.id, now);
+  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, accounts.placeOf(venue), row.id, now);
   return { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt: row.expires_at };
 }
 
@@ -105,7 +106,7 @@ function slugFrom(name: string): string {
   return `${base || 'venue'}-${randomBytes(3).toString('hex')}`;
 }
 
-/** A new venue with its owner and a starting cashback program (5 %), all or nothing. */
+/** A new venue (a chain of one) with its owner and a starting cashback program (5 %), all or nothing. */
 export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
   if (await accounts.ownerEmailTaken(trx, input.email)) throw new ApiError('email_taken', { param: 'email' });
   const venue = await accounts.createVenue(trx, {
@@ -116,8 +117,8 @@ export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
     timezone: input.timezone,
     country: input.country?.toUpperCase(),
   });
-  const owner = await accounts.createOwner(trx, { venueId: venue.id, email: input.email.trim(), password: input.password });
-  await programs.createProgram(trx, venue.id, {
+  const owner = await accounts.createOwner(trx, { ...accounts.placeOf(venue), email: input.email.trim(), password: input.password });
+  await programs.createProgram(trx, venue.chainId, {
     name: `${venue.name} Rewards`,
     type: 'cashback',
     settings: { levels: [{ name: 'Member', min_spend: 0, percent: 5 }] },
@@ -127,7 +128,7 @@ export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
 }
 
 export async function listSessions(db: Db, session: OwnerSession, now: Date) {
-  const rows = await repo.listLiveSessions(db, session.owner.venueId, session.owner.id, now);
+  const rows = await repo.listLiveSessions(db, accounts.placeOf(session.venue), session.owner.id, now);
   return rows.map((r) => ({
     id: r.id,
     current: r.id === session.id,
@@ -140,16 +141,16 @@ export async function listSessions(db: Db, session: OwnerSession, now: Date) {
 }
 
 export async function revokeSession(db: Db, session: OwnerSession, id: string, now: Date): Promise<void> {
-  if (!isUuid(id) || !(await repo.revokeSession(db, session.owner.venueId, session.owner.id, id, now))) throw new ApiError('session_not_found');
+  if (!isUuid(id) || !(await repo.revokeSession(db, accounts.placeOf(session.venue), session.owner.id, id, now))) throw new ApiError('session_not_found');
 }
 
 export async function changePassword(db: Db, session: OwnerSession, current: string, next: string, now: Date): Promise<void> {
   await accounts.changeOwnerPassword(db, session.owner, current, next);
-  await repo.revokeOtherSessions(db, session.owner.venueId, session.owner.id, session.id, now);
+  await repo.revokeOtherSessions(db, accounts.placeOf(session.venue), session.owner.id, session.id, now);
 }
 
 /** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
-export function ownerCallerOf(session: OwnerSession, now: Date): Caller {
+export function ownerCallerOf(session: OwnerSession, now: Date): PlaceCaller {
   const caller = accounts.ownerCaller(session.venue);
   return { ...caller, settings: { ...caller.settings, manual_adjustments_allowed: true }, now };
 }
@@ -168,9 +169,9 @@ export function presentKey(k: accounts.ApiKeyInfo) {
   };
 }
 
-/** The owner's program by id; 404 for another venue's. */
-export async function programOf(db: Db, venueId: string, id: string) {
-  const found = isUuid(id) ? (await programs.listPrograms(db, venueId)).find((p) => p.id === id) : undefined;
+/** The owner's program by id (programs are the chain's); 404 for another chain's. */
+export async function programOf(db: Db, chainId: string, id: string) {
+  const found = isUuid(id) ? (await programs.listPrograms(db, chainId)).find((p) => p.id === id) : undefined;
   if (!found) throw new ApiError('program_not_found');
   return found;
 }

@@ -4,6 +4,8 @@ import type { Db } from '../../db/database.js';
 import type { Read, WriteStep } from '../../db/statement.js';
 import type { HoldsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import { inReach } from '../../db/reach.js';
+import type { Place, Reach } from '../accounts/schemas.js';
 
 export type HoldRow = Selectable<HoldsTable>;
 
@@ -11,19 +13,19 @@ export async function insertHold(db: Db, row: Insertable<HoldsTable>): Promise<H
   return db.insertInto('holds').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findHold(db: Db, venueId: string, id: string): Promise<HoldRow | undefined> {
-  return db.selectFrom('holds').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+export async function findHold(db: Db, reach: Reach, id: string): Promise<HoldRow | undefined> {
+  return db.selectFrom('holds').selectAll().where(inReach(reach)).where('id', '=', id).executeTakeFirst();
 }
 
 /** The id of the hold's member, as a scalar sub-query (to lock the member a hold names). */
-export function memberOfHold(db: Db, venueId: string, id: string) {
-  return sql<string | null>`(${db.selectFrom('holds').select('member_id').where('venue_id', '=', venueId).where('id', '=', id)})`;
+export function memberOfHold(db: Db, reach: Reach, id: string) {
+  return sql<string | null>`(${db.selectFrom('holds').select('member_id').where(inReach(reach)).where('id', '=', id)})`;
 }
 
 /** The hold's row as a read of a gather; null when the venue has no such hold. */
-export function holdRead(db: Db, venueId: string, id: string): Read<HoldRow | null> {
+export function holdRead(db: Db, reach: Reach, id: string): Read<HoldRow | null> {
   return {
-    query: db.selectFrom('holds as h').select(sql`to_jsonb(h)`.as('hold')).where('h.venue_id', '=', venueId).where('h.id', '=', id),
+    query: db.selectFrom('holds as h').select(sql`to_jsonb(h)`.as('hold')).where(inReach(reach, 'h')).where('h.id', '=', id),
     parse: (value) => {
       if (value === null || value === undefined) return null;
       const row = value as HoldRow;
@@ -33,11 +35,11 @@ export function holdRead(db: Db, venueId: string, id: string): Read<HoldRow | nu
 }
 
 /** The member's holds, newest first; `activeOnly` for those not yet captured or released. */
-export async function listHolds(db: Db, venueId: string, memberId: string, page: Page, activeOnly = false): Promise<HoldRow[]> {
+export async function listHolds(db: Db, reach: Reach, memberId: string, page: Page, activeOnly = false): Promise<HoldRow[]> {
   return db
     .selectFrom('holds')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .where('member_id', '=', memberId)
     .$if(activeOnly, (q) => q.where('status', '=', 'active'))
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
@@ -49,11 +51,11 @@ export async function listHolds(db: Db, venueId: string, memberId: string, page:
 type Finish = { status: 'captured' | 'released'; at: Date; capturedAmount?: number; capturedBy?: string };
 
 /** Marks an active hold captured or released; the step of a larger write. */
-export function finishHoldStep(db: Db, venueId: string, id: string, change: Finish): WriteStep {
-  return { name: 'finished_hold', query: finishing(db, venueId, id, change) };
+export function finishHoldStep(db: Db, place: Place, id: string, change: Finish): WriteStep {
+  return { name: 'finished_hold', query: finishing(db, place, id, change) };
 }
 
-function finishing(db: Db, venueId: string, id: string, change: Finish) {
+function finishing(db: Db, reach: Reach, id: string, change: Finish) {
   return db
     .updateTable('holds')
     .set({
@@ -62,13 +64,13 @@ function finishing(db: Db, venueId: string, id: string, change: Finish) {
       captured_amount: change.capturedAmount ?? null,
       captured_by: change.capturedBy ?? null,
     })
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .where('id', '=', id)
     .returningAll();
 }
 
-export async function finishHold(db: Db, venueId: string, id: string, change: Finish): Promise<HoldRow> {
-  return finishing(db, venueId, id, change).executeTakeFirstOrThrow();
+export async function finishHold(db: Db, reach: Reach, id: string, change: Finish): Promise<HoldRow> {
+  return finishing(db, reach, id, change).executeTakeFirstOrThrow();
 }
 
 /**
@@ -80,19 +82,19 @@ export async function finishHold(db: Db, venueId: string, id: string, change: Fi
 export async function expireHolds(db: Db, now: Date, limit: number): Promise<number> {
   const { rows } = await sql<{ id: string }>`
     with due as (
-      select venue_id, id, member_id from holds
+      select chain_id, id, member_id from holds
       where status = 'active' and expires_at <= ${now}
       order by expires_at
       limit ${limit}
     ), locked as (
-      select m.venue_id, m.id from members m
-      where (m.venue_id, m.id) in (select venue_id, member_id from due)
-      order by m.venue_id, m.id
+      select m.chain_id, m.id from members m
+      where (m.chain_id, m.id) in (select chain_id, member_id from due)
+      order by m.chain_id, m.id
       for update of m skip locked
     )
     update holds h set status = 'expired', finished_at = h.expires_at
-    from due join locked on locked.venue_id = due.venue_id and locked.id = due.member_id
-    where h.venue_id = due.venue_id and h.id = due.id and h.status = 'active'
+    from due join locked on locked.chain_id = due.chain_id and locked.id = due.member_id
+    where h.chain_id = due.chain_id and h.id = due.id and h.status = 'active'
     returning h.id`.execute(db);
   return rows.length;
 }

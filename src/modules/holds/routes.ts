@@ -1,5 +1,5 @@
 // HTTP routes for holds: create, read, release; a check with hold_id captures one.
-import { callerOf, type App } from '../../http/context.js';
+import { placeCallerOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { CreateHold, Hold, HoldParams } from './schemas.js';
@@ -20,13 +20,13 @@ export async function holdRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Hold }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.createHold(trx, callerOf(req), req.body, app.deps.clock)),
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.createHold(trx, placeCallerOf(req), req.body, app.deps.clock)),
   );
 
   app.get(
     '/v1/holds/:id',
     { schema: { operationId: 'getHold', errors: ['hold_not_found'], tags, summary: 'A hold; status is expired from expires_at on', params: HoldParams, response: withErrors({ 200: Hold }) } },
-    (req) => service.getHold(app.deps.db, callerOf(req), req.params.id),
+    (req) => service.getHold(app.deps.db, placeCallerOf(req), req.params.id),
   );
 
   app.post(
@@ -41,6 +41,6 @@ export async function holdRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Hold }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.releaseHold(trx, callerOf(req), req.params.id, app.deps.clock)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.releaseHold(trx, placeCallerOf(req), req.params.id, app.deps.clock)),
   );
 }

@@ -17,6 +17,7 @@ export type CreateHold = Static<typeof CreateHold>;
 export const Hold = Type.Object({
   object: Type.Literal('hold'),
   id: Type.String({ format: 'uuid' }),
+  venue_id: Type.String({ format: 'uuid', description: 'The venue where it happened (D21).' }),
   member_id: Type.String({ format: 'uuid' }),
   amount: Type.Integer(),
   status: Type.Union([Type.Literal('active'), Type.Literal('captured'), Type.Literal('released'), Type.Literal('expired')]),

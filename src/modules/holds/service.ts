@@ -10,7 +10,7 @@ import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import * as repo from './repo.js';
 import type { CreateHold, Hold } from './schemas.js';
@@ -24,6 +24,7 @@ function present(row: repo.HoldRow, caller: Caller): Hold {
   return {
     object: 'hold',
     id: row.id,
+    venue_id: row.venue_id,
     member_id: row.member_id,
     amount,
     status,
@@ -39,7 +40,7 @@ function present(row: repo.HoldRow, caller: Caller): Hold {
   };
 }
 
-export async function createHold(trx: Db, caller: Caller, input: CreateHold, clock: Clock): Promise<Hold> {
+export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold, clock: Clock): Promise<Hold> {
   const member = await members.lockMemberForCheck(trx, caller, input, clock);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   if (member.program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported');
@@ -52,6 +53,7 @@ export async function createHold(trx: Db, caller: Caller, input: CreateHold, clo
   }
   const ttl = input.expires_in ?? caller.settings.hold_ttl_seconds;
   const row = await repo.insertHold(trx, {
+    chain_id: caller.chainId,
     venue_id: caller.venueId,
     id: newId(),
     member_id: member.record.id,
@@ -64,13 +66,13 @@ export async function createHold(trx: Db, caller: Caller, input: CreateHold, clo
   return present(row, caller);
 }
 
-async function owned(db: Db, caller: Caller, id: string): Promise<repo.HoldRow> {
-  const row = isUuid(id) ? await repo.findHold(db, caller.venueId, id) : undefined;
+async function owned(db: Db, caller: PlaceCaller, id: string): Promise<repo.HoldRow> {
+  const row = isUuid(id) ? await repo.findHold(db, caller, id) : undefined;
   if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
   return row;
 }
 
-export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold> {
+export async function getHold(db: Db, caller: PlaceCaller, id: string): Promise<Hold> {
   return present(await owned(db, caller, id), caller);
 }
 
@@ -80,13 +82,13 @@ export async function getHold(db: Db, caller: Caller, id: string): Promise<Hold>
  */
 export function memberOfHold(trx: Db, caller: Caller, id: string): Expression<string | null> {
   if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
-  return repo.memberOfHold(trx, caller.venueId, id);
+  return repo.memberOfHold(trx, caller, id);
 }
 
 /** The hold as a read of a gather that follows its member's lock; judge it with `usableHold`. */
 export function holdRead(trx: Db, caller: Caller, id: string): Read<repo.HoldRow | null> {
   if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
-  return repo.holdRead(trx, caller.venueId, id);
+  return repo.holdRead(trx, caller, id);
 }
 
 /** A hold a check may spend. */
@@ -113,12 +115,12 @@ export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Cl
   if (!member) throw new ApiError('hold_not_found', { param: 'hold_id' });
   const { hold } = await readTogether(trx, { hold: holdRead(trx, caller, id) });
   usableHold(hold, clock.now());
-  return present(await repo.finishHold(trx, caller.venueId, id, { status: 'released', at: caller.now }), caller);
+  return present(await repo.finishHold(trx, caller, id, { status: 'released', at: caller.now }), caller);
 }
 
 /** The member's holds, newest first (their export). */
 export async function listMemberHolds(db: Db, caller: Caller, memberId: string, page: Page): Promise<List<Hold>> {
-  return toList('/v1/holds', page, await repo.listHolds(db, caller.venueId, memberId, page), (row) => present(row, caller));
+  return toList('/v1/holds', page, await repo.listHolds(db, caller, memberId, page), (row) => present(row, caller));
 }
 
 /**
@@ -130,7 +132,7 @@ export async function releaseMemberHolds(trx: Db, caller: Caller, memberId: stri
   const released: Hold[] = [];
   // Page by page to the last: a member may have any number of holds open.
   for (let page: Page = { limit: 500 }; ; ) {
-    const rows = await repo.listHolds(trx, caller.venueId, memberId, page, true);
+    const rows = await repo.listHolds(trx, caller, memberId, page, true);
     const active = rows.slice(0, page.limit);
     for (const row of active) if (statusOf(row, now) === 'active') released.push(await releaseHold(trx, caller, row.id, clock));
     if (rows.length <= page.limit) return released;
@@ -139,8 +141,8 @@ export async function releaseMemberHolds(trx: Db, caller: Caller, memberId: stri
 }
 
 /** Marks the hold captured by a check that redeemed `amount` of it (what it did not redeem is free again): a step of the check's write. */
-export function captureStep(trx: Db, caller: Caller, id: string, amount: number, externalId: string): WriteStep {
-  return repo.finishHoldStep(trx, caller.venueId, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
+export function captureStep(trx: Db, caller: PlaceCaller, id: string, amount: number, externalId: string): WriteStep {
+  return repo.finishHoldStep(trx, caller, id, { status: 'captured', at: caller.now, capturedAmount: amount, capturedBy: externalId });
 }
 
 /**

@@ -9,16 +9,16 @@ export async function insertImport(db: Db, row: Insertable<MemberImportsTable>):
   await db.insertInto('member_imports').values(row).execute();
 }
 
-export async function insertChunk(db: Db, venueId: string, importId: string, seq: number, bytes: Buffer): Promise<void> {
-  await db.insertInto('member_import_chunks').values({ venue_id: venueId, import_id: importId, seq, bytes }).execute();
+export async function insertChunk(db: Db, chainId: string, importId: string, seq: number, bytes: Buffer): Promise<void> {
+  await db.insertInto('member_import_chunks').values({ chain_id: chainId, import_id: importId, seq, bytes }).execute();
 }
 
 /** The whole file is stored: workers may claim the job. */
-export async function markReceived(db: Db, venueId: string, id: string, totalLines: number): Promise<ImportRow> {
+export async function markReceived(db: Db, chainId: string, id: string, totalLines: number): Promise<ImportRow> {
   return db
     .updateTable('member_imports')
     .set({ status: 'pending', total_lines: totalLines })
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .where('status', '=', 'receiving')
     .returningAll()
@@ -29,35 +29,35 @@ export async function markReceived(db: Db, venueId: string, id: string, totalLin
 export async function deleteInterruptedUploads(db: Db, before: Date, batch: number): Promise<number> {
   const { rows } = await sql<{ id: string }>`
     delete from member_imports j using (
-      select venue_id, id from member_imports where status = 'receiving' and created_at < ${before} order by created_at limit ${batch}
+      select chain_id, id from member_imports where status = 'receiving' and created_at < ${before} order by created_at limit ${batch}
     ) old
-    where j.venue_id = old.venue_id and j.id = old.id and j.status = 'receiving'
+    where j.chain_id = old.chain_id and j.id = old.id and j.status = 'receiving'
     returning j.id`.execute(db);
   return rows.length;
 }
 
 /** An upload that did not complete; its chunks go with it. */
-export async function deleteImport(db: Db, venueId: string, id: string): Promise<void> {
-  await db.deleteFrom('member_imports').where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function deleteImport(db: Db, chainId: string, id: string): Promise<void> {
+  await db.deleteFrom('member_imports').where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
 /** A received import (one still being uploaded is nobody's to see yet). */
-export async function findImport(db: Db, venueId: string, id: string): Promise<ImportRow | undefined> {
+export async function findImport(db: Db, chainId: string, id: string): Promise<ImportRow | undefined> {
   return db
     .selectFrom('member_imports')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .where('status', '<>', 'receiving')
     .executeTakeFirst();
 }
 
 /** Bad lines after `afterLine`, in file order, `limit + 1` to tell whether more exist. */
-export async function listBadLines(db: Db, venueId: string, id: string, afterLine: number, limit: number) {
+export async function listBadLines(db: Db, chainId: string, id: string, afterLine: number, limit: number) {
   return db
     .selectFrom('member_import_errors')
     .select(['line', 'reason'])
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('import_id', '=', id)
     .where('line', '>', afterLine)
     .orderBy('line')
@@ -72,19 +72,19 @@ export async function listBadLines(db: Db, venueId: string, id: string, afterLin
 export async function claimImport(db: Db, workerId: string, now: Date, until: Date): Promise<ImportRow | undefined> {
   const { rows } = await sql<ImportRow>`
     update member_imports j set status = 'running', claimed_by = ${workerId}, claimed_until = ${until}, attempts = j.attempts + 1
-    from (select venue_id, id from member_imports
+    from (select chain_id, id from member_imports
           where status = 'pending' or (status = 'running' and claimed_until < ${now})
           order by created_at limit 1 for update skip locked) c
-    where j.venue_id = c.venue_id and j.id = c.id
+    where j.chain_id = c.chain_id and j.id = c.id
     returning j.*`.execute(db);
   return rows[0];
 }
 
-export async function readChunk(db: Db, venueId: string, importId: string, seq: number): Promise<Buffer | undefined> {
+export async function readChunk(db: Db, chainId: string, importId: string, seq: number): Promise<Buffer | undefined> {
   const row = await db
     .selectFrom('member_import_chunks')
     .select('bytes')
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('import_id', '=', importId)
     .where('seq', '=', seq)
     .executeTakeFirst();
@@ -114,7 +114,7 @@ export async function recordBatch(trx: Db, job: ImportRow, workerId: string, pro
       // This claim made progress: it is the first since.
       attempts: 1,
     }))
-    .where('venue_id', '=', job.venue_id)
+    .where('chain_id', '=', job.chain_id)
     .where('id', '=', job.id)
     .where('status', '=', 'running')
     .where('claimed_by', '=', workerId)
@@ -124,8 +124,8 @@ export async function recordBatch(trx: Db, job: ImportRow, workerId: string, pro
   if (progress.badLines.length) {
     await trx
       .insertInto('member_import_errors')
-      .values(progress.badLines.map((b) => ({ venue_id: job.venue_id, import_id: job.id, line: b.line, reason: b.reason })))
-      .onConflict((oc) => oc.columns(['venue_id', 'import_id', 'line']).doNothing())
+      .values(progress.badLines.map((b) => ({ chain_id: job.chain_id, import_id: job.id, line: b.line, reason: b.reason })))
+      .onConflict((oc) => oc.columns(['chain_id', 'import_id', 'line']).doNothing())
       .execute();
   }
   return true;
@@ -149,13 +149,13 @@ export async function finishImport(
         claimed_until: null,
         ...(end.processed !== undefined ? { processed: end.processed } : {}),
       })
-      .where('venue_id', '=', job.venue_id)
+      .where('chain_id', '=', job.chain_id)
       .where('id', '=', job.id)
       .where('status', '=', 'running')
       .where('claimed_by', '=', workerId)
       .returning('id')
       .executeTakeFirst();
-    if (done) await trx.deleteFrom('member_import_chunks').where('venue_id', '=', job.venue_id).where('import_id', '=', job.id).execute();
+    if (done) await trx.deleteFrom('member_import_chunks').where('chain_id', '=', job.chain_id).where('import_id', '=', job.id).execute();
     return done !== undefined;
   });
 }

@@ -15,7 +15,7 @@ export const MemberImport = Type.Object({
   total_lines: Type.Union([Type.Integer(), Type.Null()], { description: "Lines of the file after a CSV file's header." }),
   processed: Type.Integer({ description: 'Of those, the lines done so far.' }),
   imported: Type.Integer({ description: 'Members created.' }),
-  skipped: Type.Integer({ description: 'Good lines whose card number the venue had already (imported before).' }),
+  skipped: Type.Integer({ description: 'Good lines whose card number the chain had already (imported before).' }),
   failed: Type.Integer({ description: 'Bad lines: see errors.' }),
   errors: Type.Array(BadLine, { description: 'Bad lines after errors_after (default: from the start), at most 100, in file order.' }),
   has_more_errors: Type.Boolean({ description: 'More bad lines follow: ask again with errors_after set to the last line shown.' }),
@@ -27,7 +27,7 @@ export const MemberImport = Type.Object({
 export type MemberImport = Static<typeof MemberImport>;
 
 export const ImportQuery = Type.Object(
-  { program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the venue's default program." })) },
+  { program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })) },
   { additionalProperties: false },
 );
 

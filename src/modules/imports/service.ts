@@ -28,7 +28,7 @@ const notFound = () => new ApiError('member_import_not_found');
 const tooLarge = () => new ApiError('request_body_too_large', { message: `A member import is at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB; split the file.` });
 
 async function present(db: Db, row: repo.ImportRow, errorsAfter = 0): Promise<MemberImport> {
-  const bad = await repo.listBadLines(db, row.venue_id, row.id, errorsAfter, ERRORS_SHOWN);
+  const bad = await repo.listBadLines(db, row.chain_id, row.id, errorsAfter, ERRORS_SHOWN);
   return {
     object: 'member_import',
     id: row.id,
@@ -93,10 +93,10 @@ export async function receiveUpload(
   input: { format: ImportFormat; programId?: string; body: AsyncIterable<Buffer>; declaredBytes?: number },
 ): Promise<StoredUpload> {
   if ((input.declaredBytes ?? 0) > MAX_IMPORT_BYTES) throw tooLarge();
-  const program = await members.enrolmentProgram(db, caller.venueId, input.programId);
+  const program = await members.enrolmentProgram(db, caller.chainId, input.programId);
   const id = newId();
   await repo.insertImport(db, {
-    venue_id: caller.venueId,
+    chain_id: caller.chainId,
     id,
     program_id: program.id,
     livemode: caller.livemode,
@@ -113,7 +113,7 @@ export async function receiveUpload(
     let pendingBytes = 0;
     const store = async () => {
       if (pendingBytes === 0) return;
-      await repo.insertChunk(db, caller.venueId, id, seq++, Buffer.concat(pending));
+      await repo.insertChunk(db, caller.chainId, id, seq++, Buffer.concat(pending));
       pending = [];
       pendingBytes = 0;
     };
@@ -131,19 +131,19 @@ export async function receiveUpload(
     // A CSV file's header is not a member's.
     return { id, totalLines: Math.max(0, lines.total() - HEADER_LINES[input.format]), sha256: hash.digest('hex') };
   } catch (err) {
-    await repo.deleteImport(db, caller.venueId, id);
+    await repo.deleteImport(db, caller.chainId, id);
     throw err;
   }
 }
 
 /** The stored upload made claimable by workers: in the transaction that records the Idempotency-Key's answer. */
 export async function acceptUpload(trx: Db, caller: Caller, upload: StoredUpload): Promise<MemberImport> {
-  return present(trx, await repo.markReceived(trx, caller.venueId, upload.id, upload.totalLines));
+  return present(trx, await repo.markReceived(trx, caller.chainId, upload.id, upload.totalLines));
 }
 
 /** A stored upload not accepted (its Idempotency-Key replayed an earlier answer, or refused it): deleted. */
 export async function discardUpload(db: Db, caller: Caller, upload: StoredUpload): Promise<void> {
-  await repo.deleteImport(db, caller.venueId, upload.id);
+  await repo.deleteImport(db, caller.chainId, upload.id);
 }
 
 /** How long an upload may take before housekeeping takes it for one whose API process died. */
@@ -158,7 +158,7 @@ export async function forgetInterruptedUploads(db: Db, now: Date, batch = 10): P
 }
 
 export async function getImport(db: Db, caller: Caller, id: string, errorsAfter?: number): Promise<MemberImport> {
-  const row = isUuid(id) ? await repo.findImport(db, caller.venueId, id) : undefined;
+  const row = isUuid(id) ? await repo.findImport(db, caller.chainId, id) : undefined;
   if (!row) throw notFound();
   return present(db, row, errorsAfter);
 }
@@ -166,7 +166,7 @@ export async function getImport(db: Db, caller: Caller, id: string, errorsAfter?
 /** The stored file, one chunk read at a time. */
 async function* storedFile(db: Db, job: repo.ImportRow): AsyncGenerator<Buffer> {
   for (let seq = 0; ; seq++) {
-    const chunk = await repo.readChunk(db, job.venue_id, job.id, seq);
+    const chunk = await repo.readChunk(db, job.chain_id, job.id, seq);
     if (!chunk) return;
     yield chunk;
   }
@@ -185,14 +185,16 @@ export type ImportRun = 'succeeded' | 'failed' | 'stopped' | 'lost';
  * with the error and the lines it stopped at.
  */
 export async function processImport(db: Db, clock: Clock, job: repo.ImportRow, workerId: string, signal?: AbortSignal): Promise<ImportRun> {
-  const venue = await accounts.findVenue(db, job.venue_id);
+  // The job keeps no venue (imports are the chain's): its members' home venue and phone country are the chain's
+  // first venue's, which for a chain of one is the venue that sent it.
+  const venue = (await accounts.findChain(db, job.chain_id))!.venues[0]!;
   const header = HEADER_LINES[job.format];
   const leaseEnd = () => new Date(clock.now().getTime() + IMPORT_LEASE_MS);
   let progressed = false;
   try {
     const totals = await importMembers(
       db,
-      { venueId: job.venue_id, livemode: job.livemode, programId: job.program_id, country: venue!.country, reference: job.id },
+      { chainId: job.chain_id, venueId: venue.id, livemode: job.livemode, programId: job.program_id, country: venue.country, reference: job.id },
       job.format,
       storedFile(db, job),
       {

@@ -22,6 +22,8 @@ export interface ImportedMember {
 }
 
 export interface ImportBatchTarget {
+  chainId: string;
+  /** The venue the import comes from: its members' home venue, where their `import` entries happened. */
   venueId: string;
   programId: string;
   livemode: boolean;
@@ -33,15 +35,16 @@ export interface ImportBatchTarget {
 }
 
 /**
- * Runs a venue's imports one batch at a time: a batch waits for another process's batch of the same venue, so
- * two runs of one file never both find a card number free. Call first in the batch's transaction.
+ * Runs a chain's imports one batch at a time: a batch waits for another process's batch of the same chain (from
+ * any of its venues: card numbers are the chain's), so two runs of one file never both find a card number free.
+ * Call first in the batch's transaction.
  */
-export async function lockVenueImports(trx: Db, venueId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`member_import:${venueId}`}, 0))`.execute(trx);
+export async function lockVenueImports(trx: Db, chainId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`member_import:${chainId}`}, 0))`.execute(trx);
 }
 
 /**
- * Inserts the members whose card number the venue does not have yet, with their cards and one `import` ledger
+ * Inserts the members whose card number the chain does not have yet, with their cards and one `import` ledger
  * entry each carrying the opening balance, spend, visits and stamps; the member row's totals are written from the
  * same figures by the same statement, so `ledger verify` holds. The only place `import` entries are written.
  * Returns the card numbers it imported; the others were there already, or were an erased member's.
@@ -55,27 +58,27 @@ export async function insertImportedMembers(trx: Db, target: ImportBatchTarget, 
         cashback bigint, spend bigint, visits integer, stamps integer)
     ), fresh as (
       select i.* from input i
-      where not exists (select 1 from member_cards c where c.venue_id = ${target.venueId} and c.card_number = i.card_number)
-        and not exists (select 1 from erased_cards e where e.venue_id = ${target.venueId} and e.card_hash = i.card_hash)
+      where not exists (select 1 from member_cards c where c.chain_id = ${target.chainId} and c.card_number = i.card_number)
+        and not exists (select 1 from erased_cards e where e.chain_id = ${target.chainId} and e.card_hash = i.card_hash)
     ), new_members as (
-      insert into members (venue_id, id, program_id, serial, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
-      select ${target.venueId}, f.id, ${target.programId}, f.serial, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
+      insert into members (chain_id, id, home_venue_id, program_id, serial, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
+      select ${target.chainId}, f.id, ${target.venueId}, ${target.programId}, f.serial, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
         f.cashback, f.spend, f.visits, f.stamps
       from fresh f
       returning id
     ), new_cards as (
-      insert into member_cards (venue_id, card_number, member_id, created_at)
-      select ${target.venueId}, f.card_number, f.id, ${target.at} from fresh f
+      insert into member_cards (chain_id, card_number, member_id, created_at)
+      select ${target.chainId}, f.card_number, f.id, ${target.at} from fresh f
     ), import_entries as (
-      insert into ledger_entries (venue_id, id, member_id, kind, cashback, spend, visits, stamps, reason, reference, livemode, created_at)
-      select ${target.venueId}, f.ledger_id, f.id, 'import', f.cashback, f.spend, f.visits, f.stamps, 'Imported opening figures',
+      insert into ledger_entries (chain_id, venue_id, id, member_id, kind, cashback, spend, visits, stamps, reason, reference, livemode, created_at)
+      select ${target.chainId}, ${target.venueId}, f.ledger_id, f.id, 'import', f.cashback, f.spend, f.visits, f.stamps, 'Imported opening figures',
         ${target.reference}, ${target.livemode}, ${target.at}
       from fresh f
     )${
       target.lot
         ? sql`, import_lots as (
-      insert into cashback_lots (venue_id, member_id, day, expires_on, expires_at, remaining, warn_at)
-      select ${target.venueId}, f.id, ${target.lot.day}, ${target.lot.expiresOn}, ${target.lot.expiresAt}, f.cashback, ${target.lot.warnAt ?? null}
+      insert into cashback_lots (chain_id, member_id, day, expires_on, expires_at, remaining, warn_at)
+      select ${target.chainId}, f.id, ${target.lot.day}, ${target.lot.expiresOn}, ${target.lot.expiresAt}, f.cashback, ${target.lot.warnAt ?? null}
       from fresh f where f.cashback > 0
     )`
         : sql``

@@ -42,9 +42,11 @@ export const MAX_COUNT = 1_000_000_000;
 const EARLIEST_CONSENT = '1900-01-01';
 
 export interface ImportTarget {
+  chainId: string;
+  /** The venue importing: its members' home venue, whose day opening lots start on. */
   venueId: string;
   livemode: boolean;
-  /** The venue's default program when not given. */
+  /** The chain's default program when not given. */
   programId?: string;
   /** The venue's country, for phone numbers written without one. */
   country: string;
@@ -62,7 +64,7 @@ export interface BatchOutcome {
   /** The last line of the file this batch covers. */
   lastLine: number;
   imported: number;
-  /** Good lines whose card number the venue has already (imported before), or whose member was erased on request. */
+  /** Good lines whose card number the chain has already (imported before), or whose member was erased on request. */
   skipped: number;
   failed: number;
   badLines: BadLine[];
@@ -348,8 +350,8 @@ async function writeBatch(
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
-        await repo.lockVenueImports(trx, target.venueId);
-        const erasedHash = await erasedCardHasher(trx, target.venueId);
+        await repo.lockVenueImports(trx, target.chainId);
+        const erasedHash = await erasedCardHasher(trx, target.chainId);
         const drawn = members.map((m) => ({ ...m, id: newId(), ledger_id: newId(), serial: newSerial(), card_hash: erasedHash(m.card_number) }));
         const imported = await repo.insertImportedMembers(trx, target, drawn);
         const result = { ...outcome, imported: imported.size, skipped: members.length - imported.size };
@@ -370,7 +372,7 @@ export async function importMembers(
   source: AsyncIterable<Buffer | string>,
   options: ImportOptions,
 ): Promise<ImportTotals> {
-  const program = await enrolmentProgram(db, target.venueId, target.programId);
+  const program = await enrolmentProgram(db, target.chainId, target.programId);
   const openingLot = await openingLots(db, target.venueId, program);
   const batchSize = options.batchSize ?? IMPORT_BATCH_SIZE;
   const resumeAfter = options.resumeAfterLine ?? 0;
@@ -387,10 +389,10 @@ export async function importMembers(
   const flush = async () => {
     if (members.length + badLines.length === 0) return;
     const now = options.clock.now();
-    const batchTarget = { venueId: target.venueId, programId: program.id, livemode: target.livemode, reference: target.reference, at: now, lot: openingLot(now) };
+    const batchTarget = { chainId: target.chainId, venueId: target.venueId, programId: program.id, livemode: target.livemode, reference: target.reference, at: now, lot: openingLot(now) };
     let outcome: BatchOutcome;
     try {
-      const serials = await serialsOfOthers(db, target.venueId, members.map((m) => m.card_number));
+      const serials = await serialsOfOthers(db, target.chainId, members.map((m) => m.card_number));
       if (serials.size) {
         members.forEach((m, i) => serials.has(m.card_number) && badLines.push({ line: memberLines[i]!, reason: SERIAL_AS_CARD }));
         badLines.sort((a, b) => a.line - b.line);

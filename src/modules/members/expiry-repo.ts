@@ -6,10 +6,10 @@ import type { Read, WriteStep } from '../../db/statement.js';
 import type { Lot } from './expiry.js';
 
 /** A member's open lots as one JSON value, for the member `memberId` names (a value or a column). */
-function openLots(venueId: unknown, memberId: unknown): RawBuilder<unknown> {
+function openLots(chainId: unknown, memberId: unknown): RawBuilder<unknown> {
   return sql`(select coalesce(json_agg(json_build_object('day', l.day, 'expires_on', l.expires_on, 'expires_at', l.expires_at,
       'remaining', l.remaining) order by l.expires_at, l.day), '[]') from cashback_lots l
-    where l.venue_id = ${venueId} and l.member_id = ${memberId} and l.remaining > 0)`;
+    where l.chain_id = ${chainId} and l.member_id = ${memberId} and l.remaining > 0)`;
 }
 
 export function lotsFromJson(value: unknown): Lot[] {
@@ -22,22 +22,22 @@ export function lotsFromJson(value: unknown): Lot[] {
 }
 
 /** The member's open lots, as a read of a gather that follows their lock. */
-export function lotsRead(venueId: string, memberId: string): Read<Lot[]> {
-  return { query: openLots(venueId, memberId), parse: lotsFromJson };
+export function lotsRead(chainId: string, memberId: string): Read<Lot[]> {
+  return { query: openLots(chainId, memberId), parse: lotsFromJson };
 }
 
 /** The open lots of the members row `m`, as a column of a member query. */
-export const lotsColumn = openLots(sql.ref('m.venue_id'), sql.ref('m.id'));
+export const lotsColumn = openLots(sql.ref('m.chain_id'), sql.ref('m.id'));
 
 /** The lots a write changed, with their new amounts (a new lot with its dates): a step of that write. */
-export function lotsStep(db: Db, venueId: string, memberId: string, lots: Lot[]): WriteStep {
+export function lotsStep(db: Db, chainId: string, memberId: string, lots: Lot[]): WriteStep {
   return {
     name: 'cashback_lots',
     query: db
       .insertInto('cashback_lots')
       .values(
         lots.map((l) => ({
-          venue_id: venueId,
+          chain_id: chainId,
           member_id: memberId,
           day: l.day,
           expires_on: l.expiresOn,
@@ -46,26 +46,44 @@ export function lotsStep(db: Db, venueId: string, memberId: string, lots: Lot[])
           warn_at: l.warnAt ?? null,
         })),
       )
-      .onConflict((oc) => oc.columns(['venue_id', 'member_id', 'day']).doUpdateSet({ remaining: (eb) => eb.ref('excluded.remaining') })),
+      .onConflict((oc) => oc.columns(['chain_id', 'member_id', 'day']).doUpdateSet({ remaining: (eb) => eb.ref('excluded.remaining') })),
   };
 }
 
+/**
+ * The venue whose days and time zone the lots of members `m` count in: their home venue, else (imported without
+ * one) the chain's first. Lots are the chain's, not yet split by the venue where they were earned (D21, later
+ * work), so one venue stands for all of a member's lots, as the member's own venue did before chains.
+ */
+const lotVenue = sql`lateral (select v.venue_id, v.timezone from venues v where v.chain_id = m.chain_id
+  order by v.venue_id is not distinct from m.home_venue_id desc, v.created_at, v.venue_id limit 1)`;
+
+/** A member with a lot due, and the venue their lots count in (lotVenue). */
 export interface DueMember {
-  venue_id: string;
+  chain_id: string;
   member_id: string;
+  venue_id: string;
+  timezone: string;
 }
 
-/** Members with a lot due by `now`, after `after` in (venue, member) order: one batch of the worker's pass. */
+/** Members with a lot due by `now`, after `after` in (chain, member) order: one batch of the worker's pass. */
 export async function membersWithDueLots(db: Db, now: Date, after: DueMember | null, limit: number): Promise<DueMember[]> {
   const { rows } = await sql<DueMember>`
-    select distinct l.venue_id, l.member_id from cashback_lots l
-    where l.remaining > 0 and l.expires_at <= ${now}
-      ${after ? sql`and (l.venue_id, l.member_id) > (${after.venue_id}::uuid, ${after.member_id}::uuid)` : sql``}
-    order by l.venue_id, l.member_id limit ${limit}`.execute(db);
+    select d.chain_id, d.member_id, v.venue_id, v.timezone from (
+      select distinct l.chain_id, l.member_id from cashback_lots l
+      where l.remaining > 0 and l.expires_at <= ${now}
+        ${after ? sql`and (l.chain_id, l.member_id) > (${after.chain_id}::uuid, ${after.member_id}::uuid)` : sql``}
+      order by l.chain_id, l.member_id limit ${limit}
+    ) d
+    join members m on m.chain_id = d.chain_id and m.id = d.member_id
+    cross join ${lotVenue} v
+    order by d.chain_id, d.member_id`.execute(db);
   return rows;
 }
 
 export interface LotToWarn {
+  chain_id: string;
+  /** The venue the lot counts in (lotVenue): its warning is that venue's event. */
   venue_id: string;
   member_id: string;
   day: string;
@@ -75,8 +93,9 @@ export interface LotToWarn {
 /** Lots whose warning is due by `now` and not yet sent, before they expire. */
 export async function lotsToWarn(db: Db, now: Date, limit: number): Promise<LotToWarn[]> {
   const { rows } = await sql<LotToWarn>`
-    select l.venue_id, l.member_id, l.day::text as day, m.livemode from cashback_lots l
-    join members m on m.venue_id = l.venue_id and m.id = l.member_id
+    select l.chain_id, v.venue_id, l.member_id, l.day::text as day, m.livemode from cashback_lots l
+    join members m on m.chain_id = l.chain_id and m.id = l.member_id
+    cross join ${lotVenue} v
     where l.remaining > 0 and l.warned_at is null and l.warn_at is not null and l.warn_at <= ${now} and l.expires_at > ${now}
       -- An erased member is warned of nothing: there is no one to tell, and the event would name them.
       and m.erased_at is null
@@ -89,7 +108,7 @@ export async function markWarned(db: Db, lot: LotToWarn, now: Date) {
   return db
     .updateTable('cashback_lots')
     .set({ warned_at: now })
-    .where('venue_id', '=', lot.venue_id)
+    .where('chain_id', '=', lot.chain_id)
     .where('member_id', '=', lot.member_id)
     .where('day', '=', lot.day)
     .where('warned_at', 'is', null)
@@ -99,28 +118,29 @@ export async function markWarned(db: Db, lot: LotToWarn, now: Date) {
 }
 
 /** The program's members with a lot due by `now` (its expiry being turned off: what is due is written first). */
-export async function programMembersWithDueLots(db: Db, venueId: string, programId: string, now: Date): Promise<string[]> {
-  const { rows } = await sql<{ member_id: string }>`select distinct l.member_id from cashback_lots l
-    join members m on m.venue_id = l.venue_id and m.id = l.member_id
-    where l.venue_id = ${venueId} and m.program_id = ${programId} and l.remaining > 0 and l.expires_at <= ${now}
-    order by l.member_id`.execute(db);
-  return rows.map((r) => r.member_id);
+export async function programMembersWithDueLots(db: Db, chainId: string, programId: string, now: Date): Promise<DueMember[]> {
+  const { rows } = await sql<DueMember>`select distinct m.chain_id, m.id as member_id, v.venue_id, v.timezone from cashback_lots l
+    join members m on m.chain_id = l.chain_id and m.id = l.member_id
+    cross join ${lotVenue} v
+    where l.chain_id = ${chainId} and m.program_id = ${programId} and l.remaining > 0 and l.expires_at <= ${now}
+    order by member_id`.execute(db);
+  return rows;
 }
 
 /**
  * Sets when the program's members are warned about their open lots not yet warned about, from the warning lead
- * `warningDays` (0: never): the start of the venue-local day that many days before the lot's date, as newLot
- * works it out (PostgreSQL's local midnight in the venue's zone).
+ * `warningDays` (0: never): the start of the local day that many days before the lot's date in the zone of the
+ * venue the lot counts in (lotVenue), as newLot works it out (PostgreSQL's local midnight in that zone).
  */
-export async function rewarnProgramLots(db: Db, venueId: string, programId: string, warningDays: number): Promise<void> {
+export async function rewarnProgramLots(db: Db, chainId: string, programId: string, warningDays: number): Promise<void> {
   await sql`update cashback_lots l set warn_at = ${warningDays > 0 ? sql`((l.expires_on - ${warningDays}::int)::timestamp at time zone v.timezone)` : sql`null`}
-    from members m, venues v
-    where l.venue_id = ${venueId} and m.venue_id = l.venue_id and m.id = l.member_id and m.program_id = ${programId}
-      and v.venue_id = l.venue_id and l.remaining > 0 and l.warned_at is null`.execute(db);
+    from members m cross join ${lotVenue} v
+    where l.chain_id = ${chainId} and m.chain_id = l.chain_id and m.id = l.member_id and m.program_id = ${programId}
+      and l.remaining > 0 and l.warned_at is null`.execute(db);
 }
 
 /** Forgets the lots of a program's members (its expiry turned off: nothing keeps them up to date any more). */
-export async function deleteProgramLots(db: Db, venueId: string, programId: string): Promise<void> {
+export async function deleteProgramLots(db: Db, chainId: string, programId: string): Promise<void> {
   await sql`delete from cashback_lots l using members m
-    where l.venue_id = ${venueId} and m.venue_id = l.venue_id and m.id = l.member_id and m.program_id = ${programId}`.execute(db);
+    where l.chain_id = ${chainId} and m.chain_id = l.chain_id and m.id = l.member_id and m.program_id = ${programId}`.execute(db);
 }

@@ -4,7 +4,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
-import type { Caller } from '../accounts/schemas.js';
 import { findVenue } from '../accounts/service.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import { listPrograms } from '../programs/service.js';
@@ -14,7 +13,7 @@ import { dueExpiry, expiryRuleOf, LotBook, newLot, type Lot, type Movement } fro
 import * as lotsRepo from './expiry-repo.js';
 import * as repo from './repo.js';
 // The ledger's one way in; members/service.ts imports this file too, used only inside functions on both sides.
-import { ledgerSteps } from './service.js';
+import { ledgerSteps, type LedgerPlace } from './service.js';
 
 export { lotsRead } from './expiry-repo.js';
 
@@ -30,9 +29,9 @@ export interface MemberLots {
 /** Whether the program expires cashback: only then is anything about lots read or written. */
 export const expires = (program: ProgramInfo): boolean => expiryRuleOf(program.rules) !== null;
 
-/** Whether any program of the venue expires cashback (a member query then reads lots along). */
-export async function venueExpires(db: Db, venueId: string): Promise<boolean> {
-  return (await listPrograms(db, venueId)).some(expires);
+/** Whether any program of the chain expires cashback (a member query then reads lots along). */
+export async function venueExpires(db: Db, chainId: string): Promise<boolean> {
+  return (await listPrograms(db, chainId)).some(expires);
 }
 
 /**
@@ -71,7 +70,7 @@ const NOTHING: LotsWrite = { entries: [], steps: [], open: [], redeemedLots: nul
 /** What a write that moves the member's cashback (`movements`, in order) does to their lots; nothing without lots. */
 export function lotsWrite(
   trx: Db,
-  caller: Pick<Caller, 'venueId' | 'livemode'>,
+  caller: LedgerPlace,
   memberId: string,
   lots: MemberLots | null,
   movements: Movement[],
@@ -86,11 +85,12 @@ export function lotsWrite(
   return {
     entries: expired.amount > 0 ? [{ memberId, kind: 'expiry', cashback: -expired.amount, reason: `Cashback earned on ${days} expired` }] : [],
     steps: [
-      ...(changed.length ? [lotsRepo.lotsStep(trx, caller.venueId, memberId, changed)] : []),
+      ...(changed.length ? [lotsRepo.lotsStep(trx, caller.chainId, memberId, changed)] : []),
       ...(expired.amount > 0
         ? eventSteps(
             trx,
             {
+              chainId: caller.chainId,
               venueId: caller.venueId,
               type: 'cashback.expired',
               livemode: caller.livemode,
@@ -107,20 +107,21 @@ export function lotsWrite(
 }
 
 /**
- * Writes what is due for one member, locked first (lock order: the member's row, then what it owns); how much
- * expired. Run twice or at once from two workers, the second finds it written: nothing expires twice.
+ * Writes what is due for one member (`due`: with the venue their lots count in), locked first (lock order: the
+ * member's row, then what it owns); how much expired. Run twice or at once from two workers, the second finds it
+ * written: nothing expires twice.
  */
-export async function expireMember(trx: Db, venue: { id: string; timezone: string }, memberId: string, now: Date): Promise<number> {
-  // As their lots name them, erased or not: an erased member's cashback still expires (the venue's accounts).
-  const member = await repo.matchingMember(trx, venue.id, { by: 'named', memberId: sql<string>`${memberId}` }, { lock: true });
+export async function expireMember(trx: Db, due: lotsRepo.DueMember, now: Date): Promise<number> {
+  // As their lots name them, erased or not: an erased member's cashback still expires (the chain's accounts).
+  const member = await repo.matchingMember(trx, due.chain_id, { by: 'named', memberId: sql<string>`${due.member_id}` }, { lock: true });
   if (!member) return 0;
-  const program = (await listPrograms(trx, venue.id)).find((p) => p.id === member.program_id);
+  const program = (await listPrograms(trx, due.chain_id)).find((p) => p.id === member.program_id);
   if (!program || !expires(program)) return 0;
-  const read = await readTogether(trx, { held: repo.heldRead(trx, venue.id, memberId, now), lots: lotsRepo.lotsRead(venue.id, memberId) });
-  const { lots } = settle({ ...member, held: read.held }, program, venue.timezone, read.lots, now);
+  const read = await readTogether(trx, { held: repo.heldRead(trx, due.chain_id, member.id, now), lots: lotsRepo.lotsRead(due.chain_id, member.id) });
+  const { lots } = settle({ ...member, held: read.held }, program, due.timezone, read.lots, now);
   if (!lots || lots.expired.amount === 0) return 0;
-  const caller = { venueId: venue.id, livemode: member.livemode };
-  const write = lotsWrite(trx, caller, memberId, lots, [], null);
+  const caller = { chainId: due.chain_id, venueId: due.venue_id, livemode: member.livemode };
+  const write = lotsWrite(trx, caller, member.id, lots, [], null);
   await writeTogether(trx, [...ledgerSteps(trx, caller, write.entries, now), ...write.steps]);
   return lots.expired.amount;
 }
@@ -132,18 +133,17 @@ export async function expireMember(trx: Db, venue: { id: string; timezone: strin
  * redemptions stop keeping them up to date (what was not yet due no longer expires; turned on again, lots form
  * afresh).
  */
-export async function expiryTurnedOff(db: Db, venueId: string, programId: string, now: Date): Promise<void> {
-  const venue = { id: venueId, timezone: (await findVenue(db, venueId))!.timezone };
-  for (const memberId of await lotsRepo.programMembersWithDueLots(db, venueId, programId, now)) await expireMember(db, venue, memberId, now);
-  await lotsRepo.deleteProgramLots(db, venueId, programId);
+export async function expiryTurnedOff(db: Db, chainId: string, programId: string, now: Date): Promise<void> {
+  for (const due of await lotsRepo.programMembersWithDueLots(db, chainId, programId, now)) await expireMember(db, due, now);
+  await lotsRepo.deleteProgramLots(db, chainId, programId);
 }
 
 /**
  * A program's warning lead changed while it expires cashback: the lots not yet warned about are warned by the new
  * lead (turned to 0, never; turned on, before they expire).
  */
-export async function expiryWarningChanged(db: Db, venueId: string, programId: string, warningDays: number): Promise<void> {
-  await lotsRepo.rewarnProgramLots(db, venueId, programId, warningDays);
+export async function expiryWarningChanged(db: Db, chainId: string, programId: string, warningDays: number): Promise<void> {
+  await lotsRepo.rewarnProgramLots(db, chainId, programId, warningDays);
 }
 
 /**
@@ -170,17 +170,11 @@ export interface ExpiryPass {
  */
 export async function runExpiry(db: Db, now: Date, batch = 200): Promise<ExpiryPass> {
   const pass: ExpiryPass = { expired: 0, members: 0, warned: 0 };
-  const timezones = new Map<string, string>();
-  const timezoneOf = async (venueId: string) => {
-    if (!timezones.has(venueId)) timezones.set(venueId, (await findVenue(db, venueId))!.timezone);
-    return timezones.get(venueId)!;
-  };
   let after: lotsRepo.DueMember | null = null;
   for (;;) {
     const due = await lotsRepo.membersWithDueLots(db, now, after, batch);
     for (const m of due) {
-      const venue = { id: m.venue_id, timezone: await timezoneOf(m.venue_id) };
-      const amount = await db.transaction().execute((trx) => expireMember(trx, venue, m.member_id, now));
+      const amount = await db.transaction().execute((trx) => expireMember(trx, m, now));
       if (amount > 0) {
         pass.expired += amount;
         pass.members += 1;
@@ -196,6 +190,7 @@ export async function runExpiry(db: Db, now: Date, batch = 200): Promise<ExpiryP
         const warned = await lotsRepo.markWarned(trx, lot, now);
         if (!warned) return false;
         await recordEvent(trx, {
+          chainId: lot.chain_id,
           venueId: lot.venue_id,
           type: 'cashback.expiring',
           livemode: lot.livemode,

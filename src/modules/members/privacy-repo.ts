@@ -9,16 +9,16 @@ export interface HeldMember extends MemberRow {
 }
 
 /** The member as held, erased or not, with their cards; with `lock`, their row locked first (lock order). */
-export async function heldMember(db: Db, venueId: string, id: string, lock: boolean): Promise<HeldMember | undefined> {
+export async function heldMember(db: Db, chainId: string, id: string, lock: boolean): Promise<HeldMember | undefined> {
   const row = await db
     .selectFrom('members as m')
     .selectAll('m')
     .select(
       sql<{ card_number: string; created_at: string }[]>`coalesce((select json_agg(json_build_object('card_number', c.card_number,
         'created_at', c.created_at) order by c.created_at, c.card_number) from member_cards c
-        where c.venue_id = m.venue_id and c.member_id = m.id), '[]')`.as('cards'),
+        where c.chain_id = m.chain_id and c.member_id = m.id), '[]')`.as('cards'),
     )
-    .where('m.venue_id', '=', venueId)
+    .where('m.chain_id', '=', chainId)
     .where('m.id', '=', id)
     .$if(lock, (q) => q.forUpdate('m'))
     .executeTakeFirst();
@@ -34,11 +34,11 @@ export async function heldMember(db: Db, venueId: string, id: string, lock: bool
 }
 
 /** A page of the member's ledger, newest first: all of it, one kind, or the entries with a reason. */
-export async function ledgerPage(db: Db, venueId: string, memberId: string, page: Page, only: { kind?: string; withReason?: boolean } = {}): Promise<LedgerRow[]> {
+export async function ledgerPage(db: Db, chainId: string, memberId: string, page: Page, only: { kind?: string; withReason?: boolean } = {}): Promise<LedgerRow[]> {
   return db
     .selectFrom('ledger_entries')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('member_id', '=', memberId)
     .$if(only.kind !== undefined, (q) => q.where('kind', '=', only.kind!))
     .$if(only.withReason === true, (q) => q.where('reason', 'is not', null))
@@ -49,33 +49,33 @@ export async function ledgerPage(db: Db, venueId: string, memberId: string, page
 }
 
 /** Replaces a ledger entry's reason text (it quoted the member); its amounts are never touched. */
-export async function replaceReason(db: Db, venueId: string, id: string, reason: string): Promise<void> {
-  await db.updateTable('ledger_entries').set({ reason }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function replaceReason(db: Db, chainId: string, id: string, reason: string): Promise<void> {
+  await db.updateTable('ledger_entries').set({ reason }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
-/** The venue's key for hashing erased card numbers; with `create`, drawn (`secret`) if the venue has none yet. */
-export async function erasureKey(db: Db, venueId: string, create?: { secret: string }): Promise<string | undefined> {
-  if (create) await db.insertInto('member_erasure_keys').values({ venue_id: venueId, secret: create.secret }).onConflict((oc) => oc.column('venue_id').doNothing()).execute();
-  const row = await db.selectFrom('member_erasure_keys').select('secret').where('venue_id', '=', venueId).executeTakeFirst();
+/** The chain's key for hashing erased card numbers; with `create`, drawn (`secret`) if the chain has none yet. */
+export async function erasureKey(db: Db, chainId: string, create?: { secret: string }): Promise<string | undefined> {
+  if (create) await db.insertInto('member_erasure_keys').values({ chain_id: chainId, secret: create.secret }).onConflict((oc) => oc.column('chain_id').doNothing()).execute();
+  const row = await db.selectFrom('member_erasure_keys').select('secret').where('chain_id', '=', chainId).executeTakeFirst();
   return row?.secret;
 }
 
 /** Records erased card numbers by their keyed hashes (an import skips them). */
-export async function insertErasedCards(db: Db, venueId: string, hashes: string[]): Promise<void> {
+export async function insertErasedCards(db: Db, chainId: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
-  await db.insertInto('erased_cards').values(hashes.map((card_hash) => ({ venue_id: venueId, card_hash }))).onConflict((oc) => oc.doNothing()).execute();
+  await db.insertInto('erased_cards').values(hashes.map((card_hash) => ({ chain_id: chainId, card_hash }))).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /**
  * Removes the member's personal data: their cards go (the numbers are free for another member), name and phone are
  * cleared, the serial is replaced by one no card was ever printed with, and the row is marked erased.
  */
-export async function eraseMember(db: Db, venueId: string, id: string, at: Date): Promise<void> {
-  await db.deleteFrom('member_cards').where('venue_id', '=', venueId).where('member_id', '=', id).execute();
+export async function eraseMember(db: Db, chainId: string, id: string, at: Date): Promise<void> {
+  await db.deleteFrom('member_cards').where('chain_id', '=', chainId).where('member_id', '=', id).execute();
   await db
     .updateTable('members')
     .set({ name: null, phone: null, serial: `erased-${id}`, erased_at: at })
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .execute();
 }

@@ -19,7 +19,7 @@ export async function memberPrivacyRoutes(app: App): Promise<void> {
         tags,
         summary: 'Everything held about the member, as one JSON document',
         description:
-          "Profile, cards, ledger, transactions with their lines, refunds, holds, visits, scans and the events that name the member. An erased member's export shows what the venue keeps, anonymised. Errors: 404 member_not_found. See /api/errors.",
+          "Profile, cards, ledger, transactions with their lines, refunds, holds, visits, scans and the events that name the member, at every venue of the chain. An erased member's export shows what the chain keeps, anonymised. Errors: 404 member_not_found. See /api/errors.",
         params: MemberParams,
         response: withErrors({ 200: MemberExport }),
       },

@@ -1,15 +1,18 @@
-// A member's export (everything the venue holds about them, one document) and the answer to their erasure.
+// A member's export (everything the chain holds about them, one document) and the answer to their erasure.
 import { Type, type Static } from 'typebox';
 import { Transaction } from '../checks/schemas.js';
 import { Hold } from '../holds/schemas.js';
 import { Event } from '../webhooks/schemas.js';
 import { HistoryEntry } from './schemas.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
+  Type.Union([t, Type.Null()], description ? { description } : {});
 const Timestamp = Type.String({ format: 'date-time' });
+const VenueId = Type.String({ format: 'uuid', description: 'The venue of the chain where it happened (D21).' });
 
 export const ExportedMember = Type.Object({
   id: Type.String({ format: 'uuid' }),
+  home_venue_id: Nullable(Type.String({ format: 'uuid' }), 'The venue where the member enrolled; null when they came in without one.'),
   program_id: Type.String({ format: 'uuid' }),
   serial: Type.String(),
   name: Nullable(Type.String()),
@@ -29,6 +32,7 @@ export type ExportedMember = Static<typeof ExportedMember>;
 
 export const ExportedVisit = Type.Object({
   id: Type.String({ format: 'uuid' }),
+  venue_id: Nullable(VenueId),
   external_id: Nullable(Type.String()),
   visits: Type.Integer(),
   stamps: Type.Integer(),
@@ -49,6 +53,7 @@ export const ExportedRefund = Type.Object({
 
 export const ExportedScan = Type.Object({
   id: Type.String({ format: 'uuid' }),
+  venue_id: VenueId,
   key_id: Type.String({ description: 'The API key that scanned the card.' }),
   created_at: Timestamp,
 });
@@ -59,14 +64,17 @@ export const MemberExport = Type.Object(
     exported_at: Timestamp,
     member: ExportedMember,
     ledger: Type.Array(HistoryEntry, { description: 'Every entry that moved the totals, newest first.' }),
-    transactions: Type.Array(Transaction, { description: 'Checks applied to the member, with their lines, newest first.' }),
+    transactions: Type.Array(Transaction, { description: "Checks applied to the member, with their lines: venue by venue (the chain's oldest first), newest first at each." }),
     refunds: Type.Array(ExportedRefund, { description: "Refunds of the member's checks, newest first." }),
-    holds: Type.Array(Hold, { description: 'Newest first.' }),
+    holds: Type.Array(Hold, { description: "Venue by venue (the chain's oldest first), newest first at each." }),
     visits: Type.Array(ExportedVisit, { description: 'The ledger entries of kind visit, newest first.' }),
-    scans: Type.Array(ExportedScan, { description: "Scans of the member's card, newest first." }),
-    events: Type.Array(Event, { description: 'Events whose payload names the member, newest first.' }),
+    scans: Type.Array(ExportedScan, { description: "Scans of the member's card: venue by venue (the chain's oldest first), newest first at each." }),
+    events: Type.Array(Event, { description: 'Events whose payload names the member, at every venue of the chain, newest first.' }),
   },
-  { title: 'MemberExport', description: 'Everything the venue holds about the member, as one document. After an erasure: what the venue keeps, anonymised.' },
+  {
+    title: 'MemberExport',
+    description: 'Everything the chain holds about the member, at all of its venues, as one document. After an erasure: what the chain keeps, anonymised.',
+  },
 );
 export type MemberExport = Static<typeof MemberExport>;
 

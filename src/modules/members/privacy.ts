@@ -27,7 +27,7 @@ const ERASED = '[erased]';
 const PAGE = 200;
 
 async function heldMember(db: Db, caller: Caller, id: string, lock: boolean): Promise<repo.HeldMember> {
-  const member = isUuid(id) ? await repo.heldMember(db, caller.venueId, id, lock) : undefined;
+  const member = isUuid(id) ? await repo.heldMember(db, caller.chainId, id, lock) : undefined;
   if (!member) throw new ApiError('member_not_found');
   return member;
 }
@@ -45,9 +45,12 @@ async function* everyItem<T>(read: (page: Page) => Promise<Pick<List<T>, 'data' 
 
 const byId = (item: { id: string }) => item.id;
 
+/** The caller reaching every venue of its chain: checks, holds and scans are each venue's, a member's are at any of them. */
+const chainWide = (caller: Caller): Caller => ({ ...caller, venueId: null });
+
 function ledgerList(db: Db, caller: Caller, memberId: string, only: Parameters<typeof repo.ledgerPage>[4]) {
   return async (page: Page) => {
-    const rows = await repo.ledgerPage(db, caller.venueId, memberId, page, only);
+    const rows = await repo.ledgerPage(db, caller.chainId, memberId, page, only);
     return { has_more: rows.length > page.limit, data: rows.slice(0, page.limit) };
   };
 }
@@ -55,6 +58,7 @@ function ledgerList(db: Db, caller: Caller, memberId: string, only: Parameters<t
 function presentHeld(m: repo.HeldMember): ExportedMember {
   return {
     id: m.id,
+    home_venue_id: m.home_venue_id,
     program_id: m.program_id,
     serial: m.serial,
     name: m.name,
@@ -72,20 +76,21 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
 /**
  * The member's export (MemberExport) as the pieces of one JSON document, read a page at a time as they are sent, so
  * a long history is never held whole. 404 member_not_found before anything is sent; an erased member's export shows
- * what the venue keeps.
+ * what the chain keeps. What happened at a venue (checks, holds, scans) is read across every venue of the chain.
  */
 export async function exportMember(db: Db, caller: Caller, id: string): Promise<AsyncIterable<string>> {
   const member = await heldMember(db, caller, id, false);
+  const chain = chainWide(caller);
   const sections: [string, AsyncIterable<unknown>][] = [
     ['ledger', map(everyItem(ledgerList(db, caller, id, {}), byId), presentHistoryEntry)],
-    ['transactions', everyItem((page) => checks.listTransactions(db, caller, page, { member_id: id }), byId)],
+    ['transactions', everyItem((page) => checks.listTransactions(db, chain, page, { member_id: id }), byId)],
     ['refunds', everyItem((page) => checks.listMemberRefunds(db, caller, id, page), byId)],
-    ['holds', everyItem((page) => holds.listMemberHolds(db, caller, id, page), byId)],
+    ['holds', everyItem((page) => holds.listMemberHolds(db, chain, id, page), byId)],
     ['visits', map(everyItem(ledgerList(db, caller, id, { kind: 'visit' }), byId), (e) => ({
-      id: e.id, external_id: e.reference, visits: e.visits, stamps: e.stamps, created_at: formatTimestamp(e.created_at),
+      id: e.id, venue_id: e.venue_id, external_id: e.reference, visits: e.visits, stamps: e.stamps, created_at: formatTimestamp(e.created_at),
     }))],
-    ['scans', everyItem((page) => visits.listMemberScans(db, caller, id, page), byId)],
-    ['events', everyItem((page) => listEventsNaming(db, caller.venueId, id, page), byId)],
+    ['scans', everyItem((page) => visits.listMemberScans(db, chain, id, page), byId)],
+    ['events', everyItem((page) => listEventsNaming(db, caller.chainId, id, page), byId)],
   ];
   const head = { object: 'member_export', exported_at: formatTimestamp(caller.now), member: presentHeld(member) };
   return (async function* () {
@@ -237,14 +242,14 @@ async function scrubEach<T>(items: AsyncIterable<T>, scrub: (item: T) => T, save
   return changed;
 }
 
-/** The venue's stored Idempotency-Key answers that name the member, a page at a time. */
-async function* answersNaming(trx: Db, venueId: string, memberId: string) {
-  let after: string | undefined;
+/** The chain's stored Idempotency-Key answers that name the member (at any of its venues), a page at a time. */
+async function* answersNaming(trx: Db, chainId: string, memberId: string) {
+  let after: idempotencyStore.StoredKey | undefined;
   for (;;) {
-    const rows = await idempotencyStore.answersContaining(trx, venueId, memberId, after, PAGE);
+    const rows = await idempotencyStore.answersContaining(trx, chainId, memberId, after, PAGE);
     yield* rows;
     if (rows.length < PAGE) return;
-    after = rows.at(-1)!.key;
+    after = rows.at(-1)!;
   }
 }
 
@@ -252,10 +257,10 @@ const cardHash = (key: string, card: string) => createHmac('sha256', key).update
 
 /**
  * How an import recognises an erased member's card: the card number's keyed hash, as erasure records it, or null
- * when the venue has erased no one (and so has no key).
+ * when the chain has erased no one (and so has no key).
  */
-export async function erasedCardHasher(db: Db, venueId: string): Promise<(card: string) => string | null> {
-  const key = await repo.erasureKey(db, venueId);
+export async function erasedCardHasher(db: Db, chainId: string): Promise<(card: string) => string | null> {
+  const key = await repo.erasureKey(db, chainId);
   return (card) => (key ? cardHash(key, card) : null);
 }
 
@@ -272,12 +277,13 @@ export async function checkErasureConfirmation(db: Db, caller: Caller, id: strin
 
 /**
  * Erases the member's personal data (see docs/members.md#export-and-erase). The member's row is locked first; their
- * holds still in force are released through the holds service; then every copy of their personal data is
- * rewritten: events (and so deliveries still to come), stored Idempotency-Key answers, the text of their checks,
- * reasons in their ledger; their card numbers are kept as keyed hashes for imports; then their cards go and their
- * row is marked erased, with the event `member.erased`, which carries no personal data. Erasing an erased member
- * changes nothing and answers so. Writes that store the member's data (a card attached, a scan's stored answer) lock
- * the row too, so they land wholly before the erasure (which then rewrites them) or find the member erased.
+ * holds still in force, at every venue of the chain, are released through the holds service; then every copy of
+ * their personal data is rewritten: events (and so deliveries still to come), stored Idempotency-Key answers, the
+ * text of their checks at every venue, reasons in their ledger; their card numbers are kept as keyed hashes for
+ * imports; then their cards go and their row is marked erased, with the event `member.erased`, which carries no
+ * personal data. Erasing an erased member changes nothing and answers so. Writes that store the member's data (a
+ * card attached, a scan's stored answer) lock the row too, so they land wholly before the erasure (which then
+ * rewrites them) or find the member erased.
  */
 export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Clock, request: EventRequest): Promise<MemberErasure> {
   const member = await heldMember(trx, caller, id, true);
@@ -291,31 +297,32 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   });
   if (member.erased_at) return answer(member.erased_at, []);
 
-  const released = await holds.releaseMemberHolds(trx, caller, id, clock);
-  const events = () => everyItem((page) => listEventsNaming(trx, caller.venueId, id, page), byId);
-  const transactions = () => everyItem((page) => checks.listTransactions(trx, caller, page, { member_id: id }), byId);
+  const chain = chainWide(caller);
+  const released = await holds.releaseMemberHolds(trx, chain, id, clock);
+  const events = () => everyItem((page) => listEventsNaming(trx, caller.chainId, id, page), byId);
+  const transactions = () => everyItem((page) => checks.listTransactions(trx, chain, page, { member_id: id }), byId);
   // First what every copy shows of them, past values included (a name changed since a check was made); then the
   // copies are rewritten with all of it.
   const values = personalValuesOf(member);
   for await (const e of events()) gatherPersonalValues(values, id, e.data);
-  for await (const a of answersNaming(trx, caller.venueId, id)) gatherPersonalValues(values, id, a.response_body);
+  for await (const a of answersNaming(trx, caller.chainId, id)) gatherPersonalValues(values, id, a.response_body);
   for await (const t of transactions()) gatherPersonalValues(values, id, t);
   const redact = redactorOf(id, values);
   const text = freeTextScrubber(values);
-  await scrubEach(events(), redact, (e) => replaceEventData(trx, caller.venueId, e.id, e.data));
-  await scrubEach(answersNaming(trx, caller.venueId, id), redact, (a) => idempotencyStore.replaceResponse(trx, caller.venueId, a.key, a.response_body));
-  await scrubEach(transactions(), redact, (t) => checks.replaceTransactionDisplay(trx, caller, t.id, t.display));
-  await scrubEach(everyItem(ledgerList(trx, caller, id, { withReason: true }), byId), (e) => ({ ...e, reason: text(e.reason!) }), (e) => repo.replaceReason(trx, caller.venueId, e.id, e.reason!));
+  await scrubEach(events(), redact, (e) => replaceEventData(trx, caller.chainId, e.id, e.data));
+  await scrubEach(answersNaming(trx, caller.chainId, id), redact, (a) => idempotencyStore.replaceResponse(trx, caller.chainId, a, a.response_body));
+  await scrubEach(transactions(), redact, (t) => checks.replaceTransactionDisplay(trx, { ...caller, venueId: t.venue_id }, t.id, t.display));
+  await scrubEach(everyItem(ledgerList(trx, caller, id, { withReason: true }), byId), (e) => ({ ...e, reason: text(e.reason!) }), (e) => repo.replaceReason(trx, caller.chainId, e.id, e.reason!));
 
   // Their card numbers stay known to imports, as keyed hashes only: re-running an old file must not enrol them again.
   // Taken as an import batch takes it, so no batch reads the cards as neither held nor erased.
-  await lockVenueImports(trx, caller.venueId);
-  const key = await repo.erasureKey(trx, caller.venueId, { secret: randomBytes(32).toString('hex') });
-  await repo.insertErasedCards(trx, caller.venueId, [...values.cards].map((card) => cardHash(key!, card)));
+  await lockVenueImports(trx, caller.chainId);
+  const key = await repo.erasureKey(trx, caller.chainId, { secret: randomBytes(32).toString('hex') });
+  await repo.insertErasedCards(trx, caller.chainId, [...values.cards].map((card) => cardHash(key!, card)));
 
   const at = caller.now;
-  await repo.eraseMember(trx, caller.venueId, id, at);
+  await repo.eraseMember(trx, caller.chainId, id, at);
   const erasure = answer(at, released.map((h) => h.id));
-  await writeTogether(trx, eventSteps(trx, { venueId: caller.venueId, type: 'member.erased', livemode: member.livemode, object: erasure, request }));
+  await writeTogether(trx, eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'member.erased', livemode: member.livemode, object: erasure, request }));
   return erasure;
 }

@@ -36,11 +36,11 @@ export type MemberMatch =
  * The condition on members `m` that a match stands for. An erased member is found only through a row of theirs (a
  * check's, a hold's): nothing a guest or a till could give names them any more.
  */
-function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: string, match: MemberMatch) {
-  return match.by === 'named' ? naming(eb, venueId, match) : eb.and([naming(eb, venueId, match), eb('m.erased_at', 'is', null)]);
+function matching(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, chainId: string, match: MemberMatch) {
+  return match.by === 'named' ? naming(eb, chainId, match) : eb.and([naming(eb, chainId, match), eb('m.erased_at', 'is', null)]);
 }
 
-function naming(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: string, match: MemberMatch) {
+function naming(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, chainId: string, match: MemberMatch) {
   switch (match.by) {
     case 'id':
       return eb('m.id', '=', match.id);
@@ -51,24 +51,24 @@ function naming(eb: ExpressionBuilder<DB & { m: MembersTable }, 'm'>, venueId: s
     case 'named':
       return eb('m.id', '=', match.memberId);
     case 'card':
-      return eb('m.id', '=', eb.selectFrom('member_cards as c').select('c.member_id').where('c.venue_id', '=', venueId).where('c.card_number', '=', match.cardNumber));
+      return eb('m.id', '=', eb.selectFrom('member_cards as c').select('c.member_id').where('c.chain_id', '=', chainId).where('c.card_number', '=', match.cardNumber));
     case 'code':
-      // Each alternative by its own index: "card or serial" as one condition makes PostgreSQL walk the venue's members.
+      // Each alternative by its own index: "card or serial" as one condition makes PostgreSQL walk the chain's members.
       return eb(
         'm.id',
         'in',
         eb
           .selectFrom('member_cards as c')
           .select('c.member_id')
-          .where('c.venue_id', '=', venueId)
+          .where('c.chain_id', '=', chainId)
           .where('c.card_number', '=', match.code)
-          .unionAll(eb.selectFrom('members as s').select('s.id as member_id').where('s.venue_id', '=', venueId).where('s.serial', '=', match.code)),
+          .unionAll(eb.selectFrom('members as s').select('s.id as member_id').where('s.chain_id', '=', chainId).where('s.serial', '=', match.code)),
       );
   }
 }
 
 const cardNumbers = sql<string[]>`coalesce((select array_agg(c.card_number order by c.created_at, c.card_number) from member_cards c
-  where c.venue_id = m.venue_id and c.member_id = m.id), '{}')`;
+  where c.chain_id = m.chain_id and c.member_id = m.id), '{}')`;
 
 const withNumbers = <R extends MemberRow>(r: R): R => ({
   ...r,
@@ -85,7 +85,7 @@ const withNumbers = <R extends MemberRow>(r: R): R => ({
  */
 export async function matchingMember<A>(
   db: Db,
-  venueId: string,
+  chainId: string,
   match: MemberMatch,
   options: { lock: boolean; alongside?: Expression<A> },
 ): Promise<(LockedMember & { alongside: A | null }) | undefined> {
@@ -93,8 +93,8 @@ export async function matchingMember<A>(
     .selectFrom('members as m')
     .selectAll('m')
     .select([cardNumbers.as('card_numbers'), sql<A | null>`${options.alongside ?? sql`null`}`.as('alongside')])
-    .where('m.venue_id', '=', venueId)
-    .where((eb) => matching(eb, venueId, match))
+    .where('m.chain_id', '=', chainId)
+    .where((eb) => matching(eb, chainId, match))
     .orderBy('m.id', 'desc')
     .limit(1)
     .$if(options.lock, (q) => q.forUpdate('m'))
@@ -102,13 +102,16 @@ export async function matchingMember<A>(
   return row && (withNumbers(row) as LockedMember & { alongside: A | null });
 }
 
-/** What the member's active holds keep as of `now`: read after the member's lock, in the gather. */
-export function heldRead(db: Db, venueId: string, memberId: string, now: Date): Read<number> {
+/**
+ * What the member's active holds keep as of `now`, at every venue of the chain (their balance is one): read after
+ * the member's lock, in the gather.
+ */
+export function heldRead(db: Db, chainId: string, memberId: string, now: Date): Read<number> {
   return {
     query: db
       .selectFrom('holds as h')
       .select(sql`coalesce(sum(h.amount), 0)`.as('held'))
-      .where('h.venue_id', '=', venueId)
+      .where('h.chain_id', '=', chainId)
       .where('h.member_id', '=', memberId)
       .where('h.status', '=', 'active')
       .where('h.expires_at', '>', now),
@@ -117,9 +120,9 @@ export function heldRead(db: Db, venueId: string, memberId: string, now: Date): 
 }
 
 /** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
-export async function findMembers(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1, withLots = false): Promise<MemberRecord[]> {
+export async function findMembers(db: Db, chainId: string, now: Date, match: MemberMatch, limit = 1, withLots = false): Promise<MemberRecord[]> {
   if (match.by === 'ids' && match.ids.length === 0) return [];
-  return (await membersQuery(db, venueId, now, match, limit, withLots).execute()).map(recordOf);
+  return (await membersQuery(db, chainId, now, match, limit, withLots).execute()).map(recordOf);
 }
 
 /** A member record as read by membersQuery, numbers as numbers. */
@@ -130,20 +133,20 @@ export function recordOf(row: MemberRow & { card_numbers: string[]; held: number
 
 /**
  * The query behind findMembers, for a statement that does more (a scan that records itself); `withLots` reads
- * their open cashback lots along (a venue whose programs expire cashback).
+ * their open cashback lots along (a chain whose programs expire cashback).
  */
-export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMatch, limit = 1, withLots = false) {
+export function membersQuery(db: Db, chainId: string, now: Date, match: MemberMatch, limit = 1, withLots = false) {
   return db
     .selectFrom('members as m')
     .selectAll('m')
     .select([
       cardNumbers.as('card_numbers'),
-      sql<number>`coalesce((select sum(h.amount) from holds h where h.venue_id = m.venue_id and h.member_id = m.id
+      sql<number>`coalesce((select sum(h.amount) from holds h where h.chain_id = m.chain_id and h.member_id = m.id
         and h.status = 'active' and h.expires_at > ${now}), 0)`.as('held'),
     ])
     .$if(withLots, (q) => q.select(lotsColumn.as('lots')))
-    .where('m.venue_id', '=', venueId)
-    .where((eb) => matching(eb, venueId, match))
+    .where('m.chain_id', '=', chainId)
+    .where((eb) => matching(eb, chainId, match))
     .orderBy('m.id', 'desc')
     .limit(limit);
 }
@@ -151,62 +154,63 @@ export function membersQuery(db: Db, venueId: string, now: Date, match: MemberMa
 /** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */
 export async function listMemberIds(
   db: Db,
-  venueId: string,
+  chainId: string,
   page: Page,
-  filter: { programId?: string; phone?: string; livemode?: boolean },
+  filter: { programId?: string; phone?: string; livemode?: boolean; homeVenueId?: string },
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('members')
     .select('id')
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('erased_at', 'is', null)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.programId !== undefined, (q) => q.where('program_id', '=', filter.programId!))
     .$if(filter.phone !== undefined, (q) => q.where('phone', '=', filter.phone!))
     .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
+    .$if(filter.homeVenueId !== undefined, (q) => q.where('home_venue_id', '=', filter.homeVenueId!))
     .orderBy('id', 'desc')
     .limit(page.limit + 1)
     .execute();
   return rows.map((r) => r.id);
 }
 
-export async function memberExists(db: Db, venueId: string, id: string): Promise<boolean> {
-  return (await db.selectFrom('members').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
+export async function memberExists(db: Db, chainId: string, id: string): Promise<boolean> {
+  return (await db.selectFrom('members').select('id').where('chain_id', '=', chainId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */
 export async function insertMember(db: Db, row: Insertable<MembersTable>): Promise<MemberRow | undefined> {
-  return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['venue_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
+  return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['chain_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
 }
 
-/** Of `codes`, those that are the serial of a member of the venue other than `exceptMemberId`. */
-export async function serialsAmong(db: Db, venueId: string, codes: string[], exceptMemberId?: string): Promise<string[]> {
+/** Of `codes`, those that are the serial of a member of the chain other than `exceptMemberId`. */
+export async function serialsAmong(db: Db, chainId: string, codes: string[], exceptMemberId?: string): Promise<string[]> {
   if (codes.length === 0) return [];
-  let query = db.selectFrom('members').select('serial').where('venue_id', '=', venueId).where('serial', 'in', codes);
+  let query = db.selectFrom('members').select('serial').where('chain_id', '=', chainId).where('serial', 'in', codes);
   if (exceptMemberId) query = query.where('id', '<>', exceptMemberId);
   return (await query.execute()).map((r) => r.serial);
 }
 
-/** Attaches the card unless the venue already has it; false then. */
-export async function insertCard(db: Db, venueId: string, memberId: string, cardNumber: string): Promise<boolean> {
+/** Attaches the card unless the chain already has it; false then. */
+export async function insertCard(db: Db, chainId: string, memberId: string, cardNumber: string): Promise<boolean> {
   const row = await db
     .insertInto('member_cards')
-    .values({ venue_id: venueId, member_id: memberId, card_number: cardNumber })
-    .onConflict((oc) => oc.columns(['venue_id', 'card_number']).doNothing())
+    .values({ chain_id: chainId, member_id: memberId, card_number: cardNumber })
+    .onConflict((oc) => oc.columns(['chain_id', 'card_number']).doNothing())
     .returning('card_number')
     .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function updateMember(db: Db, venueId: string, id: string, changes: Updateable<MembersTable>): Promise<void> {
-  await db.updateTable('members').set(changes).where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function updateMember(db: Db, chainId: string, id: string, changes: Updateable<MembersTable>): Promise<void> {
+  await db.updateTable('members').set(changes).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
 /**
  * The steps of a write that insert ledger rows (`ledger_rows`) and add them to their members' totals in the same
- * statement, so the two can never part. All rows are of one venue.
+ * statement, so the two can never part. All rows are of one chain.
  */
-export function ledgerSteps(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): WriteStep[] {
+export function ledgerSteps(db: Db, chainId: string, rows: Insertable<LedgerEntriesTable>[]): WriteStep[] {
   if (rows.length === 0) return [];
   return [
     { name: 'ledger_rows', query: db.insertInto('ledger_entries').values(rows).returningAll() },
@@ -216,49 +220,49 @@ export function ledgerSteps(db: Db, venueId: string, rows: Insertable<LedgerEntr
           visits = m.visits + s.visits, stamps = m.stamps + s.stamps
         from (select member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
               from ledger_rows group by member_id) s
-        where m.venue_id = ${venueId} and m.id = s.member_id`,
+        where m.chain_id = ${chainId} and m.id = s.member_id`,
     },
   ];
 }
 
-export async function insertLedgerEntries(db: Db, venueId: string, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
-  return writeTogether<LedgerRow>(db, ledgerSteps(db, venueId, rows), 'ledger_rows');
+export async function insertLedgerEntries(db: Db, chainId: string, rows: Insertable<LedgerEntriesTable>[]): Promise<LedgerRow[]> {
+  return writeTogether<LedgerRow>(db, ledgerSteps(db, chainId, rows), 'ledger_rows');
 }
 
 export interface TotalsDifference {
-  venue_id: string;
+  chain_id: string;
   member_id: string;
   field: 'cashback' | 'spend' | 'visits' | 'stamps';
   stored: number;
   ledger: number;
 }
 
-/** Members whose stored totals differ from the sums of their ledger rows (all venues, or one). */
-export async function totalsDifferences(db: Db, venueId?: string): Promise<TotalsDifference[]> {
+/** Members whose stored totals differ from the sums of their ledger rows (all chains, or one). */
+export async function totalsDifferences(db: Db, chainId?: string): Promise<TotalsDifference[]> {
   const { rows } = await sql<TotalsDifference>`
     with sums as (
-      select venue_id, member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
-      from ledger_entries ${venueId ? sql`where venue_id = ${venueId}` : sql``} group by venue_id, member_id
+      select chain_id, member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
+      from ledger_entries ${chainId ? sql`where chain_id = ${chainId}` : sql``} group by chain_id, member_id
     ), totals as (
-      select m.venue_id, m.id as member_id, f.field, f.stored, f.ledger
-      from members m left join sums l on l.venue_id = m.venue_id and l.member_id = m.id
+      select m.chain_id, m.id as member_id, f.field, f.stored, f.ledger
+      from members m left join sums l on l.chain_id = m.chain_id and l.member_id = m.id
       cross join lateral (values
         ('cashback', m.cashback, coalesce(l.cashback, 0)),
         ('spend', m.spend, coalesce(l.spend, 0)),
         ('visits', m.visits::bigint, coalesce(l.visits, 0)),
         ('stamps', m.stamps::bigint, coalesce(l.stamps, 0))) as f(field, stored, ledger)
-      ${venueId ? sql`where m.venue_id = ${venueId}` : sql``}
+      ${chainId ? sql`where m.chain_id = ${chainId}` : sql``}
     )
-    select venue_id, member_id, field, stored::bigint as stored, ledger::bigint as ledger from totals
-    where stored <> ledger order by venue_id, member_id, field`.execute(db);
+    select chain_id, member_id, field, stored::bigint as stored, ledger::bigint as ledger from totals
+    where stored <> ledger order by chain_id, member_id, field`.execute(db);
   return rows.map((r) => ({ ...r, stored: Number(r.stored), ledger: Number(r.ledger) }));
 }
 
-export async function listLedger(db: Db, venueId: string, memberId: string, page: Page): Promise<LedgerRow[]> {
+export async function listLedger(db: Db, chainId: string, memberId: string, page: Page): Promise<LedgerRow[]> {
   return db
     .selectFrom('ledger_entries')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('member_id', '=', memberId)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .orderBy('id', 'desc')
@@ -266,11 +270,11 @@ export async function listLedger(db: Db, venueId: string, memberId: string, page
     .execute();
 }
 
-export async function ledgerEntryExists(db: Db, venueId: string, memberId: string, id: string): Promise<boolean> {
+export async function ledgerEntryExists(db: Db, chainId: string, memberId: string, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('ledger_entries')
     .select('id')
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('member_id', '=', memberId)
     .where('id', '=', id)
     .executeTakeFirst();

@@ -47,13 +47,17 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'listMembers',
+        errors: ['venue_not_allowed'],
         tags,
-        summary: 'List members, newest first',
-        description: errors('400 parameter_invalid (limit, starting_after, phone)'),
+        summary: "List the chain's members, newest first",
+        description: errors('400 parameter_invalid (limit, starting_after, phone)', '403 venue_not_allowed (venue_id)'),
         querystring: Type.Object(
           {
             ...PageQuery,
             program_id: Type.Optional(Type.String({ format: 'uuid' })),
+            venue_id: Type.Optional(
+              Type.String({ format: 'uuid', description: "Only the members who enrolled there (home_venue_id); a venue key may name its own venue only." }),
+            ),
             phone: Type.Optional(Type.String({ maxLength: 40 })),
             livemode: Type.Optional(Type.Boolean()),
           },

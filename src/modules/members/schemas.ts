@@ -12,10 +12,14 @@ const LevelView = Type.Object({ name: Type.String(), percent: Type.Number(), min
 export const Member = Type.Object({
   object: Type.Literal('member'),
   id: Type.String({ format: 'uuid' }),
+  home_venue_id: Nullable(
+    Type.String({ format: 'uuid' }),
+    'The venue where the member enrolled; null when they came in without one (an import). The member belongs to the whole chain (D21).',
+  ),
   program_id: Type.String({ format: 'uuid' }),
   program_type: Type.String({ description: 'cashback, stamps, visit_discount or vip.' }),
   card_numbers: Type.Array(Type.String()),
-  serial: Type.String({ description: 'Generated, unique in the venue; what a qr_serial barcode carries.' }),
+  serial: Type.String({ description: 'Generated, unique in the chain; what a qr_serial barcode carries.' }),
   barcode: Type.Object({ format: Type.String(), value: Type.String() }, { description: 'What the member card shows; render it at barcode.svg.' }),
   phone: Nullable(Type.String(), 'E.164, for example +353871234567.'),
   name: Nullable(Type.String()),
@@ -48,7 +52,7 @@ export const EnrolMember = Type.Object(
     consent: Type.Boolean({ description: 'Must be true: the guest agreed to join.' }),
     phone: Type.Optional(Type.String({ maxLength: 40, description: "Any usual notation; read with the venue's country." })),
     name: Type.Optional(Type.String({ maxLength: 120 })),
-    program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the venue's default program." })),
+    program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })),
   },
   { additionalProperties: false },
 );
@@ -114,6 +118,7 @@ export type RewardRedemption = Static<typeof RewardRedemption>;
 export const HistoryEntry = Type.Object({
   object: Type.Literal('history_entry'),
   id: Type.String({ format: 'uuid' }),
+  venue_id: Nullable(Type.String({ format: 'uuid' }), 'The venue of the chain where it happened; null when at none (D21).'),
   type: Type.String({ description: 'adjustment, reward_redemption, check, void, refund, visit, import, expiry…' }),
   cashback: Type.Integer({ description: 'Effect on the cashback balance, minor units.' }),
   spend: Type.Integer({ description: 'Effect on total_spend.' }),

@@ -34,21 +34,21 @@ export function normalisePhone(raw: string, country: string, param = 'phone'): s
   return phone.number;
 }
 
-async function programsById(db: Db, venueId: string): Promise<Map<string, ProgramInfo>> {
-  return new Map((await programs.listPrograms(db, venueId)).map((p) => [p.id, p]));
+async function programsById(db: Db, chainId: string): Promise<Map<string, ProgramInfo>> {
+  return new Map((await programs.listPrograms(db, chainId)).map((p) => [p.id, p]));
 }
 
 async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
   if (!record) throw notFound();
-  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
+  const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
   // A record read without its lots (one read before the program began to expire cashback) reads them now.
-  const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.venueId, record.id) })).lots : undefined);
+  const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.chainId, record.id) })).lots : undefined);
   return presentMember(expiry.settle(record, program, caller.venue.timezone, lots, caller.now).record, program, caller.venue);
 }
 
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
-  const withLots = await expiry.venueExpires(db, caller.venueId);
-  const [record] = isUuid(id) ? await repo.findMembers(db, caller.venueId, caller.now, { by: 'id', id }, 1, withLots) : [];
+  const withLots = await expiry.venueExpires(db, caller.chainId);
+  const [record] = isUuid(id) ? await repo.findMembers(db, caller.chainId, caller.now, { by: 'id', id }, 1, withLots) : [];
   if (!record) throw notFound();
   return record;
 }
@@ -58,24 +58,24 @@ export async function getMember(db: Db, caller: Caller, id: string): Promise<Mem
 }
 
 /**
- * Of `cardNumbers`, those that are the serial of another member of the venue (a member's own serial is theirs to
+ * Of `cardNumbers`, those that are the serial of another member of the chain (a member's own serial is theirs to
  * carry). A scan is looked up as a card number or a serial, so such a card would find two members: enrolment, a new
  * card and the import all refuse it through here.
  */
-export async function serialsOfOthers(db: Db, venueId: string, cardNumbers: string[], memberId?: string): Promise<Set<string>> {
-  return new Set(await repo.serialsAmong(db, venueId, cardNumbers, memberId));
+export async function serialsOfOthers(db: Db, chainId: string, cardNumbers: string[], memberId?: string): Promise<Set<string>> {
+  return new Set(await repo.serialsAmong(db, chainId, cardNumbers, memberId));
 }
 
 const SERIAL_TAKEN = "card_number is another member's serial (the code on their pass); a scan of it would find two members.";
 
-/** The program a new member joins: the one named, else the venue's default. */
-export async function enrolmentProgram(db: Db, venueId: string, programId: string | undefined): Promise<ProgramInfo> {
-  const all = await programsById(db, venueId);
+/** The program a new member joins: the one named, else the chain's default. */
+export async function enrolmentProgram(db: Db, chainId: string, programId: string | undefined): Promise<ProgramInfo> {
+  const all = await programsById(db, chainId);
   const program = programId ? all.get(programId) : [...all.values()].find((p) => p.isDefault);
   if (!program) {
     throw new ApiError('parameter_invalid', {
       param: 'program_id',
-      message: programId ? 'program_id is not a program of this venue.' : 'This venue has no program yet; the owner creates one first.',
+      message: programId ? 'program_id is not a program of this chain.' : 'This chain has no program yet; the owner creates one first.',
     });
   }
   return program;
@@ -85,17 +85,18 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): 
   if (input.consent !== true) {
     throw new ApiError('parameter_invalid', { param: 'consent', message: "consent must be true: enrol a guest only with their agreement." });
   }
-  const program = await enrolmentProgram(trx, caller.venueId, input.program_id);
+  const program = await enrolmentProgram(trx, caller.chainId, input.program_id);
   const phone = input.phone ? normalisePhone(input.phone, caller.venue.country) : null;
-  if ((await serialsOfOthers(trx, caller.venueId, [input.card_number])).size) {
+  if ((await serialsOfOthers(trx, caller.chainId, [input.card_number])).size) {
     throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
   }
   let member: repo.MemberRow | undefined;
   for (let tries = 0; !member; tries++) {
     if (tries === 5) throw new Error('could not draw a free member serial');
     member = await repo.insertMember(trx, {
-      venue_id: caller.venueId,
+      chain_id: caller.chainId,
       id: newId(),
+      home_venue_id: caller.venueId,
       program_id: program.id,
       serial: newSerial(),
       phone,
@@ -104,7 +105,7 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): 
       livemode: caller.livemode,
     });
   }
-  if (!(await repo.insertCard(trx, caller.venueId, member.id, input.card_number))) {
+  if (!(await repo.insertCard(trx, caller.chainId, member.id, input.card_number))) {
     throw new ApiError('card_number_taken', { param: 'card_number' });
   }
   return getMember(trx, caller, member.id);
@@ -120,7 +121,7 @@ export async function lookupMember(db: Db, caller: Caller, query: { card_number?
     : query.barcode !== undefined
       ? { by: 'code', code: query.barcode.trim() }
       : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
-  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match, 1, await expiry.venueExpires(db, caller.venueId));
+  const [record] = await repo.findMembers(db, caller.chainId, caller.now, match, 1, await expiry.venueExpires(db, caller.chainId));
   return memberView(db, caller, record);
 }
 
@@ -128,16 +129,19 @@ export async function listMembers(
   db: Db,
   caller: Caller,
   page: Page,
-  filter: { program_id?: string; phone?: string; livemode?: boolean },
+  filter: { program_id?: string; phone?: string; livemode?: boolean; venue_id?: string },
 ): Promise<List<Member>> {
-  await checkCursor(page, (id) => repo.memberExists(db, caller.venueId, id));
-  const ids = await repo.listMemberIds(db, caller.venueId, page, {
+  // A venue key reads the whole chain's members, but filters by no other venue than its own (D21).
+  if (filter.venue_id !== undefined && filter.venue_id !== caller.venueId) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
+  await checkCursor(page, (id) => repo.memberExists(db, caller.chainId, id));
+  const ids = await repo.listMemberIds(db, caller.chainId, page, {
     programId: filter.program_id,
     phone: filter.phone === undefined ? undefined : normalisePhone(filter.phone, caller.venue.country),
     livemode: filter.livemode,
+    homeVenueId: filter.venue_id,
   });
-  const records = await repo.findMembers(db, caller.venueId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.venueId));
-  const all = await programsById(db, caller.venueId);
+  const records = await repo.findMembers(db, caller.chainId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.chainId));
+  const all = await programsById(db, caller.chainId);
   return toList('/v1/members', page, records, (r) => {
     const program = all.get(r.program_id)!;
     return presentMember(expiry.settle(r, program, caller.venue.timezone, r.lots, caller.now).record, program, caller.venue);
@@ -150,7 +154,7 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
   if (input.phone !== undefined) changes.phone = input.phone === null ? null : normalisePhone(input.phone, caller.venue.country);
   if (input.vip_level !== undefined) {
-    const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+    const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
     if (program.rules.type !== 'vip') {
       throw new ApiError('parameter_invalid', { param: 'vip_level', message: 'vip_level applies only to members of a VIP program.' });
     }
@@ -159,23 +163,23 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
     }
     changes.vip_level = input.vip_level;
   }
-  if (Object.keys(changes).length) await repo.updateMember(trx, caller.venueId, id, changes);
+  if (Object.keys(changes).length) await repo.updateMember(trx, caller.chainId, id, changes);
   return getMember(trx, caller, id);
 }
 
 export async function attachCard(trx: Db, caller: Caller, id: string, cardNumber: string): Promise<Member> {
   // The member's row locked first (lock order): an erasure at the same time either removes this card with the others
   // or has erased the member already (404), never leaves a card on an erased member.
-  if (!isUuid(id) || !(await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }))) throw notFound();
-  if ((await serialsOfOthers(trx, caller.venueId, [cardNumber], id)).size) throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
-  if (!(await repo.insertCard(trx, caller.venueId, id, cardNumber))) throw new ApiError('card_number_taken', { param: 'card_number' });
+  if (!isUuid(id) || !(await repo.matchingMember(trx, caller.chainId, { by: 'id', id }, { lock: true }))) throw notFound();
+  if ((await serialsOfOthers(trx, caller.chainId, [cardNumber], id)).size) throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
+  if (!(await repo.insertCard(trx, caller.chainId, id, cardNumber))) throw new ApiError('card_number_taken', { param: 'card_number' });
   return getMember(trx, caller, id);
 }
 
 export async function memberHistory(db: Db, caller: Caller, id: string, page: Page): Promise<List<HistoryEntry>> {
   await recordOf(db, caller, id);
-  await checkCursor(page, (cursor) => repo.ledgerEntryExists(db, caller.venueId, id, cursor));
-  const rows = await repo.listLedger(db, caller.venueId, id, page);
+  await checkCursor(page, (cursor) => repo.ledgerEntryExists(db, caller.chainId, id, cursor));
+  const rows = await repo.listLedger(db, caller.chainId, id, page);
   return toList(`/v1/members/${id}/history`, page, rows, presentHistoryEntry);
 }
 
@@ -184,6 +188,7 @@ export function presentHistoryEntry(e: repo.LedgerRow): HistoryEntry {
   return {
     object: 'history_entry',
     id: e.id,
+    venue_id: e.venue_id,
     type: e.kind,
     cashback: Number(e.cashback),
     spend: Number(e.spend),
@@ -218,8 +223,12 @@ export interface LedgerInput {
   reference?: string | null;
 }
 
-function ledgerRows(caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[], at?: Date) {
+/** Where ledger rows are written from: the chain whose ledger it is, and the venue where they happen. */
+export type LedgerPlace = Pick<Caller, 'chainId' | 'venueId' | 'livemode'>;
+
+function ledgerRows(caller: LedgerPlace, entries: LedgerInput[], at?: Date) {
   return entries.map((e) => ({
+    chain_id: caller.chainId,
     venue_id: caller.venueId,
     id: newId(),
     member_id: e.memberId,
@@ -239,30 +248,25 @@ function ledgerRows(caller: Pick<Caller, 'venueId' | 'livemode'>, entries: Ledge
  * Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first.
  * `at` stamps them with the app's clock (the request's time, as the history shows it); else the database's.
  */
-export async function appendLedger(
-  trx: Db,
-  caller: Pick<Caller, 'venueId' | 'livemode'>,
-  entries: LedgerInput[],
-  at?: Date,
-): Promise<repo.LedgerRow[]> {
-  return repo.insertLedgerEntries(trx, caller.venueId, ledgerRows(caller, entries, at));
+export async function appendLedger(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at?: Date): Promise<repo.LedgerRow[]> {
+  return repo.insertLedgerEntries(trx, caller.chainId, ledgerRows(caller, entries, at));
 }
 
 /** appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. */
-export function ledgerSteps(trx: Db, caller: Pick<Caller, 'venueId' | 'livemode'>, entries: LedgerInput[], at: Date): WriteStep[] {
-  return repo.ledgerSteps(trx, caller.venueId, ledgerRows(caller, entries, at));
+export function ledgerSteps(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at: Date): WriteStep[] {
+  return repo.ledgerSteps(trx, caller.chainId, ledgerRows(caller, entries, at));
 }
 
 /**
  * Locks the member for this transaction and returns their current record, what their holds keep judged by the
- * clock read after the lock; 404 when the venue has no such member.
+ * clock read after the lock; 404 when the chain has no such member.
  */
 async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock) {
-  const locked = isUuid(id) ? await repo.matchingMember(trx, caller.venueId, { by: 'id', id }, { lock: true }) : undefined;
+  const locked = isUuid(id) ? await repo.matchingMember(trx, caller.chainId, { by: 'id', id }, { lock: true }) : undefined;
   if (!locked) throw notFound();
   const asOf = clock.now();
-  const read = await readTogether(trx, { held: repo.heldRead(trx, caller.venueId, id, asOf), lots: await lotsReadFor(trx, caller, locked) });
-  const program = (await programsById(trx, caller.venueId)).get(locked.program_id)!;
+  const read = await readTogether(trx, { held: repo.heldRead(trx, caller.chainId, id, asOf), lots: await lotsReadFor(trx, caller, locked) });
+  const program = (await programsById(trx, caller.chainId)).get(locked.program_id)!;
   return expiry.settle({ ...locked, held: read.held }, program, caller.venue.timezone, read.lots, asOf);
 }
 
@@ -270,7 +274,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   if (input.amount === 0) throw new ApiError('parameter_invalid', { param: 'amount', message: 'amount must not be zero.' });
   const { record, lots } = await lockMember(trx, caller, id, clock);
   if (!caller.settings.manual_adjustments_allowed) throw new ApiError('adjustments_disabled');
-  const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+  const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
   if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
   const available = availableOf(record);
   // Taking is bounded by what is available; giving always goes through (it pays a debt back first).
@@ -304,16 +308,16 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   };
   // The entry, the totals and the event in one statement.
   await writeTogether(trx, [
-    ...repo.ledgerSteps(trx, caller.venueId, rows),
+    ...repo.ledgerSteps(trx, caller.chainId, rows),
     ...lotsWrite.steps,
-    ...eventSteps(trx, { venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
   ]);
   return adjustment;
 }
 
 export async function redeemReward(trx: Db, caller: Caller, id: string, clock: Clock): Promise<RewardRedemption> {
   const { record } = await lockMember(trx, caller, id, clock);
-  const program = (await programsById(trx, caller.venueId)).get(record.program_id)!;
+  const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
   const rules = program.rules;
   if (rules.type !== 'stamps') throw new ApiError('redeem_not_supported', { message: "The member's program has no stamp rewards." });
   if (record.stamps < rules.stampsRequired) {
@@ -364,7 +368,7 @@ function checkMatch(ref: MemberRef, memberOf?: Expression<string | null>): repo.
 
 async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
   if (!record) throw notFound();
-  const program = (await programsById(db, caller.venueId)).get(record.program_id)!;
+  const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
   const settled = expiry.settle(record, program, caller.venue.timezone, lots ?? record.lots, asOf);
   return { record: settled.record, program, available: availableOf(settled.record), lots: settled.lots, asOf };
 }
@@ -377,9 +381,9 @@ export async function memberByCodeStep(db: Db, caller: Caller, code: string): Pr
   // Shared lock on the member's row: a scan sent with an Idempotency-Key stores its answer (the member, named) in
   // its transaction, and an erasure locks the row before it rewrites stored answers. So the scan either commits its
   // answer first, and the erasure then finds and redacts it, or waits for the erasure and finds no one (404).
-  // The lots ride along when the venue expires cashback (programs are cached: no round trip to know).
-  const withLots = await expiry.venueExpires(db, caller.venueId);
-  const query = repo.membersQuery(db, caller.venueId, caller.now, { by: 'code', code: code.trim() }, 1, withLots).forShare('m');
+  // The lots ride along when the chain expires cashback (programs are cached: no round trip to know).
+  const withLots = await expiry.venueExpires(db, caller.chainId);
+  const query = repo.membersQuery(db, caller.chainId, caller.now, { by: 'code', code: code.trim() }, 1, withLots).forShare('m');
   return { name: 'named_member', query };
 }
 
@@ -391,7 +395,7 @@ export async function presentNamed(db: Db, caller: Caller, row: Parameters<typeo
 export async function findMemberForCheck(db: Db, caller: Caller, ref: MemberRef): Promise<CheckMember | null> {
   const match = checkMatch(ref);
   if (!match) return null;
-  const [record] = await repo.findMembers(db, caller.venueId, caller.now, match, 1, await expiry.venueExpires(db, caller.venueId));
+  const [record] = await repo.findMembers(db, caller.chainId, caller.now, match, 1, await expiry.venueExpires(db, caller.chainId));
   return checkMember(db, caller, record, caller.now);
 }
 
@@ -400,7 +404,7 @@ export type LockedMember = repo.LockedMember;
 
 /**
  * The member a check names (else `memberOf`'s), their row locked with `lock`, in one statement; `alongside` is read
- * by the same statement. `found` is false when a member was named but the venue has none such; `member` is null
+ * by the same statement. `found` is false when a member was named but the chain has none such; `member` is null
  * when none was named.
  */
 export async function memberNamed<A>(
@@ -411,15 +415,15 @@ export async function memberNamed<A>(
 ): Promise<{ member: LockedMember | null; found: boolean; alongside: A | null }> {
   const match = checkMatch(ref, options.memberOf);
   if (!match) return { member: null, found: true, alongside: null };
-  const row = await repo.matchingMember(trx, caller.venueId, match, options);
+  const row = await repo.matchingMember(trx, caller.chainId, match, options);
   if (!row) return { member: null, found: false, alongside: null };
   const { alongside, ...member } = row;
   return { member, found: true, alongside };
 }
 
-/** What the member's holds keep as of `asOf`: a read for the gather that follows the member's lock. */
+/** What the member's holds keep as of `asOf`, across the chain: a read for the gather that follows the member's lock. */
 export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
-  return repo.heldRead(trx, caller.venueId, memberId, asOf);
+  return repo.heldRead(trx, caller.chainId, memberId, asOf);
 }
 
 /** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */
@@ -432,8 +436,8 @@ export async function withHeld(db: Db, caller: Caller, member: LockedMember, hel
  * cashback; undefined otherwise, and nothing more is read.
  */
 export async function lotsReadFor(db: Db, caller: Caller, member: LockedMember): Promise<Read<Lot[]> | undefined> {
-  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
-  return expiry.expires(program) ? expiry.lotsRead(caller.venueId, member.id) : undefined;
+  const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
+  return expiry.expires(program) ? expiry.lotsRead(caller.chainId, member.id) : undefined;
 }
 
 /**
@@ -459,7 +463,7 @@ export { redemptionBack } from './expiry.js';
  * `read` is what `reversalReads` asked for, read after the lock.
  */
 export async function reversalMember(db: Db, caller: Caller, member: LockedMember, read: { held?: number; lots?: Lot[] }, asOf: Date) {
-  const program = (await programsById(db, caller.venueId)).get(member.program_id)!;
+  const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
   if (program.rules.type !== 'cashback') return { balance: null, lots: null };
   const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, caller.venue.timezone, read.lots, asOf);
   return { balance: settled.record.cashback, lots: settled.lots };
@@ -468,7 +472,7 @@ export async function reversalMember(db: Db, caller: Caller, member: LockedMembe
 /** The reads `reversalMember` needs (what holds keep, the lots) when the program expires cashback; none otherwise. */
 export async function reversalReads(db: Db, caller: Caller, member: LockedMember, asOf: Date) {
   const lots = await lotsReadFor(db, caller, member);
-  return lots ? { held: repo.heldRead(db, caller.venueId, member.id, asOf), lots } : { held: undefined, lots: undefined };
+  return lots ? { held: repo.heldRead(db, caller.chainId, member.id, asOf), lots } : { held: undefined, lots: undefined };
 }
 
 /**
@@ -492,6 +496,6 @@ export async function memberById(db: Db, caller: Caller, id: string): Promise<Me
 export type TotalsDifference = repo.TotalsDifference;
 
 /** `ledger verify`: every member's stored totals against the sums of their ledger; empty when all agree. */
-export async function verifyTotals(db: Db, venueId?: string): Promise<TotalsDifference[]> {
-  return repo.totalsDifferences(db, venueId);
+export async function verifyTotals(db: Db, chainId?: string): Promise<TotalsDifference[]> {
+  return repo.totalsDifferences(db, chainId);
 }

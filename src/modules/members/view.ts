@@ -19,6 +19,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
   const member: Member = {
     object: 'member',
     id: record.id,
+    home_venue_id: record.home_venue_id,
     program_id: record.program_id,
     program_type: rules.type,
     card_numbers: record.card_numbers,

@@ -138,12 +138,14 @@ export async function guestMenuRoutes(app: App): Promise<void> {
     { schema: { hide: true } },
     async (req, reply) => {
       reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8');
+      // Slugs are global (venues are a reference table); the tables and dishes are the venue's, in its chain.
       const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
-      const table = venue && (await service.findTable(app.deps.db, venue.id, req.params.table_code));
-      if (!venue || !table) {
-        return reply.code(404).send(page('Menu not found', '<body><main><p class="empty">This menu was not found. Please ask the staff.</p></main></body>'));
+      if (venue) {
+        const place = accounts.placeOf(venue);
+        const table = await service.findTable(app.deps.db, place, req.params.table_code);
+        if (table) return reply.send(renderMenu(venue, table, await service.availableDishes(app.deps.db, place)));
       }
-      return reply.send(renderMenu(venue, table, await service.availableDishes(app.deps.db, venue.id)));
+      return reply.code(404).send(page('Menu not found', '<body><main><p class="empty">This menu was not found. Please ask the staff.</p></main></body>'));
     },
   );
 }

@@ -3,6 +3,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { DishesTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import type { Place } from '../accounts/schemas.js';
 
 export type DishRow = Selectable<DishesTable>;
 
@@ -17,7 +18,7 @@ export async function upsertDishes(db: Db, rows: Insertable<DishesTable>[]): Pro
     .values(rows)
     .onConflict((oc) =>
       oc
-        .columns(['venue_id', 'external_id'])
+        .columns(['chain_id', 'venue_id', 'external_id'])
         .doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
           description: eb.ref('excluded.description'),
@@ -36,33 +37,54 @@ export async function upsertDishes(db: Db, rows: Insertable<DishesTable>[]): Pro
     .execute();
 }
 
-export async function deleteDishesExcept(db: Db, venueId: string, keep: string[]): Promise<number> {
+export async function deleteDishesExcept(db: Db, place: Place, keep: string[]): Promise<number> {
   const result = await db
     .deleteFrom('dishes')
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .$if(keep.length > 0, (q) => q.where('external_id', 'not in', keep))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
-export async function findDish(db: Db, venueId: string, externalId: string): Promise<DishRow | undefined> {
-  return db.selectFrom('dishes').selectAll().where('venue_id', '=', venueId).where('external_id', '=', externalId).executeTakeFirst();
-}
-
-export async function findDishes(db: Db, venueId: string, externalIds: string[]): Promise<DishRow[]> {
-  if (externalIds.length === 0) return [];
-  return db.selectFrom('dishes').selectAll().where('venue_id', '=', venueId).where('external_id', 'in', externalIds).execute();
-}
-
-export async function dishIdExists(db: Db, venueId: string, id: string): Promise<boolean> {
-  return (await db.selectFrom('dishes').select('id').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst()) !== undefined;
-}
-
-export async function listDishes(db: Db, venueId: string, page: Page, filter: { available?: boolean; category?: string }): Promise<DishRow[]> {
+export async function findDish(db: Db, place: Place, externalId: string): Promise<DishRow | undefined> {
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
+}
+
+export async function findDishes(db: Db, place: Place, externalIds: string[]): Promise<DishRow[]> {
+  if (externalIds.length === 0) return [];
+  return db
+    .selectFrom('dishes')
+    .selectAll()
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('external_id', 'in', externalIds)
+    .execute();
+}
+
+export async function dishIdExists(db: Db, place: Place, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('dishes')
+    .select('id')
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listDishes(db: Db, place: Place, page: Page, filter: { available?: boolean; category?: string }): Promise<DishRow[]> {
+  return db
+    .selectFrom('dishes')
+    .selectAll()
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.available !== undefined, (q) => q.where('available', '=', filter.available!))
     .$if(filter.category !== undefined, (q) => q.where('category', '=', filter.category!))
@@ -72,40 +94,64 @@ export async function listDishes(db: Db, venueId: string, page: Page, filter: { 
 }
 
 /** Every dish on offer, for the guest menu: by category, then name. */
-export async function availableDishes(db: Db, venueId: string): Promise<DishRow[]> {
+export async function availableDishes(db: Db, place: Place): Promise<DishRow[]> {
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('available', '=', true)
     .orderBy(sql`coalesce(category, '')`)
     .orderBy('name')
     .execute();
 }
 
-export async function updateDish(db: Db, venueId: string, externalId: string, changes: Partial<Insertable<DishesTable>>): Promise<DishRow | undefined> {
+export async function updateDish(db: Db, place: Place, externalId: string, changes: Partial<Insertable<DishesTable>>): Promise<DishRow | undefined> {
   return db
     .updateTable('dishes')
     .set({ ...changes, updated_at: sql<Date>`now()` })
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('external_id', '=', externalId)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function deleteDish(db: Db, venueId: string, externalId: string): Promise<boolean> {
-  const result = await db.deleteFrom('dishes').where('venue_id', '=', venueId).where('external_id', '=', externalId).executeTakeFirst();
+export async function deleteDish(db: Db, place: Place, externalId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('dishes')
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('external_id', '=', externalId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
-export async function insertTable(db: Db, row: { venue_id: string; id: string; table_code: string; name: string }) {
-  return db.insertInto('venue_tables').values(row).onConflict((oc) => oc.columns(['venue_id', 'table_code']).doNothing()).returningAll().executeTakeFirst();
+export async function insertTable(db: Db, row: { chain_id: string; venue_id: string; id: string; table_code: string; name: string }) {
+  return db
+    .insertInto('venue_tables')
+    .values(row)
+    .onConflict((oc) => oc.columns(['chain_id', 'venue_id', 'table_code']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findTable(db: Db, venueId: string, tableCode: string) {
-  return db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).where('table_code', '=', tableCode).executeTakeFirst();
+export async function findTable(db: Db, place: Place, tableCode: string) {
+  return db
+    .selectFrom('venue_tables')
+    .selectAll()
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .where('table_code', '=', tableCode)
+    .executeTakeFirst();
 }
 
-export async function listTables(db: Db, venueId: string) {
-  return db.selectFrom('venue_tables').selectAll().where('venue_id', '=', venueId).orderBy('name').execute();
+export async function listTables(db: Db, place: Place) {
+  return db
+    .selectFrom('venue_tables')
+    .selectAll()
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
+    .orderBy('name')
+    .execute();
 }

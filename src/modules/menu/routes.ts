@@ -1,6 +1,6 @@
 // HTTP routes for dishes: list, get, PUT (create or replace), PATCH (price, stop list), DELETE, bulk sync.
 import { Type } from 'typebox';
-import { callerOf, type App } from '../../http/context.js';
+import { placeCallerOf, type App } from '../../http/context.js';
 import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
@@ -24,13 +24,13 @@ export async function menuRoutes(app: App): Promise<void> {
         response: withErrors({ 200: ListOf(Dish) }),
       },
     },
-    (req) => service.listDishes(app.deps.db, callerOf(req), pageFromQuery(req.query), req.query),
+    (req) => service.listDishes(app.deps.db, placeCallerOf(req), pageFromQuery(req.query), req.query),
   );
 
   app.get(
     '/v1/menu/items/:external_id',
     { schema: { operationId: 'getDish', errors: ['dish_not_found'], tags, summary: 'Get a dish by its SKU', params: DishParams, response: withErrors({ 200: Dish }) } },
-    (req) => service.getDish(app.deps.db, callerOf(req), req.params.external_id),
+    (req) => service.getDish(app.deps.db, placeCallerOf(req), req.params.external_id),
   );
 
   app.put(
@@ -47,7 +47,7 @@ export async function menuRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { dish, created } = await service.putDish(trx, callerOf(req), req.params.external_id, req.body);
+        const { dish, created } = await service.putDish(trx, placeCallerOf(req), req.params.external_id, req.body);
         return { status: created ? 201 : 200, body: dish };
       }),
   );
@@ -65,13 +65,13 @@ export async function menuRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Dish }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.patchDish(trx, callerOf(req), req.params.external_id, req.body)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.patchDish(trx, placeCallerOf(req), req.params.external_id, req.body)),
   );
 
   app.delete(
     '/v1/menu/items/:external_id',
     { schema: { operationId: 'deleteDish', errors: ['dish_not_found'], tags, summary: 'Remove a dish', params: DishParams, response: withErrors({ 200: DeletedDish }) } },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteDish(trx, callerOf(req), req.params.external_id)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.deleteDish(trx, placeCallerOf(req), req.params.external_id)),
   );
 
   app.post(
@@ -87,6 +87,6 @@ export async function menuRoutes(app: App): Promise<void> {
         response: withErrors({ 200: BulkResult }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.syncDishes(trx, callerOf(req), req.body)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.syncDishes(trx, placeCallerOf(req), req.body)),
   );
 }

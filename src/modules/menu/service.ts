@@ -7,7 +7,7 @@ import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Place, PlaceCaller } from '../accounts/schemas.js';
 import * as repo from './repo.js';
 import { BulkDish, ExternalId, type BulkResult, type Dish, type DishBody, type DishPatch, type VenueTable } from './schemas.js';
 
@@ -34,9 +34,10 @@ function checkExternalId(externalId: string): void {
   }
 }
 
-function dishRow(venueId: string, externalId: string, body: DishBody) {
+function dishRow(place: Place, externalId: string, body: DishBody) {
   return {
-    venue_id: venueId,
+    chain_id: place.chainId,
+    venue_id: place.venueId,
     id: newId(),
     external_id: externalId,
     name: body.name,
@@ -48,75 +49,75 @@ function dishRow(venueId: string, externalId: string, body: DishBody) {
 }
 
 /** PUT: creates the dish or replaces it whole; `created` says which (201 or 200). */
-export async function putDish(trx: Db, caller: Caller, externalId: string, body: DishBody): Promise<{ dish: Dish; created: boolean }> {
+export async function putDish(trx: Db, caller: PlaceCaller, externalId: string, body: DishBody): Promise<{ dish: Dish; created: boolean }> {
   checkExternalId(externalId);
-  const [written] = await repo.upsertDishes(trx, [dishRow(caller.venueId, externalId, body)]);
+  const [written] = await repo.upsertDishes(trx, [dishRow(caller, externalId, body)]);
   if (written) return { dish: presentDish(written), created: written.inserted };
-  return { dish: presentDish((await repo.findDish(trx, caller.venueId, externalId))!), created: false };
+  return { dish: presentDish((await repo.findDish(trx, caller, externalId))!), created: false };
 }
 
-export async function patchDish(trx: Db, caller: Caller, externalId: string, patch: DishPatch): Promise<Dish> {
-  const row = await repo.updateDish(trx, caller.venueId, externalId, patch);
+export async function patchDish(trx: Db, caller: PlaceCaller, externalId: string, patch: DishPatch): Promise<Dish> {
+  const row = await repo.updateDish(trx, caller, externalId, patch);
   if (!row) throw notFound();
   return presentDish(row);
 }
 
-export async function getDish(db: Db, caller: Caller, externalId: string): Promise<Dish> {
-  const row = await repo.findDish(db, caller.venueId, externalId);
+export async function getDish(db: Db, caller: PlaceCaller, externalId: string): Promise<Dish> {
+  const row = await repo.findDish(db, caller, externalId);
   if (!row) throw notFound();
   return presentDish(row);
 }
 
-export async function deleteDish(trx: Db, caller: Caller, externalId: string) {
-  if (!(await repo.deleteDish(trx, caller.venueId, externalId))) throw notFound();
+export async function deleteDish(trx: Db, caller: PlaceCaller, externalId: string) {
+  if (!(await repo.deleteDish(trx, caller, externalId))) throw notFound();
   return { object: 'dish' as const, external_id: externalId, deleted: true as const };
 }
 
-export async function listDishes(db: Db, caller: Caller, page: Page, filter: { available?: boolean; category?: string }): Promise<List<Dish>> {
-  await checkCursor(page, (id) => repo.dishIdExists(db, caller.venueId, id));
-  return toList('/v1/menu/items', page, await repo.listDishes(db, caller.venueId, page, filter), presentDish);
+export async function listDishes(db: Db, caller: PlaceCaller, page: Page, filter: { available?: boolean; category?: string }): Promise<List<Dish>> {
+  await checkCursor(page, (id) => repo.dishIdExists(db, caller, id));
+  return toList('/v1/menu/items', page, await repo.listDishes(db, caller, page, filter), presentDish);
 }
 
 /** The bulk sync: all items or none, in one transaction, one upsert statement (and one delete with replace). */
-export async function syncDishes(trx: Db, caller: Caller, input: { items: unknown[]; replace?: boolean }): Promise<BulkResult> {
+export async function syncDishes(trx: Db, caller: PlaceCaller, input: { items: unknown[]; replace?: boolean }): Promise<BulkResult> {
   assertBulkValid(BulkDish, input.items, 'external_id', 'dishes');
   const items = input.items as BulkDish[];
-  const written = await repo.upsertDishes(trx, items.map((item) => dishRow(caller.venueId, item.external_id, item)));
+  const written = await repo.upsertDishes(trx, items.map((item) => dishRow(caller, item.external_id, item)));
   const created = written.filter((r) => r.inserted).length;
-  const removed = input.replace ? await repo.deleteDishesExcept(trx, caller.venueId, items.map((i) => i.external_id)) : 0;
+  const removed = input.replace ? await repo.deleteDishesExcept(trx, caller, items.map((i) => i.external_id)) : 0;
   return { object: 'menu_sync', created, updated: written.length - created, unchanged: items.length - written.length, removed };
 }
 
 const TABLE_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 /** A table with a stable code for its QR code (/m/{venue_slug}/{table_code}); created by the owner's tools. */
-export async function createTable(db: Db, venueId: string, input: { name: string; tableCode?: string }): Promise<VenueTable> {
+export async function createTable(db: Db, place: Place, input: { name: string; tableCode?: string }): Promise<VenueTable> {
   if (!input.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
   if (input.tableCode !== undefined && !/^[a-z0-9-]{1,32}$/.test(input.tableCode)) {
     throw new ApiError('parameter_invalid', { param: 'table_code', message: 'table_code must be 1-32 lowercase letters, digits or dashes.' });
   }
   for (let tries = 0; tries < 5; tries++) {
     const code = input.tableCode ?? Array.from({ length: 6 }, () => TABLE_CODE_ALPHABET[randomInt(TABLE_CODE_ALPHABET.length)]).join('');
-    const row = await repo.insertTable(db, { venue_id: venueId, id: newId(), table_code: code, name: input.name.trim() });
+    const row = await repo.insertTable(db, { chain_id: place.chainId, venue_id: place.venueId, id: newId(), table_code: code, name: input.name.trim() });
     if (row) return { id: row.id, tableCode: row.table_code, name: row.name };
     if (input.tableCode !== undefined) throw new ApiError('parameter_invalid', { param: 'table_code', message: `Table code ${code} is taken.` });
   }
   throw new Error('could not draw a free table code');
 }
 
-export async function listTables(db: Db, venueId: string): Promise<VenueTable[]> {
-  return (await repo.listTables(db, venueId)).map((r) => ({ id: r.id, tableCode: r.table_code, name: r.name }));
+export async function listTables(db: Db, place: Place): Promise<VenueTable[]> {
+  return (await repo.listTables(db, place)).map((r) => ({ id: r.id, tableCode: r.table_code, name: r.name }));
 }
 
-export async function findTable(db: Db, venueId: string, tableCode: string): Promise<VenueTable | undefined> {
-  const row = await repo.findTable(db, venueId, tableCode);
+export async function findTable(db: Db, place: Place, tableCode: string): Promise<VenueTable | undefined> {
+  const row = await repo.findTable(db, place, tableCode);
   return row && { id: row.id, tableCode: row.table_code, name: row.name };
 }
 
-export async function availableDishes(db: Db, venueId: string): Promise<Dish[]> {
-  return (await repo.availableDishes(db, venueId)).map(presentDish);
+export async function availableDishes(db: Db, place: Place): Promise<Dish[]> {
+  return (await repo.availableDishes(db, place)).map(presentDish);
 }
 
-export async function dishesBySku(db: Db, venueId: string, externalIds: string[]): Promise<Dish[]> {
-  return (await repo.findDishes(db, venueId, externalIds)).map(presentDish);
+export async function dishesBySku(db: Db, place: Place, externalIds: string[]): Promise<Dish[]> {
+  return (await repo.findDishes(db, place, externalIds)).map(presentDish);
 }

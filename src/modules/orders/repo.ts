@@ -3,6 +3,8 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { OrdersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import { inReach } from '../../db/reach.js';
+import type { Place, Reach } from '../accounts/schemas.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
@@ -10,21 +12,21 @@ export async function insertOrder(db: Db, row: Insertable<OrdersTable>): Promise
   return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findOrder(db: Db, venueId: string, id: string, forUpdate = false): Promise<OrderRow | undefined> {
+export async function findOrder(db: Db, reach: Reach, id: string, forUpdate = false): Promise<OrderRow | undefined> {
   return db
     .selectFrom('orders')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .where('id', '=', id)
     .$if(forUpdate, (q) => q.forUpdate())
     .executeTakeFirst();
 }
 
-export async function listOrders(db: Db, venueId: string, page: Page, filter: { status?: string; createdAfter?: string }): Promise<OrderRow[]> {
+export async function listOrders(db: Db, reach: Reach, page: Page, filter: { status?: string; createdAfter?: string }): Promise<OrderRow[]> {
   return db
     .selectFrom('orders')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
     .$if(filter.createdAfter !== undefined, (q) => q.where('created_at', '>', new Date(filter.createdAfter!)))
@@ -33,11 +35,12 @@ export async function listOrders(db: Db, venueId: string, page: Page, filter: { 
     .execute();
 }
 
-export async function setStatus(db: Db, venueId: string, id: string, status: string, reason: string | null): Promise<OrderRow> {
+export async function setStatus(db: Db, place: Place, id: string, status: string, reason: string | null): Promise<OrderRow> {
   return db
     .updateTable('orders')
     .set({ status, status_reason: reason, updated_at: new Date() })
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 // HTTP routes for orders: the till's list, read and status moves, and the guests' public order endpoint.
 import { Type } from 'typebox';
-import { callerOf, type App } from '../../http/context.js';
+import { callerOf, placeCallerOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
@@ -36,7 +36,7 @@ export async function orderRoutes(app: App): Promise<void> {
   app.get(
     '/v1/orders/:id',
     { schema: { operationId: 'getOrder', errors: ['order_not_found'], tags, summary: 'Get an order', params: OrderParams, response: withErrors({ 200: Order }) } },
-    (req) => service.getOrder(app.deps.db, callerOf(req), req.params.id),
+    (req) => service.getOrder(app.deps.db, placeCallerOf(req), req.params.id),
   );
 
   app.post(
@@ -53,7 +53,7 @@ export async function orderRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Order }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.moveOrder(trx, callerOf(req), req.params.id, req.body as MoveOrder)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.moveOrder(trx, placeCallerOf(req), req.params.id, req.body as MoveOrder)),
   );
 }
 
@@ -93,7 +93,7 @@ export async function publicOrderRoutes(app: App): Promise<void> {
       const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
       if (!venue) throw new ApiError('menu_not_found');
       return runMutation(req, reply, 201, (trx) => service.placeOrder(trx, req.params.venue_slug, req.body), {
-        venueId: venue.id,
+        ...accounts.placeOf(venue),
         namespace: 'public',
       });
     },

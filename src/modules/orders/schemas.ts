@@ -32,6 +32,7 @@ export const Order = Type.Object({
   id: Type.String({ format: 'uuid' }),
   table_code: Type.String(),
   table_name: Type.String(),
+  venue_id: Type.String({ format: 'uuid', description: 'The venue whose table ordered.' }),
   status: Type.String({ description: ORDER_STATUSES.join(', ') }),
   status_reason: Type.Union([Type.String(), Type.Null()]),
   items: Type.Array(OrderItem),

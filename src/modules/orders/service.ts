@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as accounts from '../accounts/service.js';
 import * as menu from '../menu/service.js';
 import { recordEvent } from '../webhooks/events.js';
@@ -17,6 +17,7 @@ function present(row: repo.OrderRow): Order {
     id: row.id,
     table_code: row.table_code,
     table_name: row.table_name,
+    venue_id: row.venue_id,
     status: row.status,
     status_reason: row.status_reason,
     items: row.items,
@@ -35,11 +36,12 @@ function present(row: repo.OrderRow): Order {
 export async function placeOrder(trx: Db, venueSlug: string, input: PlaceOrder): Promise<Order> {
   const venue = await accounts.findVenueBySlug(trx, venueSlug);
   if (!venue) throw new ApiError('menu_not_found');
-  const table = await menu.findTable(trx, venue.id, input.table_code);
+  const place = accounts.placeOf(venue);
+  const table = await menu.findTable(trx, place, input.table_code);
   if (!table) throw new ApiError('table_not_found', { param: 'table_code' });
 
   const wanted = [...new Set(input.items.map((i) => i.external_id))];
-  const dishes = new Map((await menu.dishesBySku(trx, venue.id, wanted)).map((d) => [d.external_id, d]));
+  const dishes = new Map((await menu.dishesBySku(trx, place, wanted)).map((d) => [d.external_id, d]));
   const unknownIndex = input.items.findIndex((i) => !dishes.has(i.external_id));
   if (unknownIndex >= 0) {
     const unknown = wanted.filter((id) => !dishes.has(id));
@@ -59,7 +61,8 @@ export async function placeOrder(trx: Db, venueSlug: string, input: PlaceOrder):
     return { external_id: i.external_id, name: dish.name, quantity: i.quantity, unit_price: dish.price, amount: dish.price * i.quantity, note: i.note ?? null };
   });
   const row = await repo.insertOrder(trx, {
-    venue_id: venue.id,
+    chain_id: place.chainId,
+    venue_id: place.venueId,
     id: newId(),
     table_code: table.tableCode,
     table_name: table.name,
@@ -72,28 +75,28 @@ export async function placeOrder(trx: Db, venueSlug: string, input: PlaceOrder):
     livemode: true,
   });
   const order = present(row);
-  await recordEvent(trx, { venueId: venue.id, type: 'order.created', livemode: true, object: order, request: null });
+  await recordEvent(trx, { ...place, type: 'order.created', livemode: true, object: order, request: null });
   return order;
 }
 
-async function owned(db: Db, caller: Caller, id: string, forUpdate = false): Promise<repo.OrderRow> {
-  const row = isUuid(id) ? await repo.findOrder(db, caller.venueId, id, forUpdate) : undefined;
+async function owned(db: Db, caller: PlaceCaller, id: string, forUpdate = false): Promise<repo.OrderRow> {
+  const row = isUuid(id) ? await repo.findOrder(db, caller, id, forUpdate) : undefined;
   if (!row) throw new ApiError('order_not_found');
   return row;
 }
 
-export async function getOrder(db: Db, caller: Caller, id: string): Promise<Order> {
+export async function getOrder(db: Db, caller: PlaceCaller, id: string): Promise<Order> {
   return present(await owned(db, caller, id));
 }
 
 export async function listOrders(db: Db, caller: Caller, page: Page, filter: { status?: string; created_after?: string }): Promise<List<Order>> {
-  await checkCursor(page, (cursor) => repo.findOrder(db, caller.venueId, cursor));
-  const rows = await repo.listOrders(db, caller.venueId, page, { status: filter.status, createdAfter: filter.created_after });
+  await checkCursor(page, (cursor) => repo.findOrder(db, caller, cursor));
+  const rows = await repo.listOrders(db, caller, page, { status: filter.status, createdAfter: filter.created_after });
   return toList('/v1/orders', page, rows, present);
 }
 
 /** Moves an order along the state graph; the row lock makes two concurrent moves take turns, so only one wins. */
-export async function moveOrder(trx: Db, caller: Caller, id: string, input: MoveOrder): Promise<Order> {
+export async function moveOrder(trx: Db, caller: PlaceCaller, id: string, input: MoveOrder): Promise<Order> {
   const row = await owned(trx, caller, id, true);
   const from = row.status as OrderStatus;
   if (!NEXT_STATUSES[from].includes(input.status)) {
@@ -104,5 +107,5 @@ export async function moveOrder(trx: Db, caller: Caller, id: string, input: Move
       details: { status: from, requested_status: input.status },
     });
   }
-  return present(await repo.setStatus(trx, caller.venueId, id, input.status, input.reason ?? null));
+  return present(await repo.setStatus(trx, caller, id, input.status, input.reason ?? null));
 }

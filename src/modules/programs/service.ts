@@ -125,14 +125,14 @@ export function presentProgram(p: ProgramInfo): Program {
   };
 }
 
-export async function createProgram(db: Db, venueId: string, input: NewProgram): Promise<ProgramInfo> {
+export async function createProgram(db: Db, chainId: string, input: NewProgram): Promise<ProgramInfo> {
   if (!input.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
   const rules = rulesFrom(input.type, input.settings);
-  const existing = await repo.listPrograms(db, venueId);
+  const existing = await repo.listPrograms(db, chainId);
   const isDefault = input.isDefault ?? existing.length === 0;
-  if (isDefault) await repo.clearDefault(db, venueId);
+  if (isDefault) await repo.clearDefault(db, chainId);
   const row = await repo.insertProgram(db, {
-    venue_id: venueId,
+    chain_id: chainId,
     id: newId(),
     name: input.name,
     type: input.type,
@@ -140,7 +140,7 @@ export async function createProgram(db: Db, venueId: string, input: NewProgram):
     barcode_format: input.barcodeFormat ?? 'qr_card_number',
     is_default: isDefault,
   });
-  await programsChanged(db, venueId);
+  await programsChanged(db, chainId);
   return info(row);
 }
 
@@ -156,9 +156,9 @@ export interface ProgramChanges {
  * Changes a program's name, settings (of its own type) or barcode format, or makes it the default. `now`: the
  * moment cashback due until then expires, when the change turns expiry off.
  */
-export async function updateProgram(db: Db, venueId: string, id: string, changes: ProgramChanges, now = systemClock.now()): Promise<ProgramInfo> {
-  const current = (await repo.listPrograms(db, venueId)).find((p) => p.id === id);
-  if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program at this venue.' });
+export async function updateProgram(db: Db, chainId: string, id: string, changes: ProgramChanges, now = systemClock.now()): Promise<ProgramInfo> {
+  const current = (await repo.listPrograms(db, chainId)).find((p) => p.id === id);
+  if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program in this chain.' });
   if (changes.name !== undefined && !changes.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
   const rules = changes.settings === undefined ? undefined : rulesFrom(current.type, changes.settings);
   const set = {
@@ -171,18 +171,18 @@ export async function updateProgram(db: Db, venueId: string, id: string, changes
   if (Object.keys(set).length === 0) return info(current);
   // Turning expiry off: what was due by now is written first, with the program as it still is.
   const turnsExpiryOff = rules !== undefined && expiryRuleOf(info(current).rules) && !expiryRuleOf(rules);
-  if (turnsExpiryOff) await expiryTurnedOff(db, venueId, id, now);
+  if (turnsExpiryOff) await expiryTurnedOff(db, chainId, id, now);
   const [before, after] = [expiryRuleOf(info(current).rules), rules && expiryRuleOf(rules)];
-  if (before && after && before.warningDays !== after.warningDays) await expiryWarningChanged(db, venueId, id, after.warningDays);
-  if (changes.isDefault) await repo.clearDefault(db, venueId);
-  const row = await repo.updateProgram(db, venueId, id, set);
-  await programsChanged(db, venueId);
+  if (before && after && before.warningDays !== after.warningDays) await expiryWarningChanged(db, chainId, id, after.warningDays);
+  if (changes.isDefault) await repo.clearDefault(db, chainId);
+  const row = await repo.updateProgram(db, chainId, id, set);
+  await programsChanged(db, chainId);
   return info(row!);
 }
 
-/** The venue's programs, from this process's cache (see cache.ts). */
-export async function listPrograms(db: Db, venueId: string): Promise<ProgramInfo[]> {
-  return cachedPrograms(db, venueId, async () => (await repo.listPrograms(db, venueId)).map(info));
+/** The chain's programs, from this process's cache (see cache.ts). */
+export async function listPrograms(db: Db, chainId: string): Promise<ProgramInfo[]> {
+  return cachedPrograms(db, chainId, async () => (await repo.listPrograms(db, chainId)).map(info));
 }
 
 /** The level a member is at with this total spend: the highest whose min_spend is reached. */

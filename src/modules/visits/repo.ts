@@ -3,22 +3,25 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Read, WriteStep } from '../../db/statement.js';
 import type { Page } from '../../shared/pagination.js';
+import { inReach } from '../../db/reach.js';
+import type { Place, Reach } from '../accounts/schemas.js';
 
 /** Records a scan of the member the statement's `named_member` step found, if it found one. */
-export function scanOfNamedStep(db: Db, row: { venue_id: string; id: string; key_id: string; created_at: Date }): WriteStep {
+export function scanOfNamedStep(db: Db, row: { chain_id: string; venue_id: string; id: string; key_id: string; created_at: Date }): WriteStep {
   return {
     name: 'recorded_scan',
-    query: sql`insert into scans (venue_id, id, key_id, member_id, created_at)
-      select ${row.venue_id}, ${row.id}, ${row.key_id}, n.id, ${row.created_at} from named_member n`,
+    query: sql`insert into scans (chain_id, venue_id, id, key_id, member_id, created_at)
+      select ${row.chain_id}, ${row.venue_id}, ${row.id}, ${row.key_id}, n.id, ${row.created_at} from named_member n`,
   };
 }
 
-export function scannedSince(db: Db, venueId: string, keyId: string, memberId: string, since: Date): Read<boolean> {
+export function scannedSince(db: Db, place: Place, keyId: string, memberId: string, since: Date): Read<boolean> {
   return {
     query: sql`exists (${db
       .selectFrom('scans')
       .select('id')
-      .where('venue_id', '=', venueId)
+      .where('chain_id', '=', place.chainId)
+      .where('venue_id', '=', place.venueId)
       .where('key_id', '=', keyId)
       .where('member_id', '=', memberId)
       .where('created_at', '>', since)})`,
@@ -27,11 +30,11 @@ export function scannedSince(db: Db, venueId: string, keyId: string, memberId: s
 }
 
 /** The member's scans, newest first. */
-export async function listScans(db: Db, venueId: string, memberId: string, page: Page) {
+export async function listScans(db: Db, reach: Reach, memberId: string, page: Page) {
   return db
     .selectFrom('scans')
-    .select(['id', 'key_id', 'created_at'])
-    .where('venue_id', '=', venueId)
+    .select(['id', 'venue_id', 'key_id', 'created_at'])
+    .where(inReach(reach))
     .where('member_id', '=', memberId)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .orderBy('id', 'desc')
@@ -39,11 +42,13 @@ export async function listScans(db: Db, venueId: string, memberId: string, page:
     .execute();
 }
 
-export async function findVisitEntry(db: Db, venueId: string, externalId: string) {
+/** A visit's external_id is the venue's own number: ledger entries are the chain's, so both filter it. */
+export async function findVisitEntry(db: Db, place: Place, externalId: string) {
   return db
     .selectFrom('ledger_entries')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', place.chainId)
+    .where('venue_id', '=', place.venueId)
     .where('kind', '=', 'visit')
     .where('reference', '=', externalId)
     .executeTakeFirst();

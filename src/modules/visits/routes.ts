@@ -1,5 +1,5 @@
 // HTTP routes for kiosks, door scanners and tills: visits and scans.
-import { callerOf, eventRequestOf, type App } from '../../http/context.js';
+import { placeCallerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutationWithStatus, runSingleStatement } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { Scan, ScanBody, Visit, VisitBody } from './schemas.js';
@@ -21,7 +21,7 @@ export async function visitRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { visit, replayed } = await service.recordVisit(trx, callerOf(req), req.body, app.deps.clock, eventRequestOf(req));
+        const { visit, replayed } = await service.recordVisit(trx, placeCallerOf(req), req.body, app.deps.clock, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: visit, replayed };
       }),
   );
@@ -38,6 +38,6 @@ export async function visitRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Scan }),
       },
     },
-    (req, reply) => runSingleStatement(req, reply, 201, (db) => service.scan(db, callerOf(req), req.body.code)),
+    (req, reply) => runSingleStatement(req, reply, 201, (db) => service.scan(db, placeCallerOf(req), req.body.code)),
   );
 }

@@ -17,6 +17,7 @@ export type VisitBody = Static<typeof VisitBody>;
 export const Visit = Type.Object({
   object: Type.Literal('visit'),
   id: Type.String({ format: 'uuid' }),
+  venue_id: Type.String({ format: 'uuid', description: 'The venue where it happened (D21).' }),
   external_id: Type.Union([Type.String(), Type.Null()]),
   member_id: Type.String({ format: 'uuid' }),
   stamps_earned: Type.Integer(),

@@ -6,17 +6,19 @@ import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Scan, Visit, VisitBody } from './schemas.js';
 
-async function presentVisit(db: Db, caller: Caller, entry: { id: string; member_id: string; stamps: number; reference: string | null; livemode: boolean; created_at: Date }): Promise<Visit> {
+async function presentVisit(db: Db, caller: PlaceCaller, entry: { id: string; member_id: string; stamps: number; reference: string | null; livemode: boolean; created_at: Date }): Promise<Visit> {
   const member = await members.memberById(db, caller, entry.member_id);
   return {
     object: 'visit',
     id: entry.id,
+    // Found by the venue's own external_id or just recorded there: always the caller's venue.
+    venue_id: caller.venueId,
     external_id: entry.reference,
     member_id: entry.member_id,
     stamps_earned: entry.stamps,
@@ -33,14 +35,14 @@ async function presentVisit(db: Db, caller: Caller, entry: { id: string; member_
  */
 export async function recordVisit(
   trx: Db,
-  caller: Caller,
+  caller: PlaceCaller,
   body: VisitBody,
   clock: Clock,
   request: EventRequest,
 ): Promise<{ visit: Visit; replayed: boolean }> {
   if (body.external_id) {
     await repo.lockVisitExternalId(trx, caller.venueId, body.external_id);
-    const existing = await repo.findVisitEntry(trx, caller.venueId, body.external_id);
+    const existing = await repo.findVisitEntry(trx, caller, body.external_id);
     if (existing) {
       // A body naming no member, or one that does not exist, is another visit as much as another member is.
       const named = await members.findMemberForCheck(trx, caller, body).catch((err: unknown) => {
@@ -63,7 +65,7 @@ export async function recordVisit(
     caller.now,
   );
   const visit = await presentVisit(trx, caller, entry!);
-  await recordEvent(trx, { venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: visit, request });
+  await recordEvent(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: visit, request });
   return { visit, replayed: false };
 }
 
@@ -71,11 +73,11 @@ export async function recordVisit(
  * Resolves what a scanner read (a card number or a serial) and remembers that this key scanned the card: one
  * statement, which records the scan only when a member was found.
  */
-export async function scan(db: Db, caller: Caller, code: string): Promise<Scan> {
+export async function scan(db: Db, caller: PlaceCaller, code: string): Promise<Scan> {
   const id = newId();
   const [row] = await writeTogether<Parameters<typeof members.presentNamed>[2]>(
     db,
-    [await members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
+    [await members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { chain_id: caller.chainId, venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
     'named_member',
   );
   const member = await members.presentNamed(db, caller, row);
@@ -83,13 +85,14 @@ export async function scan(db: Db, caller: Caller, code: string): Promise<Scan> 
 }
 
 /** The member's scans (which key scanned their card, when), newest first: their export. */
-export async function listMemberScans(db: Db, caller: Caller, memberId: string, page: Page): Promise<List<{ id: string; key_id: string; created_at: string }>> {
-  return toList('/v1/scans', page, await repo.listScans(db, caller.venueId, memberId, page), (r) => ({ id: r.id, key_id: r.key_id, created_at: formatTimestamp(r.created_at) }));
+export async function listMemberScans(db: Db, caller: Caller, memberId: string, page: Page): Promise<List<{ id: string; venue_id: string; key_id: string; created_at: string }>> {
+  const rows = await repo.listScans(db, caller, memberId, page);
+  return toList('/v1/scans', page, rows, (r) => ({ id: r.id, venue_id: r.venue_id, key_id: r.key_id, created_at: formatTimestamp(r.created_at) }));
 }
 
 /** card_scan_required: whether the calling key scanned this member's card within the window, as a read of a gather. */
-export function recentScanRead(db: Db, caller: Caller, memberId: string, windowSeconds: number): Read<boolean> {
-  return repo.scannedSince(db, caller.venueId, caller.keyId, memberId, new Date(caller.now.getTime() - windowSeconds * 1000));
+export function recentScanRead(db: Db, caller: PlaceCaller, memberId: string, windowSeconds: number): Read<boolean> {
+  return repo.scannedSince(db, caller, caller.keyId, memberId, new Date(caller.now.getTime() - windowSeconds * 1000));
 }
 
 /** 403 scan_required unless the gather found a recent scan. */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { writeTogether, type WriteStep } from '../../db/statement.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import type { Reach } from '../accounts/schemas.js';
 
 export type EventRow = Selectable<EventsTable>;
 
@@ -14,8 +15,9 @@ export async function insertEvent(db: Db, row: NewEventRow): Promise<EventRow> {
 }
 
 /**
- * The steps of a write that insert an event (`event_row`) and one pending delivery per enabled endpoint of the venue
- * subscribed to its type.
+ * The steps of a write that insert an event (`event_row`) and one pending delivery per enabled endpoint subscribed to
+ * its type: the chain's endpoints (venue_id null, D21) and those of the event's venue; for an event of no venue
+ * (expiry, imports), every endpoint of the chain, as each venue heard of its members' expiry before chains.
  */
 export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteStep[] {
   return [
@@ -24,11 +26,12 @@ export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteS
       name: `${as}_deliveries`,
       query: db
         .insertInto('webhook_deliveries')
-        .columns(['venue_id', 'id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at'])
+        .columns(['chain_id', 'venue_id', 'id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at'])
         .expression(
           db
             .selectFrom('webhook_endpoints')
             .select([
+              'chain_id',
               'venue_id',
               sql<string>`gen_random_uuid()`.as('id'),
               'id as endpoint_id',
@@ -36,7 +39,8 @@ export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteS
               sql<'pending'>`'pending'`.as('status'),
               sql<Date>`now()`.as('next_attempt_at'),
             ])
-            .where('venue_id', '=', row.venue_id)
+            .where('chain_id', '=', row.chain_id)
+            .$if(row.venue_id !== null, (q) => q.where((eb) => eb.or([eb('venue_id', 'is', null), eb('venue_id', '=', row.venue_id!)])))
             .where('status', '=', 'enabled')
             .where(sql<boolean>`events && array[${row.type}, '*']::text[]`),
         ),
@@ -51,22 +55,40 @@ export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<Event
 }
 
 /** A delivery to one endpoint that nobody else picks up: the test call sends it itself. */
-export async function insertDirectDelivery(db: Db, venueId: string, id: string, endpointId: string, eventId: string) {
+export async function insertDirectDelivery(db: Db, endpoint: { chain_id: string; venue_id: string | null; id: string }, id: string, eventId: string) {
   await db
     .insertInto('webhook_deliveries')
-    .values({ venue_id: venueId, id, endpoint_id: endpointId, event_id: eventId, status: 'pending', attempts: 1, next_attempt_at: null })
+    .values({
+      chain_id: endpoint.chain_id,
+      venue_id: endpoint.venue_id,
+      id,
+      endpoint_id: endpoint.id,
+      event_id: eventId,
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: null,
+    })
     .execute();
 }
 
-export async function findEvent(db: Db, venueId: string, id: string): Promise<EventRow | undefined> {
-  return db.selectFrom('events').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
-}
-
-export async function listEvents(db: Db, venueId: string, page: Page, type?: string): Promise<EventRow[]> {
+/**
+ * The events a venue sees: its own and its chain's events of no venue, which its endpoints receive too; with no
+ * venue named (a chain key), every event of the chain.
+ */
+function eventsAt(db: Db, reach: Reach) {
   return db
     .selectFrom('events')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', reach.chainId)
+    .$if(reach.venueId !== null, (q) => q.where((eb) => eb.or([eb('venue_id', '=', reach.venueId), eb('venue_id', 'is', null)])));
+}
+
+export async function findEvent(db: Db, reach: Reach, id: string): Promise<EventRow | undefined> {
+  return eventsAt(db, reach).where('id', '=', id).executeTakeFirst();
+}
+
+export async function listEvents(db: Db, reach: Reach, page: Page, type?: string): Promise<EventRow[]> {
+  return eventsAt(db, reach)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(type !== undefined, (q) => q.where('type', '=', type!))
     .orderBy('id', 'desc')
@@ -74,12 +96,15 @@ export async function listEvents(db: Db, venueId: string, page: Page, type?: str
     .execute();
 }
 
-/** The venue's events whose payload contains `text` (a member's id: their export and erasure), newest first. */
-export async function listEventsContaining(db: Db, venueId: string, text: string, page: Page): Promise<EventRow[]> {
+/**
+ * The chain's events whose payload contains `text` (a member's id: their export and erasure), newest first: at every
+ * venue, as the member is the chain's.
+ */
+export async function listEventsContaining(db: Db, chainId: string, text: string, page: Page): Promise<EventRow[]> {
   return db
     .selectFrom('events')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where(sql<boolean>`position(${text} in data::text) > 0`)
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .orderBy('id', 'desc')
@@ -87,12 +112,14 @@ export async function listEventsContaining(db: Db, venueId: string, text: string
     .execute();
 }
 
-export async function replaceEventData(db: Db, venueId: string, id: string, data: Record<string, unknown>): Promise<void> {
-  await db.updateTable('events').set({ data: JSON.stringify(data) }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function replaceEventData(db: Db, chainId: string, id: string, data: Record<string, unknown>): Promise<void> {
+  await db.updateTable('events').set({ data: JSON.stringify(data) }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
 export interface ClaimedDelivery {
-  venue_id: string;
+  chain_id: string;
+  /** The endpoint's venue; null for a chain's endpoint. */
+  venue_id: string | null;
   id: string;
   endpoint_id: string;
   event_id: string;
@@ -100,6 +127,7 @@ export interface ClaimedDelivery {
   url: string;
   secret: string;
   secret_key_id: string | null;
+  event_venue_id: string | null;
   event_type: string;
   event_livemode: boolean;
   event_data: Record<string, unknown>;
@@ -109,16 +137,16 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints: locks them SKIP LOCKED, counts the attempt and
- * pushes next_attempt_at out by `leaseMs`, so no other worker takes them while this one tries. If this worker
- * dies, the lease runs out and another worker tries again (at least once).
+ * Claims up to `limit` due deliveries of enabled endpoints, whatever their chain: locks them SKIP LOCKED, counts the
+ * attempt and pushes next_attempt_at out by `leaseMs`, so no other worker takes them while this one tries. If this
+ * worker dies, the lease runs out and another worker tries again (at least once).
  */
 export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<ClaimedDelivery>`
     with due as (
-      select d.venue_id, d.id
+      select d.chain_id, d.id
       from webhook_deliveries d
-      join webhook_endpoints e on e.venue_id = d.venue_id and e.id = d.endpoint_id and e.status = 'enabled'
+      join webhook_endpoints e on e.chain_id = d.chain_id and e.id = d.endpoint_id and e.status = 'enabled'
       where d.status = 'pending' and d.next_attempt_at <= now()
       order by d.next_attempt_at
       limit ${limit}
@@ -127,17 +155,19 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
     update webhook_deliveries d
     set attempts = d.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
     from due, webhook_endpoints e, events ev
-    where d.venue_id = due.venue_id and d.id = due.id
-      and e.venue_id = d.venue_id and e.id = d.endpoint_id
-      and ev.venue_id = d.venue_id and ev.id = d.event_id
-    returning d.venue_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret, e.secret_key_id,
-      ev.type as event_type, ev.livemode as event_livemode, ev.data as event_data,
+    where d.chain_id = due.chain_id and d.id = due.id
+      and e.chain_id = d.chain_id and e.id = d.endpoint_id
+      and ev.chain_id = d.chain_id and ev.id = d.event_id
+    returning d.chain_id, e.venue_id, d.id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret, e.secret_key_id,
+      ev.venue_id as event_venue_id, ev.type as event_type, ev.livemode as event_livemode, ev.data as event_data,
       ev.request_id as event_request_id, ev.idempotency_key as event_idempotency_key, ev.created_at as event_created_at`.execute(db);
   return rows;
 }
 
 export interface Outcome {
-  venueId: string;
+  chainId: string;
+  /** The delivery's venue (its endpoint's), recorded on the attempt. */
+  venueId: string | null;
   deliveryId: string;
   endpointId: string;
   eventId: string;
@@ -181,13 +211,14 @@ export async function recordOutcome(trx: Db, o: Outcome, policy: RetryPolicy, up
             (${sql.val(policy.scheduleMs)}::float8[])[${o.attempt}] * (1 + ${policy.jitter} * (2 * random() - 1)),
             coalesce(${o.retryAfterMs}::float8, 0)
           ) * interval '1 millisecond' end
-    where venue_id = ${o.venueId} and id = ${o.deliveryId} and attempts = ${o.attempt} and status = 'pending'
+    where chain_id = ${o.chainId} and id = ${o.deliveryId} and attempts = ${o.attempt} and status = 'pending'
     returning next_attempt_at`.execute(trx);
   if (rows.length === 0) return false;
 
   await trx
     .insertInto('webhook_attempts')
     .values({
+      chain_id: o.chainId,
       venue_id: o.venueId,
       id: o.attemptId,
       delivery_id: o.deliveryId,
@@ -206,10 +237,10 @@ export async function recordOutcome(trx: Db, o: Outcome, policy: RetryPolicy, up
 }
 
 /** A claimed delivery that was not sent: its attempt is given back, and it is due again after `delayMs`. */
-export async function postponeUnsent(db: Db, venueId: string, deliveryId: string, attempt: number, delayMs: number): Promise<void> {
+export async function postponeUnsent(db: Db, chainId: string, deliveryId: string, attempt: number, delayMs: number): Promise<void> {
   await sql`
     update webhook_deliveries set attempts = attempts - 1, next_attempt_at = now() + ${delayMs} * interval '1 millisecond'
-    where venue_id = ${venueId} and id = ${deliveryId} and attempts = ${attempt} and status = 'pending'`.execute(db);
+    where chain_id = ${chainId} and id = ${deliveryId} and attempts = ${attempt} and status = 'pending'`.execute(db);
 }
 
 /** Success clears the failure streak; a failure extends it and disables the endpoint past the threshold (D15). */
@@ -217,7 +248,7 @@ async function recordEndpointHealth(trx: Db, o: Outcome, policy: RetryPolicy): P
   if (o.error === null) {
     await sql`
       update webhook_endpoints set consecutive_failures = 0, failing_since = null
-      where venue_id = ${o.venueId} and id = ${o.endpointId}`.execute(trx);
+      where chain_id = ${o.chainId} and id = ${o.endpointId}`.execute(trx);
     return;
   }
   await sql`
@@ -234,27 +265,26 @@ async function recordEndpointHealth(trx: Db, o: Outcome, policy: RetryPolicy): P
         consecutive_failures + 1 >= ${policy.disableAfterFailures}
         and coalesce(failing_since, now()) <= now() - ${policy.disableAfterMs} * interval '1 millisecond'
       ) as disable
-      from webhook_endpoints where venue_id = ${o.venueId} and id = ${o.endpointId}
+      from webhook_endpoints where chain_id = ${o.chainId} and id = ${o.endpointId}
     ) as verdict
-    where venue_id = ${o.venueId} and id = ${o.endpointId} and status = 'enabled'`.execute(trx);
+    where chain_id = ${o.chainId} and id = ${o.endpointId} and status = 'enabled'`.execute(trx);
 }
 
-/** Pending deliveries of a re-enabled endpoint are due again now, and its failure streak starts afresh. */
-export async function resumeEndpoint(db: Db, venueId: string, endpointId: string): Promise<void> {
+/** Pending deliveries of a re-enabled endpoint (found by its caller) are due again now, and its failure streak starts afresh. */
+export async function resumeEndpoint(db: Db, chainId: string, endpointId: string): Promise<void> {
   await sql`
     update webhook_deliveries set next_attempt_at = now()
-    where venue_id = ${venueId} and endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at is not null`.execute(db);
-  await sql`
-    update webhook_endpoints set consecutive_failures = 0, failing_since = null
-    where venue_id = ${venueId} and id = ${endpointId}`.execute(db);
+    where chain_id = ${chainId} and endpoint_id = ${endpointId} and status = 'pending' and next_attempt_at is not null`.execute(db);
+  await sql`update webhook_endpoints set consecutive_failures = 0, failing_since = null where chain_id = ${chainId} and id = ${endpointId}`.execute(db);
 }
 
-export async function listAttempts(db: Db, venueId: string, endpointId: string, page: Page) {
+/** The attempts of an endpoint its caller found, newest first. */
+export async function listAttempts(db: Db, chainId: string, endpointId: string, page: Page) {
   return db
     .selectFrom('webhook_attempts as a')
-    .innerJoin('events as ev', (j) => j.onRef('ev.venue_id', '=', 'a.venue_id').onRef('ev.id', '=', 'a.event_id'))
+    .innerJoin('events as ev', (j) => j.onRef('ev.chain_id', '=', 'a.chain_id').onRef('ev.id', '=', 'a.event_id'))
     .select(['a.id', 'a.event_id', 'ev.type as event_type', 'a.attempt', 'a.status_code', 'a.duration_ms', 'a.error', 'a.next_attempt_at', 'a.created_at'])
-    .where('a.venue_id', '=', venueId)
+    .where('a.chain_id', '=', chainId)
     .where('a.endpoint_id', '=', endpointId)
     .$if(page.startingAfter !== undefined, (q) => q.where('a.id', '<', page.startingAfter!))
     .orderBy('a.id', 'desc')
@@ -262,11 +292,11 @@ export async function listAttempts(db: Db, venueId: string, endpointId: string, 
     .execute();
 }
 
-export async function attemptExists(db: Db, venueId: string, endpointId: string, id: string): Promise<boolean> {
+export async function attemptExists(db: Db, chainId: string, endpointId: string, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('webhook_attempts')
     .select('id')
-    .where('venue_id', '=', venueId)
+    .where('chain_id', '=', chainId)
     .where('endpoint_id', '=', endpointId)
     .where('id', '=', id)
     .executeTakeFirst();

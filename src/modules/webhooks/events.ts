@@ -13,7 +13,9 @@ import type { Event, EventType } from './schemas.js';
 export type EventRequest = { id: string; idempotencyKey: string | null } | null;
 
 export interface NewEvent {
-  venueId: string;
+  chainId: string;
+  /** The venue where it happened; null for what happens at no venue (expiry, imports). */
+  venueId: string | null;
   type: EventType;
   livemode: boolean;
   /** The API object the event is about, exactly as the API shows it. */
@@ -44,6 +46,7 @@ export async function recordUnqueuedEvent(trx: Db, input: NewEvent): Promise<Eve
 
 function eventRow(input: NewEvent) {
   return {
+    chain_id: input.chainId,
     venue_id: input.venueId,
     id: newId(),
     type: input.type,
@@ -56,6 +59,7 @@ function eventRow(input: NewEvent) {
 
 export function presentEvent(row: {
   id: string;
+  venue_id: string | null;
   type: string;
   livemode: boolean;
   data: Record<string, unknown>;
@@ -67,6 +71,7 @@ export function presentEvent(row: {
     object: 'event',
     id: row.id,
     type: row.type,
+    venue_id: row.venue_id,
     api_version: 'v1',
     created_at: formatTimestamp(row.created_at),
     livemode: row.livemode,
@@ -76,25 +81,25 @@ export function presentEvent(row: {
 }
 
 export async function getEvent(db: Db, caller: Caller, id: string): Promise<Event> {
-  const row = isUuid(id) ? await repo.findEvent(db, caller.venueId, id) : undefined;
+  const row = isUuid(id) ? await repo.findEvent(db, caller, id) : undefined;
   if (!row) throw new ApiError('event_not_found');
   return presentEvent(row);
 }
 
-/** The venue's events whose payload names the member (their export and erasure), newest first. */
-export async function listEventsNaming(db: Db, venueId: string, memberId: string, page: Page): Promise<List<Event>> {
-  return toList('/v1/events', page, await repo.listEventsContaining(db, venueId, memberId, page), presentEvent);
+/** The chain's events whose payload names the member (their export and erasure), at every venue, newest first. */
+export async function listEventsNaming(db: Db, chainId: string, memberId: string, page: Page): Promise<List<Event>> {
+  return toList('/v1/events', page, await repo.listEventsContaining(db, chainId, memberId, page), presentEvent);
 }
 
 /**
  * Replaces an event's payload (a member's erasure). Deliveries read the payload when they are sent, so those still
  * to come send the new one.
  */
-export async function replaceEventData(trx: Db, venueId: string, id: string, data: Event['data']): Promise<void> {
-  await repo.replaceEventData(trx, venueId, id, data);
+export async function replaceEventData(trx: Db, chainId: string, id: string, data: Event['data']): Promise<void> {
+  await repo.replaceEventData(trx, chainId, id, data);
 }
 
 export async function listEvents(db: Db, caller: Caller, page: Page, filter: { type?: string }): Promise<List<Event>> {
-  await checkCursor(page, (cursor) => repo.findEvent(db, caller.venueId, cursor));
-  return toList('/v1/events', page, await repo.listEvents(db, caller.venueId, page, filter.type), presentEvent);
+  await checkCursor(page, (cursor) => repo.findEvent(db, caller, cursor));
+  return toList('/v1/events', page, await repo.listEvents(db, caller, page, filter.type), presentEvent);
 }

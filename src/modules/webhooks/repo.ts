@@ -3,6 +3,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import { inReach } from '../../db/reach.js';
+import type { Reach } from '../accounts/schemas.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
@@ -10,16 +12,21 @@ export async function insertEndpoint(db: Db, row: Insertable<WebhookEndpointsTab
   return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findEndpoint(db: Db, venueId: string, id: string): Promise<EndpointRow | undefined> {
-  return db.selectFrom('webhook_endpoints').selectAll().where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
-}
-
-/** Newest first, `limit + 1` rows so the caller can tell whether more exist. */
-export async function listEndpoints(db: Db, venueId: string, page: Page, livemode?: boolean): Promise<EndpointRow[]> {
+export async function findEndpoint(db: Db, reach: Reach, id: string): Promise<EndpointRow | undefined> {
   return db
     .selectFrom('webhook_endpoints')
     .selectAll()
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Newest first, `limit + 1` rows so the caller can tell whether more exist. */
+export async function listEndpoints(db: Db, reach: Reach, page: Page, livemode?: boolean): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where(inReach(reach))
     .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(livemode !== undefined, (q) => q.where('livemode', '=', livemode!))
     .orderBy('id', 'desc')
@@ -29,32 +36,36 @@ export async function listEndpoints(db: Db, venueId: string, page: Page, livemod
 
 export async function updateEndpoint(
   db: Db,
-  venueId: string,
+  reach: Reach,
   id: string,
   changes: Updateable<WebhookEndpointsTable>,
 ): Promise<EndpointRow | undefined> {
   return db
     .updateTable('webhook_endpoints')
     .set(changes)
-    .where('venue_id', '=', venueId)
+    .where(inReach(reach))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function deleteEndpoint(db: Db, venueId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhook_endpoints').where('venue_id', '=', venueId).where('id', '=', id).executeTakeFirst();
+export async function deleteEndpoint(db: Db, reach: Reach, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where(inReach(reach))
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
-type StoredSecret = Pick<EndpointRow, 'venue_id' | 'id' | 'secret' | 'secret_key_id'>;
+type StoredSecret = Pick<EndpointRow, 'chain_id' | 'venue_id' | 'id' | 'secret' | 'secret_key_id'>;
 
 /** One endpoint's secret for each key that sealed some (null: plaintext from before sealing). */
 export async function secretOfEachKey(db: Db): Promise<StoredSecret[]> {
   return db
     .selectFrom('webhook_endpoints')
     .distinctOn('secret_key_id')
-    .select(['venue_id', 'id', 'secret', 'secret_key_id'])
+    .select(['chain_id', 'venue_id', 'id', 'secret', 'secret_key_id'])
     .orderBy('secret_key_id')
     .execute();
 }
@@ -64,7 +75,7 @@ export async function secretOfEachKey(db: Db): Promise<StoredSecret[]> {
 export async function secretsNotSealedBy(db: Db, keyId: string, openable: string[], limit: number): Promise<StoredSecret[]> {
   return db
     .selectFrom('webhook_endpoints')
-    .select(['venue_id', 'id', 'secret', 'secret_key_id'])
+    .select(['chain_id', 'venue_id', 'id', 'secret', 'secret_key_id'])
     .where((eb) => eb.or([eb('secret_key_id', 'is', null), eb.and([eb('secret_key_id', '!=', keyId), eb('secret_key_id', 'in', openable)])]))
     .limit(limit)
     .forUpdate()
@@ -72,6 +83,6 @@ export async function secretsNotSealedBy(db: Db, keyId: string, openable: string
     .execute();
 }
 
-export async function storeSecret(db: Db, venueId: string, id: string, secret: string, keyId: string): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ secret, secret_key_id: keyId }).where('venue_id', '=', venueId).where('id', '=', id).execute();
+export async function storeSecret(db: Db, chainId: string, id: string, secret: string, keyId: string): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ secret, secret_key_id: keyId }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }

@@ -143,7 +143,7 @@ export async function webhookDeliveryRoutes(app: App): Promise<void> {
       schema: {
         operationId: 'listEvents',
         tags: ['Events'],
-        summary: "The venue's events, newest first",
+        summary: "The venue's events, and its chain's that happen at no venue, newest first",
         querystring: Type.Object({ ...PageQuery, type: Type.Optional(Type.String()) }, { additionalProperties: false }),
         response: withErrors({ 200: ListOf(Event) }),
       },

@@ -68,6 +68,9 @@ export const Event = Type.Object({
   object: Type.Literal('event'),
   id: Type.String({ format: 'uuid', description: 'Also sent as the webhook-id header; the same on every retry.' }),
   type: Type.String(),
+  venue_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: 'The venue where it happened; null for what happens at no venue (expiry, imports).',
+  }),
   api_version: Type.Literal('v1'),
   created_at: Type.String({ format: 'date-time' }),
   livemode: Type.Boolean(),

@@ -80,12 +80,23 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return `Could not connect: ${code ?? e.message ?? 'unknown error'}.`;
 }
 
-/** What an endpoint's sealed secret is bound to, so that a sealed value copied to another row does not open there. */
-export const secretContext = (venueId: string, id: string) => `webhook_endpoint:${venueId}:${id}`;
+/** Whose an endpoint is: a venue's, or (venue null) its chain's. */
+export interface EndpointOwner {
+  chain_id: string;
+  venue_id: string | null;
+  id: string;
+}
+
+/**
+ * What an endpoint's sealed secret is bound to, so that a sealed value copied to another row does not open there:
+ * its venue, or its chain when it has none. The venue, not the chain, for a venue's endpoint: secrets sealed before
+ * chains existed keep opening, and so do they when their venue joins another chain.
+ */
+export const secretContext = (owner: EndpointOwner) => `webhook_endpoint:${owner.venue_id ?? owner.chain_id}:${owner.id}`;
 
 /** An endpoint's signing secret as stored. */
-export function endpointSecret(row: { venue_id: string; id: string; secret: string; secret_key_id: string | null }): Sealed {
-  return { text: row.secret, keyId: row.secret_key_id, context: secretContext(row.venue_id, row.id) };
+export function endpointSecret(row: EndpointOwner & { secret: string; secret_key_id: string | null }): Sealed {
+  return { text: row.secret, keyId: row.secret_key_id, context: secretContext(row) };
 }
 
 export class WebhookSender {

@@ -54,7 +54,7 @@ function checkEvents(events: string[]): string[] {
 const notFound = () => new ApiError('webhook_endpoint_not_found');
 
 async function findOwned(db: Db, caller: Caller, id: string): Promise<repo.EndpointRow> {
-  const row = isUuid(id) ? await repo.findEndpoint(db, caller.venueId, id) : undefined;
+  const row = isUuid(id) ? await repo.findEndpoint(db, caller, id) : undefined;
   if (!row) throw notFound();
   return row;
 }
@@ -71,10 +71,10 @@ export async function createEndpoint(
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const id = newId();
   // Stored sealed; the plaintext is in this answer only.
-  const sealed = secrets.seal(secret, secretContext(caller.venueId, id));
+  const owner = { chain_id: caller.chainId, venue_id: caller.venueId, id };
+  const sealed = secrets.seal(secret, secretContext(owner));
   const row = await repo.insertEndpoint(db, {
-    venue_id: caller.venueId,
-    id,
+    ...owner,
     url,
     description: input.description ?? null,
     events,
@@ -119,8 +119,8 @@ export async function sealAgainWithFirstKey(db: Db, secrets: SecretBox): Promise
     done = await db.transaction().execute(async (trx) => {
       const rows = await repo.secretsNotSealedBy(trx, secrets.keyId, secrets.keyIds, RESEAL_BATCH);
       for (const row of rows) {
-        const sealed = secrets.seal(secrets.open(endpointSecret(row)), secretContext(row.venue_id, row.id));
-        await repo.storeSecret(trx, row.venue_id, row.id, sealed.text, secrets.keyId);
+        const sealed = secrets.seal(secrets.open(endpointSecret(row)), secretContext(row));
+        await repo.storeSecret(trx, row.chain_id, row.id, sealed.text, secrets.keyId);
       }
       return rows.length;
     });
@@ -138,8 +138,8 @@ export async function listEndpoints(
   page: Page,
   filter: { livemode?: boolean },
 ): Promise<List<WebhookEndpoint>> {
-  await checkCursor(page, (cursor) => repo.findEndpoint(db, caller.venueId, cursor));
-  return toList(LIST_URL, page, await repo.listEndpoints(db, caller.venueId, page, filter.livemode), present);
+  await checkCursor(page, (cursor) => repo.findEndpoint(db, caller, cursor));
+  return toList(LIST_URL, page, await repo.listEndpoints(db, caller, page, filter.livemode), present);
 }
 
 export async function updateEndpoint(
@@ -156,14 +156,14 @@ export async function updateEndpoint(
   if (input.description !== undefined) changes.description = input.description;
   if (input.enabled === true) Object.assign(changes, { status: 'enabled', disabled_reason: null });
   if (input.enabled === false) Object.assign(changes, { status: 'disabled', disabled_reason: 'disabled_by_api' });
-  const row = await repo.updateEndpoint(db, caller.venueId, id, changes);
+  const row = await repo.updateEndpoint(db, caller, id, changes);
   if (!row) throw notFound();
-  if (input.enabled === true && before.status === 'disabled') await deliveryRepo.resumeEndpoint(db, caller.venueId, id);
+  if (input.enabled === true && before.status === 'disabled') await deliveryRepo.resumeEndpoint(db, caller.chainId, id);
   return present(row);
 }
 
 export async function deleteEndpoint(db: Db, caller: Caller, id: string) {
-  if (!isUuid(id) || !(await repo.deleteEndpoint(db, caller.venueId, id))) throw notFound();
+  if (!isUuid(id) || !(await repo.deleteEndpoint(db, caller, id))) throw notFound();
   return { object: 'webhook_endpoint' as const, id, deleted: true as const };
 }
 
@@ -181,13 +181,14 @@ export async function testEndpoint(
   const deliveryId = randomUUID();
   const event = await db.transaction().execute(async (trx) => {
     const ping = await recordUnqueuedEvent(trx, {
-      venueId: caller.venueId,
+      chainId: caller.chainId,
+      venueId: endpoint.venue_id,
       type: 'test.ping',
       livemode: caller.livemode,
       object: present(endpoint),
       request: delivery.request,
     });
-    await deliveryRepo.insertDirectDelivery(trx, caller.venueId, deliveryId, endpoint.id, ping.id);
+    await deliveryRepo.insertDirectDelivery(trx, endpoint, deliveryId, ping.id);
     return ping;
   });
   const result = await delivery.sender.send(endpoint.url, endpointSecret(endpoint), {
@@ -199,6 +200,7 @@ export async function testEndpoint(
     deliveryRepo.recordOutcome(
       trx,
       {
+        chainId: caller.chainId,
         venueId: caller.venueId,
         deliveryId,
         endpointId: endpoint.id,
@@ -221,8 +223,8 @@ export async function testEndpoint(
 
 export async function listDeliveryAttempts(db: Db, caller: Caller, id: string, page: Page): Promise<List<DeliveryAttempt>> {
   await findOwned(db, caller, id);
-  await checkCursor(page, (cursor) => deliveryRepo.attemptExists(db, caller.venueId, id, cursor));
-  const rows = await deliveryRepo.listAttempts(db, caller.venueId, id, page);
+  await checkCursor(page, (cursor) => deliveryRepo.attemptExists(db, caller.chainId, id, cursor));
+  const rows = await deliveryRepo.listAttempts(db, caller.chainId, id, page);
   return toList(`/v1/webhook_endpoints/${id}/deliveries`, page, rows, (r) => ({
     object: 'webhook_delivery_attempt' as const,
     id: r.id,

@@ -80,6 +80,7 @@ export class WebhookWorker {
   private async deliver(d: repo.ClaimedDelivery): Promise<void> {
     const event = presentEvent({
       id: d.event_id,
+      venue_id: d.event_venue_id,
       type: d.event_type,
       livemode: d.event_livemode,
       data: d.event_data,
@@ -87,22 +88,23 @@ export class WebhookWorker {
       idempotency_key: d.event_idempotency_key,
       created_at: d.event_created_at,
     });
-    const secret = endpointSecret({ venue_id: d.venue_id, id: d.endpoint_id, secret: d.secret, secret_key_id: d.secret_key_id });
+    const secret = endpointSecret({ chain_id: d.chain_id, venue_id: d.venue_id, id: d.endpoint_id, secret: d.secret, secret_key_id: d.secret_key_id });
     const result = await this.sender.send(d.url, secret, { id: d.event_id, timestamp: new Date(), body: JSON.stringify(event) });
     if (result.secretUnopened) {
       // Our configuration, not the endpoint: no attempt is used up and the endpoint's failure streak does not grow,
       // so a process started with the wrong key cannot disable endpoints; a process with the right key delivers it.
       this.log.error(
-        { venue_id: d.venue_id, endpoint_id: d.endpoint_id, delivery_id: d.id, reason: result.error },
+        { chain_id: d.chain_id, venue_id: d.venue_id, endpoint_id: d.endpoint_id, delivery_id: d.id, reason: result.error },
         'webhook delivery not sent: SECRET_ENCRYPTION_KEY of this process cannot open the endpoint secret (configuration problem); retried later',
       );
-      await repo.postponeUnsent(this.db, d.venue_id, d.id, d.attempts, this.config.retryScheduleMs[0] ?? this.config.pollIntervalMs);
+      await repo.postponeUnsent(this.db, d.chain_id, d.id, d.attempts, this.config.retryScheduleMs[0] ?? this.config.pollIntervalMs);
       return;
     }
     await this.db.transaction().execute((trx) =>
       repo.recordOutcome(
         trx,
         {
+          chainId: d.chain_id,
           venueId: d.venue_id,
           deliveryId: d.id,
           endpointId: d.endpoint_id,

@@ -68,12 +68,12 @@ describe('categories and money rules', () => {
         { sku: 'BREAD', name: 'Bread' },
       ],
     });
-    await catalogue.setCategoryRules(t.db, venue.id, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
-    const desserts = await catalogue.setCategoryRules(t.db, venue.id, 'desserts', { cashback_percent: 12.5 });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
+    const desserts = await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 });
     expect(desserts).toMatchObject({ earns_cashback: true, payable_with_cashback: true, cashback_percent: 12.5 });
-    await expect(catalogue.setCategoryRules(t.db, venue.id, 'nope', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
+    await expect(catalogue.setCategoryRules(t.db, venue.chainId, 'nope', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
 
-    const rules = catalogue.lineRules(venue.id, [
+    const rules = catalogue.lineRules(venue.chainId, [
       { sku: 'WINE-1' },
       { sku: 'CAKE-1', category: 'alcohol' },
       { category: 'alcohol' },

@@ -93,8 +93,8 @@ describe('worked examples (docs/checks.md)', () => {
         { sku: 'CAKE', name: 'Cheesecake', category: 'desserts' },
       ],
     });
-    await catalogue.setCategoryRules(t.db, venue.id, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
-    await catalogue.setCategoryRules(t.db, venue.id, 'desserts', { cashback_percent: 12.5 });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 });
     const res = await calc({ line_items: [line('Rioja', 1000, { sku: 'WINE' }), line('Cheesecake', 500, { sku: 'CAKE' }), line('Bread', 300)], redeem_amount: 400 });
     expect(res.body).toMatchObject({ subtotal: 1800, payable_base: 800, max_redeem: 800, redeemed: 400, paid: 1400 });
     expect(res.body.line_items).toEqual([

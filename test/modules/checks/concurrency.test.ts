@@ -1,7 +1,9 @@
 // The money engine's statement shape under concurrency, retries, migrations and late commits (from an adversarial review).
 import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
+import { migrateTo } from '../../../src/db/migrate.js';
 import { useTestApp } from '../../support/app.js';
+import { openEmptyDatabase } from '../../support/database.js';
 import { needs } from '../../support/services.js';
 import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client } from '../../support/http.js';
@@ -138,19 +140,25 @@ postgres.describe('prepared statements (PostgreSQL)', () => {
 
 describe('migration 0012 over rows the previous code could write', () => {
   it('applies over two checks of one number on one register under two numberings (allowed before it): both kept, flagged', async () => {
-    const { venue } = await setUp();
-    // Before 0012, a per-register key's check T-9 on till-1 and a per-venue key's different check T-9 naming
-    // till-1 were both applied (the old applyCheck 409ed only when register_key matched).
-    const { down, up } = await import('../../../src/db/migrations/0012_register_external_ids.js');
-    await down(t.db);
-    const row = (key: string) => sql`insert into transactions (venue_id, id, external_id, register_key, register_id, member_id, status, line_items,
-        subtotal, discount_amount, redeemed, earned, earn_capped, stamps_earned, paid, refunded_amount, venue_day, display, fingerprint, livemode)
-      values (${venue.id}, gen_random_uuid(), 'T-9', ${key}, 'till-1', null, 'completed', '[]', 100, 0, 0, 0, false, 0, 100, 0, '2026-01-01', '{}', ${key}, false)`;
-    await row('till-1').execute(t.db);
-    await row('').execute(t.db);
-    await up(t.db);
-    const { rows } = await sql<{ numbered_twice: boolean }>`select numbered_twice from transactions where venue_id = ${venue.id}`.execute(t.db);
-    expect(rows.map((r) => r.numbered_twice).sort()).toEqual([false, true]);
+    // A database at 0011, as the code before 0012 left it: a per-register key's check T-9 on till-1 and a per-venue
+    // key's different check T-9 naming till-1 were both applied (the old applyCheck 409ed only when register_key matched).
+    const database = await openEmptyDatabase();
+    try {
+      const db = database.db;
+      await migrateTo(db, '0011_dashboard_sessions');
+      const venueId = '01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091';
+      await sql`insert into venues (venue_id, slug, name, currency, locale, timezone, country) values (${venueId}, 'm12', 'M12', 'EUR', 'en-IE', 'Europe/Dublin', 'IE')`.execute(db);
+      const row = (key: string) => sql`insert into transactions (venue_id, id, external_id, register_key, register_id, member_id, status, line_items,
+          subtotal, discount_amount, redeemed, earned, earn_capped, stamps_earned, paid, refunded_amount, venue_day, display, fingerprint, livemode)
+        values (${venueId}, gen_random_uuid(), 'T-9', ${key}, 'till-1', null, 'completed', '[]', 100, 0, 0, 0, false, 0, 100, 0, '2026-01-01', '{}', ${key}, false)`;
+      await row('till-1').execute(db);
+      await row('').execute(db);
+      await migrateTo(db, '0012_register_external_ids');
+      const { rows } = await sql<{ numbered_twice: boolean }>`select numbered_twice from transactions where venue_id = ${venueId}`.execute(db);
+      expect(rows.map((r) => r.numbered_twice).sort()).toEqual([false, true]);
+    } finally {
+      await database.close();
+    }
   });
 });
 

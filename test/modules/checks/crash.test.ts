@@ -23,7 +23,7 @@ const CHECKS = 500;
 /** A venue, a key and ten members with 100.00 each, written through the domain services. */
 async function seed(db: Db, pepper: string) {
   const venue = await accounts.createVenue(db, { name: 'Crash Bar', slug: `crash-${Date.now().toString(36)}` });
-  await programs.createProgram(db, venue.id, { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'A', min_spend: 0, percent: 5 }] } });
+  await programs.createProgram(db, venue.chainId, { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'A', min_spend: 0, percent: 5 }] } });
   const { secret } = await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false });
   const owner = { ...accounts.ownerCaller(venue), livemode: false };
   const ids: string[] = [];

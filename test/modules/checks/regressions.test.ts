@@ -299,7 +299,7 @@ describe('found when tried as a new user would', () => {
   it('calculate needs no external_id, and every line says where its rule came from', async () => {
     const { venue, api, member } = await setUp();
     await api.put('/api/v1/catalog/products/WINE', { name: 'Rioja', category: 'alcohol' });
-    await catalogue.setCategoryRules(t.db, venue.id, 'alcohol', { earns_cashback: false });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false });
     await api.put('/api/v1/catalog/categories/desserts', { name: 'Desserts' });
     const res = await api.post('/api/v1/checks/calculate', {
       member_id: member.id,

@@ -186,7 +186,7 @@ describe('overview', () => {
   it("today's and this month's figures, live apart from test, a 30-day series and the outstanding cashback", async () => {
     const { c, venue } = await venueWithChecks();
     // Rows take the database's clock; the test's clock says it is 2026-11-22, so the member joined the day before.
-    await t.db.updateTable('members').set({ created_at: new Date('2026-11-21T12:00:00Z') }).where('venue_id', '=', venue.id).execute();
+    await t.db.updateTable('members').set({ created_at: new Date('2026-11-21T12:00:00Z') }).where('home_venue_id', '=', venue.id).execute();
     const o = (await c.get('/dashboard/api/overview')).body;
     expect(o).toMatchObject({ object: 'overview', currency: 'EUR', today: '2026-11-22', month_start: '2026-11-01' });
     // Today: the live check was voided (nothing left of it); the test check stands apart.

@@ -34,8 +34,8 @@ async function venueWithImportKey() {
 /** Each card of the venue with its balance and the number of members holding it. */
 async function balances(venue: Venue) {
   const { rows } = await sql<{ card_number: string; cashback: string }>`
-    select c.card_number, m.cashback from member_cards c join members m on m.venue_id = c.venue_id and m.id = c.member_id
-    where c.venue_id = ${venue.id} order by c.card_number`.execute(t.db);
+    select c.card_number, m.cashback from member_cards c join members m on m.chain_id = c.chain_id and m.id = c.member_id
+    where c.chain_id = ${venue.chainId} order by c.card_number`.execute(t.db);
   return rows.map((r) => [r.card_number, Number(r.cashback)]);
 }
 
@@ -78,7 +78,7 @@ describe('member imports through the API', () => {
     expect(shown.finished_at).not.toBeNull();
     expect(await balances(venue)).toEqual([['A-1', 500], ['A-4', 125]]);
     // The stored file is gone once done.
-    const { rows } = await sql<{ n: string }>`select count(*)::text as n from member_import_chunks where venue_id = ${venue.id}`.execute(t.db);
+    const { rows } = await sql<{ n: string }>`select count(*)::text as n from member_import_chunks where chain_id = ${venue.chainId}`.execute(t.db);
     expect(rows[0]!.n).toBe('0');
   });
 
@@ -118,7 +118,7 @@ describe('member imports through the API', () => {
     expect(await imports.processImport(t.db, t.clock, taken, b)).toBe('succeeded');
     expect((await api.get(`/api/v1/members/imports/${created.id}`)).body).toMatchObject({ status: 'succeeded', processed: 2500, imported: 2500, skipped: 0, failed: 0 });
     expect(await balances(venue)).toEqual(expectedBalances(2500, 'R-'));
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
   });
 
   it('a second worker never processes a job another holds: claims at once get one winner; a worker whose claim was taken over commits nothing', async () => {
@@ -211,9 +211,9 @@ describe('member imports through the API', () => {
     expect(again.body).toEqual(first.body);
     expectError(await api.post('/api/v1/members/imports', csv('card_number,consent_date\nK-2,2024-01-01\n'), { 'idempotency-key': 'import-k1' }), 400, 'idempotency_key_reused');
     // One job, and nothing left of the copies the replay and the refusal stored.
-    const { rows } = await sql<{ status: string }>`select status from member_imports where venue_id = ${venue.id}`.execute(t.db);
+    const { rows } = await sql<{ status: string }>`select status from member_imports where chain_id = ${venue.chainId}`.execute(t.db);
     expect(rows).toEqual([{ status: 'pending' }]);
-    const chunks = await sql<{ n: string }>`select count(*)::text as n from member_import_chunks where venue_id = ${venue.id}`.execute(t.db);
+    const chunks = await sql<{ n: string }>`select count(*)::text as n from member_import_chunks where chain_id = ${venue.chainId}`.execute(t.db);
     expect(chunks.rows[0]!.n).toBe('1');
   });
 
@@ -258,11 +258,11 @@ describe('member imports through the API', () => {
 
   it('housekeeping deletes uploads an API process stopped receiving an hour ago, with their chunks', async () => {
     const { venue } = await venueWithImportKey();
-    const program = (await sql<{ id: string }>`select id from programs where venue_id = ${venue.id}`.execute(t.db)).rows[0]!.id;
+    const program = (await sql<{ id: string }>`select id from programs where chain_id = ${venue.chainId}`.execute(t.db)).rows[0]!.id;
     const upload = async (id: string, at: Date) => {
-      await sql`insert into member_imports (venue_id, id, program_id, livemode, format, status, created_at)
-        values (${venue.id}, ${id}, ${program}, true, 'csv', 'receiving', ${at})`.execute(t.db);
-      await sql`insert into member_import_chunks (venue_id, import_id, seq, bytes) values (${venue.id}, ${id}, 0, ${Buffer.from('card_number\n')})`.execute(t.db);
+      await sql`insert into member_imports (chain_id, id, program_id, livemode, format, status, created_at)
+        values (${venue.chainId}, ${id}, ${program}, true, 'csv', 'receiving', ${at})`.execute(t.db);
+      await sql`insert into member_import_chunks (chain_id, import_id, seq, bytes) values (${venue.chainId}, ${id}, 0, ${Buffer.from('card_number\n')})`.execute(t.db);
     };
     const now = t.clock.now();
     const old = ['0190a000-0000-7000-8000-000000000001', '0190a000-0000-7000-8000-000000000002', '0190a000-0000-7000-8000-000000000003'];
@@ -270,7 +270,7 @@ describe('member imports through the API', () => {
     await upload('0190a000-0000-7000-8000-000000000004', new Date(now.getTime() - imports.INTERRUPTED_UPLOAD_MS + 60_000));
     // Two at a time: bounded batches until none is left.
     expect(await imports.forgetInterruptedUploads(t.db, now, 2)).toBe(3);
-    const { rows } = await sql<{ id: string }>`select import_id as id from member_import_chunks where venue_id = ${venue.id}`.execute(t.db);
+    const { rows } = await sql<{ id: string }>`select import_id as id from member_import_chunks where chain_id = ${venue.chainId}`.execute(t.db);
     expect(rows).toEqual([{ id: '0190a000-0000-7000-8000-000000000004' }]);
   });
 
@@ -279,7 +279,7 @@ describe('member imports through the API', () => {
     const a = await api.post('/api/v1/members', { card_number: 'SER-A', consent: true });
     const b = await api.post('/api/v1/members', { card_number: 'SER-B', consent: true });
     expect([a.status, b.status]).toEqual([201, 201]);
-    const serialOf = async (id: string) => (await sql<{ serial: string }>`select serial from members where venue_id = ${venue.id} and id = ${id}`.execute(t.db)).rows[0]!.serial;
+    const serialOf = async (id: string) => (await sql<{ serial: string }>`select serial from members where chain_id = ${venue.chainId} and id = ${id}`.execute(t.db)).rows[0]!.serial;
     const serialA = await serialOf(a.body.id);
     const enrol = expectError(await api.post('/api/v1/members', { card_number: serialA, consent: true }), 409, 'card_number_taken');
     expect(enrol).toMatchObject({ param: 'card_number', message: expect.stringMatching(/another member's serial/) });

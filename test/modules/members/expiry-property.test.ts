@@ -371,7 +371,7 @@ describe('cashback expiry against an independent FIFO model (property)', () => {
         const warned = await sql<{ n: string }>`select count(*) as n from events where type = 'cashback.expiring' and data->'object'->>'member_id' = ${member.id}
           group by data->'object'->>'earned_on' having count(*) > 1`.execute(t.db);
         expect(warned.rows).toEqual([]);
-        expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+        expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
       }),
       { numRuns: Number(process.env.EXPIRY_RUNS ?? 25) },
     );

@@ -131,7 +131,7 @@ describe('cashback expiry', () => {
     expect(expired.map((e) => e.data.object)).toMatchObject([{ object: 'cashback_expiry', member_id: m.member.id, amount: 220, lots: [{ day: '2027-12-28', amount: 220 }] }]);
     // The second lot's warning (due 21 Jan 00:00) is sent by this run: late, but still before its expiry.
     expect((await events(m.api, 'cashback.expiring', m.member.id)).map((e) => e.data.object.earned_on)).toEqual(['2027-12-29', '2027-12-28']);
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('a check that finds cashback due writes its expiry in the same statement; a hold keeps what it holds; reversals use their own lot', async () => {
@@ -173,7 +173,7 @@ describe('cashback expiry', () => {
     expect(await m.get()).toMatchObject({ balance: 0, available: 0, expiring: [] });
     const history = (await m.api.get(`/api/v1/members/${m.member.id}/history`)).body.data;
     expect(history[0]).toMatchObject({ type: 'expiry', cashback: -230 });
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('in debt nothing expires; what is earned pays the debt back first, only the rest forms a lot', async () => {
@@ -232,7 +232,7 @@ describe('cashback expiry', () => {
     await runExpiry(t.db, t.clock.now());
     await runExpiry(t.db, t.clock.now());
     expect(await m.expiries()).toEqual([-300]);
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('an imported opening balance forms a lot of the import day', async () => {
@@ -240,7 +240,7 @@ describe('cashback expiry', () => {
     const m = await berlinMember({ days: 30, warning: 0 });
     const card = newCardNumber();
     const csv = `card_number,phone,name,consent_date,opening_balance,total_spend,visits,stamps\n${card},,Jonas Weber,2028-01-01,1250,0,0,0\n`;
-    const totals = await importMembers(t.db, { venueId: m.venue.id, livemode: false, country: 'DE', reference: 'expiry.csv' }, 'csv', (async function* () {
+    const totals = await importMembers(t.db, { chainId: m.venue.chainId, venueId: m.venue.id, livemode: false, country: 'DE', reference: 'expiry.csv' }, 'csv', (async function* () {
       yield csv;
     })(), { clock: t.clock });
     expect(totals.imported).toBe(1);
@@ -249,7 +249,7 @@ describe('cashback expiry', () => {
     at('2028-12-09T23:00:00.000Z'); // 10 Dec 00:00 Berlin
     await runExpiry(t.db, t.clock.now());
     expect((await m.api.get(`/api/v1/members/${imported.id}`)).body).toMatchObject({ balance: 0, expiring: [] });
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('turning expiry off forgets the lots: nothing earned until then expires', async () => {
@@ -257,8 +257,8 @@ describe('cashback expiry', () => {
     const m = await berlinMember({ days: 3, warning: 0 });
     await m.check(5000);
     expect(await m.get()).toMatchObject({ balance: 500, expiring: [{ amount: 500, on: '2028-12-23' }] });
-    const [program] = await programs.listPrograms(t.db, m.venue.id);
-    await programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } });
+    const [program] = await programs.listPrograms(t.db, m.venue.chainId);
+    await programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } });
     t.clock.advance(10 * DAY);
     await runExpiry(t.db, t.clock.now());
     expect(await m.get()).toMatchObject({ balance: 500, available: 500, expiring: null });
@@ -308,7 +308,7 @@ describe('cashback expiry', () => {
     await runExpiry(t.db, t.clock.now());
     expect(await m.get()).toMatchObject({ balance: 4900, available: 4900, expiring: [] });
     expect(await m.expiries()).toEqual([-100]);
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('refunds give a redemption back to the lots it took from and to no lot, in proportion, exactly', async () => {
@@ -338,7 +338,7 @@ describe('cashback expiry', () => {
     await runExpiry(t.db, t.clock.now());
     expect(await m.expiries()).toEqual([-800]); // the adjustment's 10.00 never expires
     expect(await m.get()).toMatchObject({ balance: 1000, expiring: [] });
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('a check closed long ago earns into a lot already due: its answer shows it gone, as a GET at that moment does', async () => {
@@ -371,8 +371,8 @@ describe('cashback expiry', () => {
     await m.check(2000); // lot of 6 Jan, 2.00, expires on 9 Jan
     at('2032-01-08T10:00:00.000Z'); // the 5 Jan lot is due; no worker has run
     expect(await m.get()).toMatchObject({ balance: 200, expiring: [{ amount: 200, on: '2032-01-09' }] });
-    const [program] = await programs.listPrograms(t.db, m.venue.id);
-    await programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
+    const [program] = await programs.listPrograms(t.db, m.venue.chainId);
+    await programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
     expect(await m.expiries()).toEqual([-500]);
     expect(await events(m.api, 'cashback.expired', m.member.id)).toHaveLength(1);
     // The 6 Jan lot was not due: it no longer expires.
@@ -380,16 +380,16 @@ describe('cashback expiry', () => {
     await runExpiry(t.db, t.clock.now());
     expect(await m.get()).toMatchObject({ balance: 200, available: 200, expiring: null });
     expect(await m.expiries()).toEqual([-500]);
-    expect(await members.verifyTotals(t.db, m.venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('a changed warning lead applies to the lots not yet warned about: 7 → 0 warns none, 0 → 3 warns them', async () => {
     at('2032-02-01T10:00:00.000Z');
     const m = await berlinMember({ days: 10, warning: 7 });
     await m.check(5000); // lot of 1 Feb, 5.00, expires on 11 Feb; warned on 4 Feb by the lead it was formed with
-    const [program] = await programs.listPrograms(t.db, m.venue.id);
+    const [program] = await programs.listPrograms(t.db, m.venue.chainId);
     const lead = (days: number) =>
-      programs.updateProgram(t.db, m.venue.id, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
+      programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
     await lead(0);
     at('2032-02-05T10:00:00.000Z');
     await runExpiry(t.db, t.clock.now());

@@ -48,15 +48,15 @@ async function cashbackVenue(): Promise<Venue> {
   return venue;
 }
 
-const target = (venue: Venue, reference = 'test file') => ({ venueId: venue.id, livemode: true, country: venue.country, reference });
+const target = (venue: Venue, reference = 'test file') => ({ chainId: venue.chainId, venueId: venue.id, livemode: true, country: venue.country, reference });
 
 /** Every member of the venue with their card, totals and how many `import` entries they have. */
 async function imported(venue: Venue) {
   const { rows } = await sql<{ card_number: string; cashback: string; spend: string; visits: number; entries: string }>`
     select c.card_number, m.cashback, m.spend, m.visits,
-      (select count(*) from ledger_entries l where l.venue_id = m.venue_id and l.member_id = m.id and l.kind = 'import') as entries
-    from members m join member_cards c on c.venue_id = m.venue_id and c.member_id = m.id
-    where m.venue_id = ${venue.id} order by c.card_number`.execute(t.db);
+      (select count(*) from ledger_entries l where l.chain_id = m.chain_id and l.member_id = m.id and l.kind = 'import') as entries
+    from members m join member_cards c on c.chain_id = m.chain_id and c.member_id = m.id
+    where m.chain_id = ${venue.chainId} order by c.card_number`.execute(t.db);
   return rows.map((r) => ({ card: r.card_number, balance: Number(r.cashback), spend: Number(r.spend), visits: r.visits, entries: Number(r.entries) }));
 }
 
@@ -78,7 +78,7 @@ async function importInOneRun(count: number) {
   );
   expect(done).toMatchObject({ imported: count, skipped: 0, failed: 0, stopped: false });
   const { rows } = await sql<{ n: string; balance: string; spend: string }>`
-    select count(*)::text as n, sum(cashback)::text as balance, sum(spend)::text as spend from members where venue_id = ${venue.id}`.execute(t.db);
+    select count(*)::text as n, sum(cashback)::text as balance, sum(spend)::text as spend from members where chain_id = ${venue.chainId}`.execute(t.db);
   // Sums of the generator's figures, computed here from the formulas.
   let balance = 0;
   let spend = 0;
@@ -87,7 +87,7 @@ async function importInOneRun(count: number) {
     spend += generated(i).spend;
   }
   expect(rows[0]).toEqual({ n: String(count), balance: String(balance), spend: String(spend) });
-  expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+  expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
   return done;
 }
 
@@ -141,7 +141,7 @@ describe('members import', () => {
     expect(reported.map((r) => r.line)).toEqual([...bad.keys()]);
     for (const r of reported) expect(r.reason).toMatch(bad.get(r.line)!);
     expect((await imported(venue)).length).toBe(good);
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
   });
 
   it('the example file of docs/members.md imports whole', async () => {
@@ -196,7 +196,7 @@ describe('members import', () => {
     const again = await importMembers(t.db, target(venue), 'csv', readChunks(file), { clock: t.clock, batchSize: 100 });
     expect(again).toMatchObject({ imported: 700, skipped: 300, failed: 0, stopped: false });
     expect(await imported(venue)).toEqual(expectedMembers(1000));
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
   });
 
   postgres.it('the CLI killed with SIGKILL midway and run again: each member exactly once, ledger verify clean', async () => {
@@ -214,7 +214,7 @@ describe('members import', () => {
     let seen = 0;
     for (let waited = 0; seen < 2000 && waited < 120_000; waited += 50) {
       await new Promise((r) => setTimeout(r, 50));
-      seen = Number((await sql<{ n: string }>`select count(*) as n from members where venue_id = ${venue.id}`.execute(t.db)).rows[0]!.n);
+      seen = Number((await sql<{ n: string }>`select count(*) as n from members where chain_id = ${venue.chainId}`.execute(t.db)).rows[0]!.n);
     }
     child.kill('SIGKILL');
     await exited;
@@ -377,7 +377,7 @@ describe('members import: what a line may hold', () => {
   it("a card number that is another member's serial is a bad line (a scan of it would find two members)", async () => {
     const venue = await cashbackVenue();
     await importText(venue, 'csv', 'card_number,consent_date\nQ-1,2024-01-01\n', 1);
-    const { rows } = await sql<{ serial: string }>`select serial from members where venue_id = ${venue.id}`.execute(t.db);
+    const { rows } = await sql<{ serial: string }>`select serial from members where chain_id = ${venue.chainId}`.execute(t.db);
     const serial = rows[0]!.serial;
     const { bad } = await importText(venue, 'csv', `card_number,consent_date\nQ-2,2024-01-01\n${serial},2024-01-01\nQ-3,2024-01-01\n`, 3);
     expect(bad).toEqual([{ line: 3, reason: "card_number is another member's serial (the code on their pass); a scan of it would find two members." }]);

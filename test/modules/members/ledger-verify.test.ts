@@ -28,12 +28,12 @@ describe('member totals and the ledger', () => {
       balance: await ledgerSum(t, member.id),
       total_spend: await ledgerSum(t, member.id, 'spend'),
     });
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
 
     await sql`update members set cashback = cashback + 1 where id = ${member.id}`.execute(t.db);
     const stored = (await api.get(`/api/v1/members/${member.id}`)).body.balance;
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([
-      { venue_id: venue.id, member_id: member.id, field: 'cashback', stored, ledger: stored - 1 },
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([
+      { chain_id: venue.chainId, member_id: member.id, field: 'cashback', stored, ledger: stored - 1 },
     ]);
     await sql`update members set cashback = cashback - 1 where id = ${member.id}`.execute(t.db);
   });

@@ -61,17 +61,17 @@ async function exportOf(api: ReturnType<typeof client>, id: string): Promise<Mem
   return { ...res.body, raw: JSON.stringify(res.body) };
 }
 
-/** Every text the database keeps for the venue where a copy of a member's data could sit. */
-async function storedTexts(venueId: string): Promise<string> {
+/** Every text the database keeps for the chain where a copy of a member's data could sit. */
+async function storedTexts(chainId: string): Promise<string> {
   const { rows } = await sql<{ text: string }>`
-    select data::text as text from events where venue_id = ${venueId}
-    union all select response_body::text from idempotency_keys where venue_id = ${venueId}
-    union all select display::text from transactions where venue_id = ${venueId}
-    union all select coalesce(reason, '') from ledger_entries where venue_id = ${venueId}
-    union all select concat_ws(' ', name, phone, serial) from members where venue_id = ${venueId}
-    union all select card_number from member_cards where venue_id = ${venueId}
-    union all select card_hash from erased_cards where venue_id = ${venueId}
-    union all select reason from member_import_errors where venue_id = ${venueId}`.execute(t.db);
+    select data::text as text from events where chain_id = ${chainId}
+    union all select response_body::text from idempotency_keys where chain_id = ${chainId}
+    union all select display::text from transactions where chain_id = ${chainId}
+    union all select coalesce(reason, '') from ledger_entries where chain_id = ${chainId}
+    union all select concat_ws(' ', name, phone, serial) from members where chain_id = ${chainId}
+    union all select card_number from member_cards where chain_id = ${chainId}
+    union all select card_hash from erased_cards where chain_id = ${chainId}
+    union all select reason from member_import_errors where chain_id = ${chainId}`.execute(t.db);
   return rows.map((r) => r.text).join('\n');
 }
 
@@ -106,7 +106,7 @@ describe('export', () => {
     for (let i = 0; i < 3; i++) expect((await api.post('/api/v1/visits', { member_id: member.id, external_id: `V-${i}` })).status).toBe(201);
     // More ledger rows than one page of the export reads.
     await t.db.transaction().execute((trx) =>
-      members.appendLedger(trx, { venueId: venue.id, livemode: false }, Array.from({ length: 450 }, () => ({ memberId: member.id, kind: 'import', stamps: 1 }))),
+      members.appendLedger(trx, { chainId: venue.chainId, venueId: venue.id, livemode: false }, Array.from({ length: 450 }, () => ({ memberId: member.id, kind: 'import', stamps: 1 }))),
     );
     const doc = await exportOf(api, member.id);
     expect(doc.visits.map((v) => v.external_id)).toEqual(['V-2', 'V-1', 'V-0']);
@@ -135,7 +135,7 @@ describe('erase', () => {
   it('removes the personal data everywhere, keeps the figures, releases the hold, and no look-up finds the member', async () => {
     const { venue, api, member, cards, hold, personal } = await cashbackMember();
     const before = await exportOf(api, member.id);
-    const stored = await storedTexts(venue.id);
+    const stored = await storedTexts(venue.chainId);
     for (const s of personal) expect(stored).toContain(s);
 
     const erased = await api.post(`/api/v1/members/${member.id}/erase`, undefined, { 'idempotency-key': 'erase-1' });
@@ -157,7 +157,7 @@ describe('erase', () => {
     // What the export and the database keep names none of it.
     const after = await exportOf(api, member.id);
     for (const s of personal) expect(after.raw).not.toContain(s);
-    const storedAfter = await storedTexts(venue.id);
+    const storedAfter = await storedTexts(venue.chainId);
     for (const s of personal) expect(storedAfter).not.toContain(s);
     expect(after.member).toMatchObject({ name: null, phone: null, cards: [], erased_at: erased.body.erased_at });
 
@@ -168,7 +168,7 @@ describe('erase', () => {
     expect(after.transactions.map(figures)).toEqual(before.transactions.map(figures));
     expect(after.transactions[0]!.display.cashier).toMatch(/^\[erased\] · /);
     expect(after.holds).toMatchObject([{ id: hold.id, status: 'released' }]);
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
 
     // The venue's accounts still work: refunding half of the first check takes back half of its 100 earned.
     const refund = await api.post('/api/v1/transactions/P-1/refunds', { external_id: 'R-1', amount: 1000 });
@@ -176,8 +176,8 @@ describe('erase', () => {
     const refunded = await exportOf(api, member.id);
     expect(refunded.member.totals).toEqual({ cashback: 400, spend: 2000, visits: 2, stamps: 0 });
     expect(refunded.refunds).toMatchObject([{ external_id: 'R-1', transaction_external_id: 'P-1', amount: 1000, earned_reversed: 50, redeemed_returned: 0 }]);
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
-    for (const s of personal) expect(await storedTexts(venue.id)).not.toContain(s);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
+    for (const s of personal) expect(await storedTexts(venue.chainId)).not.toContain(s);
 
     // A stored answer replays scrubbed; the enrolment's key still answers, without the data.
     const replay = await api.post('/api/v1/members', { card_number: cards[0], consent: true, name: NAME, phone: '087 123 4567' }, { 'idempotency-key': 'enrol-1' });
@@ -234,7 +234,7 @@ describe('erase, wherever a copy sits', () => {
     expect((await api.patch(`/api/v1/members/${m.id}`, { name: 'Zed Newname', phone: '087 333 4444' })).status).toBe(200);
     expect((await api.post(`/api/v1/members/${m.id}/erase`)).status).toBe(200);
 
-    const stored = await storedTexts(venue.id);
+    const stored = await storedTexts(venue.chainId);
     // The line item is the till's product name, kept as it was written.
     expect(stored.replaceAll('Gift for Oldname', '')).not.toMatch(/Oldname|Smith|Zed|Newname|1112222|111 2222|3334444|333 4444/);
     const reasons = (await exportOf(api, m.id)).ledger.filter((e) => e.type === 'adjustment').map((e) => e.reason).sort();
@@ -285,13 +285,13 @@ describe('erase, wherever a copy sits', () => {
     expect((await api.post(`/api/v1/members/${m.id}/erase`)).status).toBe(200);
 
     expect(await run()).toMatchObject({ status: 'succeeded', imported: 0, skipped: 1, failed: 1 });
-    const cli = await importMembers(t.db, { venueId: venue.id, livemode: false, country: 'IE', reference: 'again.csv' }, 'csv', (async function* () { yield file; })(), { clock: t.clock });
+    const cli = await importMembers(t.db, { chainId: venue.chainId, venueId: venue.id, livemode: false, country: 'IE', reference: 'again.csv' }, 'csv', (async function* () { yield file; })(), { clock: t.clock });
     expect(cli).toMatchObject({ imported: 0, skipped: 1, failed: 1 });
     expectError(await api.get('/api/v1/members/lookup?card_number=IMP-1'), 404, 'member_not_found');
-    const { rows } = await sql<{ n: number; cashback: number }>`select count(*)::int as n, sum(cashback)::int as cashback from members where venue_id = ${venue.id}`.execute(t.db);
+    const { rows } = await sql<{ n: number; cashback: number }>`select count(*)::int as n, sum(cashback)::int as cashback from members where chain_id = ${venue.chainId}`.execute(t.db);
     expect(rows[0]).toEqual({ n: 1, cashback: 500 });
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
-    const stored = await storedTexts(venue.id);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
+    const stored = await storedTexts(venue.chainId);
     for (const s of ['IMP-1', 'Aoife', '871234567']) expect(stored).not.toContain(s);
 
     // The API may give the number to a new guest; an import still does not enrol the old line.
@@ -313,18 +313,18 @@ describe('erase, wherever a copy sits', () => {
     t.clock.advance(10 * DAY);
     await runExpiry(t.db, t.clock.now());
     await runExpiry(t.db, t.clock.now());
-    const types = (await sql<{ type: string }>`select type from events where venue_id = ${venue.id} and type like 'cashback.%'`.execute(t.db)).rows.map((r) => r.type);
+    const types = (await sql<{ type: string }>`select type from events where chain_id = ${venue.chainId} and type like 'cashback.%'`.execute(t.db)).rows.map((r) => r.type);
     expect(types).not.toContain('cashback.expiring');
     const after = await exportOf(api, m.id);
     expect(after.member.totals.cashback).toBe(0);
     expect(after.ledger.filter((e) => e.type === 'expiry').map((e) => e.cashback)).toEqual([-1000]);
-    expect(await members.verifyTotals(t.db, venue.id)).toEqual([]);
+    expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
   });
 
   it('releases every hold in force, however many', async () => {
     const { venue, api, member, hold } = await cashbackMember();
     const extra = Array.from({ length: 1001 }, () => ({
-      venue_id: venue.id, id: newId(), member_id: member.id, amount: 1, status: 'active' as const,
+      chain_id: venue.chainId, venue_id: venue.id, id: newId(), member_id: member.id, amount: 1, status: 'active' as const,
       expires_at: new Date(t.clock.now().getTime() + 3_600_000), captured_amount: null, captured_by: null, livemode: false, created_at: t.clock.now(), finished_at: null,
     }));
     await t.db.insertInto('holds').values(extra).execute();
@@ -332,7 +332,7 @@ describe('erase, wherever a copy sits', () => {
     expect(erased.status).toBe(200);
     expect(erased.body.holds_released).toHaveLength(1002);
     expect(erased.body.holds_released).toContain(hold.id);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from holds where venue_id = ${venue.id} and status = 'active'`.execute(t.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from holds where chain_id = ${venue.chainId} and venue_id = ${venue.id} and status = 'active'`.execute(t.db);
     expect(rows[0]!.n).toBe(0);
   });
 });

@@ -122,11 +122,11 @@ describe('GET /v1/account', () => {
     const { venue, api, program, member, read } = await setUp('cashback');
     const second = await createProgram(t, venue, 'stamps');
     expect(second.isDefault).toBe(false);
-    await programs.updateProgram(t.db, venue.id, program.id, {
+    await programs.updateProgram(t.db, venue.chainId, program.id, {
       settings: { levels: [{ name: 'Member', min_spend: 0, percent: 4 }], max_redeem_percent: 50 },
     });
     expect((await read()).level).toEqual({ name: 'Member', percent: 4, min_spend: 0 });
-    await programs.updateProgram(t.db, venue.id, second.id, { isDefault: true });
+    await programs.updateProgram(t.db, venue.chainId, second.id, { isDefault: true });
     const account = (await api.get('/api/v1/account')).body.programs;
     expect(account.map((p: { id: string; is_default: boolean }) => [p.id, p.is_default])).toEqual([[program.id, false], [second.id, true]]);
     const next = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true });

@@ -11,8 +11,13 @@ const t = useTestApp();
 const dishes = (n: number, tag = 'v1') =>
   Array.from({ length: n }, (_, i) => ({ external_id: `sku-${i}`, name: `Dish ${i} ${tag}`, category: i % 2 ? 'Mains' : 'Starters', price: 100 + i }));
 
-async function count(venueId: string): Promise<number> {
-  const row = await t.db.selectFrom('dishes').select((eb) => eb.fn.countAll<number>().as('n')).where('venue_id', '=', venueId).executeTakeFirstOrThrow();
+async function count(venue: accounts.Venue): Promise<number> {
+  const row = await t.db
+    .selectFrom('dishes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('chain_id', '=', venue.chainId)
+    .where('venue_id', '=', venue.id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -49,7 +54,7 @@ describe('bulk sync', () => {
     const res = await client(t, secret).post('/api/v1/menu/items/bulk', { items: dishes(500) });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ object: 'menu_sync', created: 500, updated: 0, unchanged: 0, removed: 0 });
-    expect(await count(venue.id)).toBe(500);
+    expect(await count(venue)).toBe(500);
   });
 
   it('applies 500 dishes with set-based SQL: one statement, two with replace, never one per dish', async () => {
@@ -68,14 +73,14 @@ describe('bulk sync', () => {
     statements = 0;
     await counted.transaction().execute((trx) => menu.syncDishes(trx, caller, { items: dishes(500, 'v2'), replace: true }));
     expect(statements).toBe(2);
-    expect(await count(venue.id)).toBe(500);
+    expect(await count(venue)).toBe(500);
   });
 
   it('refuses 501 dishes with param items', async () => {
     const { venue, secret } = await venueWithKey(t);
     const res = await client(t, secret).post('/api/v1/menu/items/bulk', { items: dishes(501) });
     expect(expectError(res, 400, 'parameter_invalid').param).toBe('items');
-    expect(await count(venue.id)).toBe(0);
+    expect(await count(venue)).toBe(0);
   });
 
   it('one bad dish among 500: nothing is applied and every bad item is reported by index', async () => {
@@ -91,7 +96,7 @@ describe('bulk sync', () => {
       { index: 402, param: 'items[402].name', message: 'name is required.' },
       { index: 499, param: 'items[499].external_id', message: 'external_id sku-3 is also item 3' },
     ]);
-    expect(await count(venue.id)).toBe(0);
+    expect(await count(venue)).toBe(0);
   });
 
   it('a second identical sync reports all unchanged; changes are counted; replace removes the rest', async () => {
@@ -109,7 +114,7 @@ describe('bulk sync', () => {
       unchanged: 39,
       removed: 10,
     });
-    expect(await count(venue.id)).toBe(41);
+    expect(await count(venue)).toBe(41);
     expect((await api.get('/api/v1/menu/items/sku-0')).body.price).toBe(999);
     expectError(await api.get('/api/v1/menu/items/sku-45'), 404, 'dish_not_found');
   });

@@ -48,6 +48,7 @@ describe('delivery', () => {
       object: 'event',
       id: event.id,
       type: 'balance.adjusted',
+      venue_id: venue.id,
       api_version: 'v1',
       created_at: event.created_at,
       livemode: false,

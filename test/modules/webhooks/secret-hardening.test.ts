@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { down as undoHardening } from '../../../src/db/migrations/0016_hardening.js';
 import { startHousekeeping } from '../../../src/housekeeping.js';
+import * as accounts from '../../../src/modules/accounts/service.js';
 import { endpointSecret } from '../../../src/modules/webhooks/sender.js';
 import * as webhooks from '../../../src/modules/webhooks/service.js';
 import { createWebhookWorker } from '../../../src/server.js';
@@ -62,7 +63,7 @@ describe('a process whose key cannot open an endpoint secret', () => {
     cleanups.push(() => r.close());
     // Sealed by another process's key, which this server's SECRET_ENCRYPTION_KEY does not hold.
     const otherBox = new SecretBox([randomBytes(32)]);
-    const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+    const caller = { ...accounts.placeOf(venue), livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
     const endpoint = await webhooks.createEndpoint(t.db, caller, { url: r.url }, { allowPrivate: true, resolve: async () => [] }, otherBox);
     await raiseEvent(t, venue, 'balance.adjusted', { object: 'member', id: 'm1', balance: 120 });
 
@@ -126,7 +127,7 @@ describe('housekeeping', () => {
     const policy = { allowPrivate: true, resolve: async () => [] };
     const sealedWith = async (box: SecretBox) => {
       const { venue } = await venueWithKey(t);
-      const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+      const caller = { ...accounts.placeOf(venue), livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
       return webhooks.createEndpoint(t.db, caller, { url: 'http://127.0.0.1:9/hook' }, policy, box);
     };
     const underOld = await sealedWith(new SecretBox([oldKey]));
@@ -142,7 +143,7 @@ describe('housekeeping', () => {
 
     expect(log.error).not.toHaveBeenCalled();
     for (const endpoint of [underOld, plain]) {
-      const row = await t.db.selectFrom('webhook_endpoints').select(['venue_id', 'id', 'secret', 'secret_key_id']).where('id', '=', endpoint.id).executeTakeFirstOrThrow();
+      const row = await t.db.selectFrom('webhook_endpoints').select(['chain_id', 'venue_id', 'id', 'secret', 'secret_key_id']).where('id', '=', endpoint.id).executeTakeFirstOrThrow();
       expect(row.secret_key_id).toBe(keyIdOf(newKey));
       expect(new SecretBox([newKey]).open(endpointSecret(row))).toBe(endpoint.secret);
     }

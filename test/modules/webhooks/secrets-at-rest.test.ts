@@ -40,7 +40,7 @@ async function storedRow(id: string) {
 /** An endpoint written straight through the service with `box`, in a venue of its own. */
 async function endpointSealedWith(box: SecretBox) {
   const { venue } = await venueWithKey(t);
-  const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+  const caller = { ...accounts.placeOf(venue), livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
   return webhooks.createEndpoint(t.db, caller, { url: 'http://127.0.0.1:9/hook' }, policy, box);
 }
 
@@ -72,8 +72,8 @@ describe('webhook signing secrets at rest', () => {
     const a = await endpointSealedWith(box);
     const b = await endpointSealedWith(box);
     const rowA = await storedRow(a.id);
-    const ofA = await t.db.selectFrom('webhook_endpoints').select(['venue_id', 'id']).where('id', '=', a.id).executeTakeFirstOrThrow();
-    const ofB = await t.db.selectFrom('webhook_endpoints').select(['venue_id', 'id']).where('id', '=', b.id).executeTakeFirstOrThrow();
+    const ofA = await t.db.selectFrom('webhook_endpoints').select(['chain_id', 'venue_id', 'id']).where('id', '=', a.id).executeTakeFirstOrThrow();
+    const ofB = await t.db.selectFrom('webhook_endpoints').select(['chain_id', 'venue_id', 'id']).where('id', '=', b.id).executeTakeFirstOrThrow();
     expect(box.open(endpointSecret({ ...ofA, ...rowA }))).toBe(a.secret);
     // A's sealed value copied onto B's row does not open there.
     expect(() => box.open(endpointSecret({ ...ofB, ...rowA }))).toThrow();
@@ -98,7 +98,7 @@ describe('webhook signing secrets at rest', () => {
     expect(await webhooks.sealStoredSecrets(t.db, new SecretBox([newer, oldKey]))).toBe(0);
     const onlyNew = new SecretBox([newer]);
     for (const e of [endpoint, legacy]) {
-      const row = await t.db.selectFrom('webhook_endpoints').select(['venue_id', 'id', 'secret', 'secret_key_id']).where('id', '=', e.id).executeTakeFirstOrThrow();
+      const row = await t.db.selectFrom('webhook_endpoints').select(['chain_id', 'venue_id', 'id', 'secret', 'secret_key_id']).where('id', '=', e.id).executeTakeFirstOrThrow();
       expect(row.secret).not.toContain('whsec_');
       expect(onlyNew.open(endpointSecret(row))).toBe(e.secret);
     }
@@ -130,7 +130,7 @@ describe('webhook signing secrets at rest', () => {
     let close = async () => {};
     const seed = async (db: typeof t.db) => {
       const venue = await accounts.createVenue(db, { name: 'Wrong Key', slug: `wrong-key-${Date.now().toString(36)}` });
-      const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+      const caller = { ...accounts.placeOf(venue), livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
       await webhooks.createEndpoint(db, caller, { url: 'http://127.0.0.1:9/hook' }, policy, new SecretBox([Buffer.from(TEST_SECRET_KEY, 'base64')]));
     };
     if (onPostgres()) {

@@ -38,13 +38,13 @@ const workerEnv = {
 async function seed(db: Db, receiver: Receiver, count: number): Promise<string[]> {
   const suffix = Math.random().toString(36).slice(2, 8);
   const venue = await accounts.createVenue(db, { name: 'Workers', slug: `workers-${suffix}` });
-  const caller = { venueId: venue.id, livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
+  const caller = { ...accounts.placeOf(venue), livemode: false } as Parameters<typeof webhooks.createEndpoint>[1];
   await webhooks.createEndpoint(db, caller, { url: receiver.url }, { allowPrivate: true, resolve: async () => [] }, openSecretBox(t.config));
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const event = await db
       .transaction()
-      .execute((trx) => recordEvent(trx, { venueId: venue.id, type: 'order.created', livemode: false, object: { n: i }, request: null }));
+      .execute((trx) => recordEvent(trx, { ...accounts.placeOf(venue), type: 'order.created', livemode: false, object: { n: i }, request: null }));
     ids.push(event.id);
   }
   return ids;
