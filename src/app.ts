@@ -21,6 +21,7 @@ import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
 import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
+import { reportRoutes } from './modules/reports/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
 import { dashboardApiRoutes } from './modules/dashboard/routes.js';
 import { dashboardStaticRoutes } from './modules/dashboard/static.js';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(checkRoutes);
       await api.register(holdRoutes);
       await api.register(visitRoutes);
+      await api.register(reportRoutes);
     },
     { prefix: '/api' },
   );

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import type { ValidateFunction } from 'ajv';
 import type { Static, TSchema } from 'typebox';
 import { BACKUP_COMMANDS } from './backup.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { ConfigError } from './shared/config-error.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
@@ -15,7 +16,7 @@ import * as accounts from './modules/accounts/service.js';
 import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
-import { programOf } from './modules/dashboard/service.js';
+import { changeProgram, programOf } from './modules/dashboard/service.js';
 import { BatchFailed, importFile } from './modules/members/bulk-import.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
@@ -162,6 +163,45 @@ const COMMANDS: Record<string, Command> = {
       }
     },
   },
+  'chain merge': {
+    usage:
+      'chain merge <venue> --into <chain>   The venue, the only one of its chain, joins chain <chain> (id or slug, same currency) with its members, balances, keys and history; every card, serial, phone, category or SKU clash is listed, exit 1, nothing changed (docs/chains.md).',
+    options: { into: { type: 'string' } },
+    async run(storage, v, positionals) {
+      const ref = positionals[0];
+      if (!ref || positionals.length > 1) throw new UsageError('Give one venue (id or slug): chain merge <venue> --into <chain>.');
+      const into = required(v, 'into');
+      // Loaded here, for this command only.
+      const { conflictLine, mergeVenueIntoChain } = await import('./modules/accounts/merge.js');
+      const { openSecretBox } = await import('./shared/secret-box.js');
+      const secrets = openSecretBox(loadConfig());
+      const outcome = await storage.database.db
+        .transaction()
+        .execute((trx) => mergeVenueIntoChain(trx, secrets, ref, into))
+        .catch((err: unknown) => {
+          // A card or a venue arrived in one of the chains while the merge ran: the database refused, nothing moved.
+          const code = (err as { code?: string }).code;
+          if (code === '23505' || code === '23503') throw new UsageError(`The chains changed while merging (${(err as Error).message}); nothing was changed: run the merge again.`);
+          throw err;
+        });
+      if (outcome.status === 'refused') throw new UsageError(`${outcome.reason} Nothing was changed.`);
+      if (outcome.status === 'conflicts') {
+        for (const c of outcome.conflicts) say(conflictLine(c, outcome.venue.slug, outcome.into.slug));
+        say(`${outcome.conflicts.length} conflict${outcome.conflicts.length === 1 ? '' : 's'} between ${outcome.venue.slug} and chain ${outcome.into.slug}: nothing was changed. Resolve them and run the merge again.`);
+        return 1;
+      }
+      const m = outcome.moved;
+      say(
+        `Merged venue ${outcome.venue.slug} into chain ${outcome.into.slug} (venues: ${outcome.into.venues.join(', ')}): ${m.members} members with ${m.member_cards} cards and ` +
+          `${m.ledger_entries} ledger entries, ${m.programs} programs, ${m.transactions} transactions, ${m.api_keys} keys moved; chain ${outcome.from.slug} is deleted.`,
+      );
+      if (outcome.programNoLongerDefault) say(`Program ${outcome.programNoLongerDefault.id} "${outcome.programNoLongerDefault.name}" is no longer a default: the chain's default stays.`);
+      if (outcome.foldedCategories.length) say(`Categories equal in both, kept once: ${outcome.foldedCategories.join(', ')}.`);
+      if (outcome.foldedProducts.length) say(`Products equal in both, kept once: ${outcome.foldedProducts.join(', ')}.`);
+      if (outcome.endpointsGivenToVenue.length) say(`Chain webhook endpoints now the venue's: ${outcome.endpointsGivenToVenue.join(', ')}.`);
+      if (outcome.erasureKey === 'source') say(`Erased card numbers of ${outcome.from.slug} carried over with their key.`);
+    },
+  },
   'venue set': {
     usage:
       "venue set [--name N] [--currency C] [--locale L] [--timezone Z] [--country CC] [--rules '{json}'] [--venue V]   The venue and its default register rules (D12).",
@@ -237,9 +277,9 @@ const COMMANDS: Record<string, Command> = {
         is_default: v.default === 'true' ? true : undefined,
       });
       const venue = await venueOf(db, v.venue);
-      await programOf(db, venue.id, id);
+      await programOf(db, venue.chainId, id);
       const program = await db.transaction().execute((trx) =>
-        programs.updateProgram(trx, venue.chainId, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }),
+        changeProgram(trx, venue.chainId, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }, new Date()),
       );
       const shown = programs.presentProgram(program);
       say(`Updated ${shown.type} program ${program.id} "${program.name}"${program.isDefault ? ' (the default)' : ''}: ${JSON.stringify(shown.settings)}`);
@@ -280,13 +320,26 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'category rules': {
-    usage: 'category rules --category C [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V]',
-    options: { venue: { type: 'string' }, category: { type: 'string' }, ...MONEY_RULE_OPTIONS },
+    usage:
+      'category rules --category C [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V] [--venue-only | --chain-rule]   The chain\'s rule; --venue-only: venue V\'s own rule, which wins there; --chain-rule: V follows the chain\'s again.',
+    options: { venue: { type: 'string' }, category: { type: 'string' }, 'venue-only': { type: 'boolean' }, 'chain-rule': { type: 'boolean' }, ...MONEY_RULE_OPTIONS },
     optionOf: MONEY_RULE_FIELDS,
     async run(storage, v) {
+      const db = storage.database.db;
       const rules = asBody(CategoryUpdate, { ...moneyRuleOptions(v) });
-      const venue = await venueOf(storage.database.db, v.venue);
-      say(describeCategory(await catalogue.setCategoryRules(storage.database.db, venue.chainId, required(v, 'category'), rules)));
+      const venue = await venueOf(db, v.venue);
+      const category = required(v, 'category');
+      if (v['venue-only'] && v['chain-rule']) throw new UsageError('Give --venue-only or --chain-rule, not both.');
+      if (v['chain-rule']) {
+        await catalogue.clearVenueCategoryRules(db, accounts.placeOf(venue), category);
+        say(`${venue.slug} follows the chain's rule for ${category} again.`);
+        return;
+      }
+      const changed = v['venue-only']
+        ? await catalogue.setVenueCategoryRules(db, accounts.placeOf(venue), category, rules)
+        : await catalogue.setCategoryRules(db, venue.chainId, category, rules);
+      const own = changed.venue_rules.find((r) => r.venue_id === venue.id);
+      say(own ? `At ${venue.slug} (its own rule): ${describeCategory({ ...own, name: changed.name })}` : describeCategory(changed));
     },
   },
   'owner create': {

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import envSchema from 'env-schema';
 import { Type, type Static } from 'typebox';
+import { ConfigError } from './shared/config-error.js';
 import { parseSecretKeys } from './shared/secret-box.js';
 
 const EnvSchema = Type.Object({
@@ -90,8 +91,6 @@ export function parseDuration(text: string): number {
   if (amount === undefined) throw new ConfigError(`Invalid duration "${text}"`);
   return Number(amount) * UNIT_MS[unit ?? 'ms']!;
 }
-
-export class ConfigError extends Error {}
 
 function trustProxyOf(value: string): boolean | string {
   return value === 'true' || value === 'false' ? value === 'true' : value;

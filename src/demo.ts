@@ -1,21 +1,26 @@
-// First run (D18): an empty database gets a demo venue, its owner and a test key, once.
+// First run (D18): an empty database gets a demo chain of two venues sharing their members (D21, D25), its owner and a
+// test key, once.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import * as accounts from './modules/accounts/service.js';
 import * as catalogue from './modules/catalogue/service.js';
-import * as checks from './modules/checks/service.js';
+import { applyCheck } from './modules/checks/apply.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import * as programs from './modules/programs/service.js';
 import { systemClock } from './shared/clock.js';
 
 export interface DemoVenue {
+  /** The chain's first venue, where the owner signs in and the test key belongs. */
   venue: accounts.Venue;
+  /** The second venue of the same chain, where members of the first one come too. */
+  quay: accounts.Venue;
   ownerEmail: string;
   ownerPassword: string;
   testKey: string;
   tables: { name: string; tableCode: string }[];
+  quayTables: { name: string; tableCode: string }[];
 }
 
 export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue | undefined> {
@@ -28,24 +33,33 @@ export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue
       slug: 'demo',
       settings: { manual_adjustments_allowed: true },
     });
+    const quay = await accounts.createVenue(trx, {
+      name: 'Demo Café Quay',
+      slug: 'demo-quay',
+      chainId: venue.chainId,
+      settings: { manual_adjustments_allowed: true },
+    });
     const ownerEmail = 'owner@demo.test';
     const ownerPassword = randomBytes(12).toString('base64url');
     await accounts.createOwner(trx, { chainId: venue.chainId, venueId: venue.id, email: ownerEmail, password: ownerPassword });
     const { secret } = await accounts.createApiKey(trx, pepper, { venueId: venue.id, name: 'Demo till', livemode: false });
-    await seedDemoVenue(trx, venue);
-    return { venue, ownerEmail, ownerPassword, testKey: secret, tables: DEMO_TABLES };
+    const enrolled = await seedDemoVenue(trx, venue);
+    await seedQuay(trx, quay, enrolled);
+    return { venue, quay, ownerEmail, ownerPassword, testKey: secret, tables: DEMO_TABLES, quayTables: QUAY_TABLES };
   });
 }
 
 export function demoBanner(demo: DemoVenue, baseUrl: string): string {
   return [
     '',
-    'Welcome to Venue Loyalty. A demo venue was created; these secrets are shown only now:',
+    'Welcome to Venue Loyalty. A demo chain of two venues sharing their members was created; these secrets are shown only now:',
     `  Venue:          ${demo.venue.name} (slug ${demo.venue.slug}, id ${demo.venue.id})`,
+    `  Second venue:   ${demo.quay.name} (slug ${demo.quay.slug}, id ${demo.quay.id}); switch to it in the dashboard's header`,
     `  Owner sign-in:  ${demo.ownerEmail} / ${demo.ownerPassword}  (${baseUrl}/dashboard)`,
-    `  Test API key:   ${demo.testKey}`,
+    `  Test API key:   ${demo.testKey}  (${demo.venue.name}'s)`,
     '',
     `  QR menus:       ${demo.tables.map((t) => `${baseUrl}/m/${demo.venue.slug}/${t.tableCode} (${t.name})`).join(', ')}`,
+    `                  ${demo.quayTables.map((t) => `${baseUrl}/m/${demo.quay.slug}/${t.tableCode} (${t.name})`).join(', ')}`,
     '',
     `  Try it:  curl -H "Authorization: Bearer ${demo.testKey}" ${baseUrl}/api/v1/account`,
     `  API reference: ${baseUrl}/api/docs`,
@@ -79,6 +93,8 @@ const DEMO_TABLES = [
   { name: 'Window 2', tableCode: 't2' },
 ];
 
+const QUAY_TABLES = [{ name: 'Terrace 1', tableCode: 'q1' }];
+
 const DEMO_MEMBERS = [
   { name: 'Aoife Murphy', card: 'DEMO-0001', phone: '+353871000001', spend: 12_450, cashback: 373 },
   { name: 'Ciarán Kelly', card: 'DEMO-0002', phone: '+353871000002', spend: 61_200, cashback: 2_410 },
@@ -100,12 +116,12 @@ const DEMO_CHECKS = [
 ];
 
 /**
- * A venue with something on every page: a three-level cashback program, categories with their own rules, a menu
+ * The first venue, with something on every page: a three-level cashback program, categories with their own rules, a menu
  * with a stop-listed dish, two tables for the QR page, and members whose history has an import from a previous
  * system, checks and an owner's adjustment. Everything goes through the services the API and dashboard use, as
  * the test key's traffic (livemode false), so the dashboard shows it apart from live figures.
  */
-async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<void> {
+async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string, string>> {
   await programs.createProgram(trx, venue.chainId, {
     name: 'Demo Café Rewards',
     type: 'cashback',
@@ -139,6 +155,50 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<void> {
   }
   // No scan rule at the demo venue, so the scan window is never consulted.
   const ctx = { clock: systemClock, scanWindowSeconds: 0 };
-  for (const check of DEMO_CHECKS) await checks.applyCheck(trx, caller, check, ctx, null);
+  for (const check of DEMO_CHECKS) await applyCheck(trx, caller, check, ctx, null);
   await members.adjustBalance(trx, caller, enrolled.get('DEMO-0005')!, { amount: 250, reason: 'Birthday treat' }, null, systemClock);
+  return enrolled;
+}
+
+/**
+ * The quay: the same menu and catalogue (the chain's), a table, and a week of checks by members who enrolled at the first
+ * venue: they earn and spend their one balance here too. Test traffic, so the overview's test figures per venue show it.
+ */
+async function seedQuay(trx: Db, quay: accounts.Venue, enrolled: Map<string, string>): Promise<void> {
+  const caller = { ...accounts.ownerCaller(quay), livemode: false };
+  await menu.syncDishes(trx, caller, {
+    items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: DEMO_CATEGORIES.find((c) => c.external_id === category)!.name, ...dish })),
+  });
+  for (const table of QUAY_TABLES) await menu.createTable(trx, accounts.placeOf(quay), table);
+  const ctx = { clock: systemClock, scanWindowSeconds: 0 };
+  const now = systemClock.now().getTime();
+  const visits: { card: string; daysAgo: number; lines: ReturnType<typeof line>[]; redeem?: number }[] = [
+    { card: 'DEMO-0002', daysAgo: 6, lines: [line('FLAT-WHITE'), line('SCONE')] },
+    { card: 'DEMO-0003', daysAgo: 5, lines: [line('TOASTIE'), line('CAPPUCCINO')] },
+    { card: 'DEMO-0001', daysAgo: 4, lines: [line('ESPRESSO', 2)] },
+    { card: 'DEMO-0003', daysAgo: 3, lines: [line('TOASTIE', 2), line('FLAT-WHITE', 2)], redeem: 400 },
+    { card: 'DEMO-0002', daysAgo: 2, lines: [line('CAPPUCCINO'), line('STOUT')] },
+    { card: 'DEMO-0004', daysAgo: 1, lines: [line('FLAT-WHITE'), line('SCONE')] },
+    { card: 'DEMO-0002', daysAgo: 0, lines: [line('TOASTIE'), line('FLAT-WHITE')], redeem: 300 },
+    { card: 'DEMO-0003', daysAgo: 0, lines: [line('CAPPUCCINO', 2)] },
+  ];
+  let n = 0;
+  for (const v of visits) {
+    if (!enrolled.has(v.card)) throw new Error(`demo: ${v.card} is not a demo member`);
+    // This time of day, some days back; today's a minute ago, never in the future of the server's clock.
+    const closedAt = v.daysAgo === 0 ? new Date(now - 60_000) : new Date(now - v.daysAgo * 86_400_000);
+    await applyCheck(
+      trx,
+      caller,
+      {
+        external_id: `QUAY-CHECK-${++n}`,
+        card_number: v.card,
+        closed_at: closedAt.toISOString(),
+        line_items: v.lines,
+        ...(v.redeem ? { redeem_amount: v.redeem } : {}),
+      },
+      ctx,
+      null,
+    );
+  }
 }

@@ -1,5 +1,6 @@
 // Entry point of `npm start`: configuration, database, first run, HTTP server, graceful shutdown.
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { ConfigError } from './shared/config-error.js';
 import { systemClock } from './shared/clock.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';

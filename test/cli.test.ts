@@ -97,7 +97,7 @@ describe('npm run cli', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No venue with id or slug "no-such-venue"');
     const help = await runCli(['key', 'create', '--help'], env());
-    expect(help.stdout).toContain('key create [--venue V] [--mode test|live]');
+    expect(help.stdout).toContain('key create [--venue V | --chain C] [--mode test|live]');
     const top = await runCli([], env());
     expect(top.stdout).toContain('Commands:');
   }, 180_000);

@@ -17,6 +17,8 @@ import * as memberImports from './migrations/0014_member_imports.js';
 import * as memberErasure from './migrations/0015_member_erasure.js';
 import * as hardening from './migrations/0016_hardening.js';
 import * as chains from './migrations/0017_chains.js';
+import * as categoryVenueRules from './migrations/0018_category_venue_rules.js';
+import * as ownersByChain from './migrations/0019_owners_by_chain.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0015_member_erasure': memberErasure,
   '0016_hardening': hardening,
   '0017_chains': chains,
+  '0018_category_venue_rules': categoryVenueRules,
+  '0019_owners_by_chain': ownersByChain,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -262,6 +262,17 @@ export interface CatalogCategoriesTable {
   updated_at: Timestamp;
 }
 
+/** A venue's own money rules for a category of its chain: the whole rule at that venue (migration 0018). */
+export interface CategoryVenueRulesTable {
+  chain_id: string;
+  venue_id: string;
+  category_id: string;
+  earns_cashback: boolean;
+  payable_with_cashback: boolean;
+  cashback_percent_bp: number | null;
+  updated_at: Generated<Date>;
+}
+
 export interface CatalogProductsTable {
   chain_id: string;
   id: string;
@@ -303,7 +314,10 @@ export interface TransactionsTable {
   /** What voids and refunds took back of `earned` and gave back of `redeemed` so far. */
   earned_reversed: Generated<number>;
   redeemed_returned: Generated<number>;
-  /** What the redemption took from each cashback lot (venue day → amount) not yet given back; null: from no lot (D20). */
+  /**
+   * What the redemption took from each cashback lot not yet given back, by "venueId:day" (before migration 0017's
+   * lots by venue: by day alone, a lot of this check's venue); null: from no lot (D20).
+   */
   redeemed_lots: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
   /** Applied on a register under a number another check there already had, before numbers were taken once per register (migration 0012). */
   numbered_twice: Generated<boolean>;
@@ -337,10 +351,12 @@ export interface HoldsTable {
   finished_at: NullableTimestamp;
 }
 
-/** What a member earned on one venue day and still has, until it expires (D20; members/expiry.ts). */
+/** What a member earned at one venue on one of its days and still has, until it expires (D20, D21; members/expiry.ts). */
 export interface CashbackLotsTable {
   chain_id: string;
   member_id: string;
+  /** The venue where it was earned: `day` is that venue's day, and its expiry is charged to it (the liability report). */
+  venue_id: string;
   day: string;
   expires_on: string;
   expires_at: Timestamp;
@@ -363,6 +379,8 @@ export interface ScansTable {
 export interface MemberImportsTable {
   chain_id: string;
   id: string;
+  /** The venue that sent it: its members' home venue and where their `import` entries belong; null: none (D21). */
+  venue_id: string | null;
   program_id: string;
   livemode: boolean;
   format: 'csv' | 'jsonl';
@@ -420,6 +438,7 @@ export interface DB {
   orders: OrdersTable;
   catalog_categories: CatalogCategoriesTable;
   catalog_products: CatalogProductsTable;
+  category_venue_rules: CategoryVenueRulesTable;
   transactions: TransactionsTable;
   refunds: RefundsTable;
   holds: HoldsTable;

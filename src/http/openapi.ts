@@ -36,6 +36,7 @@ export const OPENAPI_TAGS = [
   { name: 'Public menu', description: 'What the QR menu itself calls, without a key.' },
   { name: 'Webhook endpoints', description: 'Where the venue wants events delivered, and the delivery attempts.' },
   { name: 'Events', description: 'Everything that happened in the venue, as delivered to webhook endpoints.' },
+  { name: 'Reports', description: "Figures over the chain's venues for a period: the venue liability report." },
 ] as const;
 
 const COMPONENTS = '#/components/schemas/';

@@ -58,6 +58,8 @@ const CURRENT_ROUTE_SCOPES = {
   'POST /v1/holds/:id/capture': ['transactions:write'],
   'POST /v1/visits': ['devices:write', 'transactions:write'],
   'POST /v1/scans': ['devices:write', 'members:read'],
+  // The whole chain for any key of it: not in ROUTE_VENUES (takes no venue_id).
+  'GET /v1/reports/venue_liability': ['reports:read'],
   'POST /public/v1/menus/:venue_slug/orders': 'public',
   'GET /errors': 'public',
 } satisfies Record<string, Needed>;

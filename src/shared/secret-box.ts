@@ -3,7 +3,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError } from './config-error.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -84,7 +84,7 @@ export function parseSecretKeys(text: string): Buffer[] {
  * needs no set-up; a small venue backs up DATA_DIR as a whole. Several processes on one PostgreSQL must share
  * SECRET_ENCRYPTION_KEY (required there when NODE_ENV=production; see loadConfig).
  */
-export function openSecretBox(config: Config): SecretBox {
+export function openSecretBox(config: { secretEncryptionKeys: Buffer[]; dataDir: string }): SecretBox {
   if (config.secretEncryptionKeys.length) return new SecretBox(config.secretEncryptionKeys);
   const file = path.join(config.dataDir, KEY_FILE);
   if (!existsSync(file)) {

@@ -214,7 +214,7 @@ export function describeRouteAuth(t: TestApp, fixtures: Record<string, RouteFixt
             const res = await request(t, 'GET', url, { key });
             expectAllowed(route, mine, res);
             expect(res.body.object, show(res)).toBe('list');
-            return (res.body.data as Array<{ id: string }>).map((item) => item.id);
+            return (res.body.data as Array<Record<string, unknown>>).map((item) => item[mine.listedBy ?? 'id']);
           };
           const ownerSees = await ids(owner.secret, mine.url);
           const otherSees = await ids(other.secret, theirs.url);

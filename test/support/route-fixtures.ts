@@ -32,6 +32,8 @@ export interface RouteRequest {
   readUrl?: string;
   /** A list route: the `id` of an object the fixture created in the owner's venue, which the owner's list shows. */
   listed?: string;
+  /** The field of a list item that `listed` names, where the items have no `id` (a report's rows: `venue_id`). */
+  listedBy?: string;
   /** Set only where an allowed key is refused by a venue rule on purpose; otherwise an allowed key must get 2xx. */
   refusal?: ExpectedRefusal;
 }
@@ -167,6 +169,16 @@ async function hold(ctx: FixtureContext): Promise<{ url: string; memberId: strin
   return { url: `/api/v1/holds/${hold.body.id}`, memberId: member.id };
 }
 
+/**
+ * The liability report of the day around now: it has a row for every venue of the caller's chain (zeros included),
+ * so the owner's venue is listed, and no venue of another chain.
+ */
+async function venueLiability(ctx: FixtureContext): Promise<RouteRequest> {
+  const now = ctx.t.clock.now().getTime();
+  const [from, to] = [now - 12 * 3600_000, now + 12 * 3600_000].map((ms) => encodeURIComponent(new Date(ms).toISOString()));
+  return { url: `/api/v1/reports/venue_liability?from=${from}&to=${to}`, listed: ctx.ownerVenue.id, listedBy: 'venue_id' };
+}
+
 async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
@@ -263,4 +275,6 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   },
   'POST /v1/visits': async (ctx) => ({ url: '/api/v1/visits', body: { member_id: (await member(ctx)).id, external_id: unique('visit') } }),
   'POST /v1/scans': async (ctx) => ({ url: '/api/v1/scans', body: { code: (await member(ctx)).serial } }),
+  // A list of rows without ids, one per venue of the chain: named by venue_id (listedBy).
+  'GET /v1/reports/venue_liability': venueLiability,
 };

@@ -1,8 +1,10 @@
-import { AppShell, Burger, Group, Loader, NavLink, Text, Title, Button, Center } from '@mantine/core';
+import { ActionIcon, Alert, AppShell, Burger, Group, Loader, Menu, NavLink, Text, Title, Button, Center } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, Link } from 'react-router';
 import { call, client } from './api';
-import { useSession, useSetSession } from './session';
+import { useChain, useSession, useSetSession, useVenueChanged } from './session';
 import { SignInPage, SignUpPage } from './pages/Auth';
 import { KeysPage } from './pages/Keys';
 import { VenuePage } from './pages/Venue';
@@ -15,6 +17,8 @@ import { WebhooksPage } from './pages/Webhooks';
 import { OverviewPage } from './pages/Overview';
 import { MenuPage } from './pages/Menu';
 import { OrdersPage } from './pages/Orders';
+import { AddVenuePage } from './pages/AddVenue';
+import { LiabilityPage } from './pages/Liability';
 
 const NAV = [
   { to: '/overview', label: 'Overview' },
@@ -24,6 +28,7 @@ const NAV = [
   { to: '/programs', label: 'Programs' },
   { to: '/members', label: 'Members' },
   { to: '/transactions', label: 'Transactions' },
+  { to: '/liability', label: 'Venue liability' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/menu', label: 'Menu and tables' },
   { to: '/orders', label: 'Orders' },
@@ -56,6 +61,7 @@ function Shell() {
   const setSession = useSetSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const [switchError, setSwitchError] = useState<string>();
   const signOut = async () => {
     await call(client.DELETE('/dashboard/api/session'));
     navigate('/');
@@ -67,9 +73,10 @@ function Shell() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group wrap="nowrap" gap="sm">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
-            <Title order={4} style={{ whiteSpace: 'nowrap' }}>
+            <Title order={4} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }} data-testid="current-venue">
               {session?.venue.name}
             </Title>
+            <VenueSwitcher onError={setSwitchError} />
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Text size="sm" c="dimmed" visibleFrom="sm">
@@ -83,11 +90,17 @@ function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Pages">
         {NAV.map((n) => (
-          <NavLink key={n.to} component={Link} to={n.to} label={n.label} active={location.pathname.startsWith(n.to)} onClick={close} />
+          <NavLink key={n.to} component={Link} to={n.to} label={n.label} active={location.pathname === n.to || location.pathname.startsWith(`${n.to}/`)} onClick={close} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
-        <Routes>
+        {switchError && (
+          <Alert color="red" mb="md" withCloseButton onClose={() => setSwitchError(undefined)}>
+            {switchError}
+          </Alert>
+        )}
+        {/* Keyed by the venue: a switch remounts the page, so forms start from the new venue's values. */}
+        <Routes key={session?.venue.id}>
           <Route path="/overview" element={<OverviewPage />} />
           <Route path="/keys" element={<KeysPage />} />
           <Route path="/venue" element={<VenuePage />} />
@@ -101,10 +114,61 @@ function Shell() {
           <Route path="/menu" element={<MenuPage />} />
           <Route path="/orders" element={<OrdersPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/liability" element={<LiabilityPage />} />
+          <Route path="/venues/new" element={<AddVenuePage />} />
           <Route path="/signup" element={<Navigate to="/keys" replace />} />
           <Route path="*" element={<Navigate to="/overview" replace />} />
         </Routes>
       </AppShell.Main>
     </AppShell>
+  );
+}
+
+/**
+ * The venue switcher (D21): the chain's venues, the current one ticked, and "Add venue". Switching moves the session;
+ * per-venue pages (transactions, menu, orders, keys, webhooks, venue rules) load again for the new venue.
+ */
+function VenueSwitcher({ onError }: { onError: (message: string | undefined) => void }) {
+  const { data: session } = useSession();
+  const chain = useChain();
+  const venueChanged = useVenueChanged();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const switchTo = async (venueId: string) => {
+    onError(undefined);
+    if (venueId === session?.venue.id) return;
+    try {
+      venueChanged(await call(client.PUT('/dashboard/api/session/venue', { body: { venue_id: venueId } })));
+      // A transaction belongs to the venue where it happened: back to the list of the new venue's.
+      if (/^\/transactions\/./.test(location.pathname)) navigate('/transactions');
+    } catch (err) {
+      onError(err instanceof Error ? err.message : String(err));
+      void qc.invalidateQueries({ queryKey: ['session'] });
+    }
+  };
+  return (
+    <Menu position="bottom-start" shadow="md" width={260}>
+      <Menu.Target>
+        <ActionIcon variant="default" size="md" aria-label="Switch venue" title="Switch venue">
+          <span aria-hidden style={{ fontSize: 12 }}>
+            ▼
+          </span>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown aria-label="Venues">
+        <Menu.Label>Venues of {chain.name}</Menu.Label>
+        {chain.venues.map((v) => {
+          const current = v.id === session?.venue.id;
+          return (
+            <Menu.Item key={v.id} onClick={() => void switchTo(v.id)} rightSection={current ? '✓' : undefined} aria-current={current ? 'true' : undefined} data-venue-slug={v.slug}>
+              {v.name}
+            </Menu.Item>
+          );
+        })}
+        <Menu.Divider />
+        <Menu.Item onClick={() => navigate('/venues/new')}>Add venue</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }

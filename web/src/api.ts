@@ -76,3 +76,5 @@ export type Overview = paths['/dashboard/api/overview']['get']['responses']['200
 export type VenueTable = paths['/dashboard/api/tables']['get']['responses']['200']['content']['application/json'][number];
 export type Dish = paths['/dashboard/api/dishes']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Order = paths['/dashboard/api/orders']['get']['responses']['200']['content']['application/json'][number];
+export type Chain = Session['chain'];
+export type VenueLiability = paths['/dashboard/api/reports/venue-liability']['get']['responses']['200']['content']['application/json'];

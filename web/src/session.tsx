@@ -28,6 +28,25 @@ export function useSetSession() {
   };
 }
 
+/**
+ * Puts a new session in place after the venue changed (switched or added): per-venue pages load again for the new venue,
+ * and nothing of the previous venue is shown meanwhile.
+ */
+export function useVenueChanged() {
+  const qc = useQueryClient();
+  const setSession = useSetSession();
+  return (s: Session) => {
+    setSession(s);
+    void qc.resetQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+  };
+}
+
+/** The owner's chain: its currency and the venues the switcher lists. */
+export function useChain(): Session['chain'] {
+  const { data } = useSession();
+  return data?.chain ?? { id: '', slug: '', name: '', currency: 'EUR', venues: [] };
+}
+
 /** The session inside signed-in pages (the layout guarantees one). */
 export function useVenue(): Session['venue'] {
   const { data } = useSession();

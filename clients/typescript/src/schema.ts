@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The venue of the calling key, with the register rules in effect for that key */
+        /** The venue of the calling key (a chain key: its chain), with the register rules in effect for that key */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -816,6 +816,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/venue_liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per venue of the chain, the cashback earned, redeemed, expired, adjusted and imported in a period, and the net
+         * @description The whole chain for any key of it (a venue key too): one row per venue, oldest first, then the row of no venue (`venue_id: null`: imports and a chain key's adjustments made without venue_id). `from` is included and `to` is not; `from` must come before `to` (else 400 parameter_invalid). Minor units, redeemed and expired positive; net = earned + campaign + adjusted + imported − redeemed − expired, and the nets add up to the change in the chain's outstanding cashback over the period, held cashback included.
+         */
+        get: operations["getVenueLiability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.completed": {
@@ -1321,6 +1341,8 @@ export interface components {
             object: "webhook_endpoint";
             /** Format: uuid */
             id: string;
+            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+            venue_id: string | null;
             url: string;
             description: string | null;
             events: string[];
@@ -2048,6 +2070,17 @@ export interface components {
             payable_with_cashback: boolean;
             /** @description The category's own earning percent; null: the member's level percent. Owner only. */
             cashback_percent: number | null;
+            /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+            venue_rules: {
+                /** Format: uuid */
+                venue_id: string;
+                /** @description Lines of this category earn cashback. Owner only. */
+                earns_cashback: boolean;
+                /** @description Lines of this category can be paid with cashback. Owner only. */
+                payable_with_cashback: boolean;
+                /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                cashback_percent: number | null;
+            }[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2168,6 +2201,33 @@ export interface components {
                 /** @description Lines to print on the receipt. */
                 receipt: string[];
             };
+        };
+        /** VenueLiability */
+        VenueLiability: {
+            /** @description The venue; null: what belongs to no venue (imports and a chain key's adjustments made without venue_id). */
+            venue_id: string | null;
+            /** @description Cashback earned at checks of the venue, less what voids and refunds there took back. Minor units. */
+            earned: number;
+            /** @description Campaign credits (D22); 0 until campaigns exist. Minor units. */
+            campaign: number;
+            /** @description Cashback spent at checks of the venue, less what voids and refunds there gave back; positive. Minor units. */
+            redeemed: number;
+            /** @description Cashback earned at the venue that expired (charged to where it was earned, whenever it expired); positive. Minor units. */
+            expired: number;
+            /** @description Manual adjustments made at the venue (by its key, or a chain key naming it), signed. Minor units. */
+            adjusted: number;
+            /** @description Opening balances of member imports sent at the venue. Minor units. */
+            imported: number;
+            /** @description earned + campaign + adjusted + imported − redeemed − expired: what the row adds to what members hold. Minor units. */
+            net: number;
+        };
+        /** VenueLiabilityList */
+        VenueLiabilityList: {
+            /** @enum {string} */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["VenueLiability"][];
         };
         /** TransactionCompletedEvent */
         TransactionCompletedEvent: components["schemas"]["Event"] & {
@@ -8987,6 +9047,105 @@ export interface operations {
             };
             /** @description unsupported_content_type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVenueLiability: {
+        parameters: {
+            query: {
+                /** @description Start of the period, included: an RFC 3339 date-time with its offset. */
+                from: string;
+                /** @description End of the period, not included; later than from. */
+                to: string;
+                /** @description Only live (true) or only test (false) entries; both when not given. */
+                livemode?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VenueLiabilityList"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -189,6 +189,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     'alter table scans add constraint scans_venue_fkey foreign key (chain_id, venue_id) references venues (chain_id, venue_id)',
     'drop index scans_by_key_member',
     'create index scans_by_key_member on scans (chain_id, key_id, member_id, created_at)',
+
+    // Cashback lots by the venue where they were earned: a check's earning forms the lot of its venue's day, and
+    // expiry is charged to that venue (the venue liability report). Every lot so far is its chain's one venue's.
+    'alter table cashback_lots add column venue_id uuid',
+    'update cashback_lots set venue_id = chain_id',
+    'alter table cashback_lots alter column venue_id set not null',
+    'alter table cashback_lots add constraint cashback_lots_venue_fkey foreign key (chain_id, venue_id) references venues (chain_id, venue_id)',
+    'alter table cashback_lots drop constraint cashback_lots_pkey',
+    'alter table cashback_lots add constraint cashback_lots_pkey primary key (chain_id, member_id, venue_id, day)',
+    // A member import remembers the venue that sent it (null: a chain key naming none): its members' home venue and
+    // where their `import` entries belong. One already there was sent by its chain's one venue.
+    'alter table member_imports add column venue_id uuid',
+    'update member_imports set venue_id = chain_id',
+    'alter table member_imports add constraint member_imports_venue_fkey foreign key (chain_id, venue_id) references venues (chain_id, venue_id)',
+    // The liability report reads a chain's ledger over a period: a BRIN index on the time the append-only ledger is
+    // written in order of, next to nothing to keep up on the hot path.
+    'create index ledger_entries_by_time on ledger_entries using brin (created_at)',
   ]);
   await placeStoredAnswers(db);
 }

@@ -15,6 +15,7 @@ export const SCOPES = [
   'catalog:read',
   'catalog:write',
   'webhooks:write',
+  'reports:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

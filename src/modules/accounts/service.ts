@@ -6,7 +6,6 @@ import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-key-format.js';
-import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
 import {
 
@@ -21,11 +20,6 @@ import {
   type PlaceCaller,
   type Scope,
 } from './schemas.js';
-
-// argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
-const argon2 = () => import('@node-rs/argon2');
-const argon2Hash = async (password: string) => (await argon2()).hash(password);
-const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
 
 export interface Venue {
   id: string;
@@ -192,54 +186,6 @@ export async function listVenues(db: Db): Promise<Venue[]> {
   return (await repo.listVenues(db)).map(presentVenue);
 }
 
-export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string }) {
-  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw invalid('email', 'email must be an e-mail address.');
-  if (input.password.length < 10) throw invalid('password', 'password must have at least 10 characters.');
-  const row = await repo.insertOwner(db, {
-    chain_id: input.chainId,
-    venue_id: input.venueId,
-    id: newId(),
-    email: input.email.toLowerCase(),
-    password_hash: await argon2Hash(input.password),
-  });
-  return { id: row.id, venueId: row.venue_id, email: row.email };
-}
-
-export interface Owner {
-  id: string;
-  venueId: string;
-  email: string;
-}
-
-// Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.
-let dummyHash: Promise<string> | undefined;
-
-/** The owner with this e-mail and password, or undefined (for the dashboard's sign-in). */
-export async function verifyOwnerPassword(db: Db, email: string, password: string): Promise<Owner | undefined> {
-  const row = await repo.findOwnerByEmail(db, email);
-  if (!row) {
-    await argon2Verify(await (dummyHash ??= argon2Hash('not a password of anyone')), password).catch(() => false);
-    return undefined;
-  }
-  const ok = await argon2Verify(row.password_hash, password).catch(() => false);
-  return ok ? { id: row.id, venueId: row.venue_id, email: row.email } : undefined;
-}
-
-export async function findOwner(db: Db, venueId: string, ownerId: string): Promise<Owner | undefined> {
-  const row = await repo.findOwner(db, venueId, ownerId);
-  return row && { id: row.id, venueId: row.venue_id, email: row.email };
-}
-
-/** Changes an owner's password after checking the current one. */
-export async function changeOwnerPassword(db: Db, owner: Owner, current: string, next: string): Promise<void> {
-  const row = await repo.findOwner(db, owner.venueId, owner.id);
-  if (!row || !(await argon2Verify(row.password_hash, current).catch(() => false))) {
-    throw invalid('current_password', 'The current password is wrong.');
-  }
-  if (next.length < 10) throw invalid('new_password', 'password must have at least 10 characters.');
-  await repo.setOwnerPasswordHash(db, owner.venueId, owner.id, await argon2Hash(next));
-}
-
 export interface VenueChanges {
   name?: string;
   currency?: string;
@@ -364,8 +310,11 @@ export async function revokeApiKey(db: Db, input: { chainId: string; keyId: stri
   return presentKey(row);
 }
 
-/** The account a key sees: its venue, or for a chain key the chain (in the locale of its first venue). */
-export async function getAccount(db: Db, caller: Caller): Promise<Account> {
+/**
+ * The account a key sees: its venue, or for a chain key the chain (in the locale of its first venue); the chain's
+ * programs are the programs module's to give (`programs`), as it stands above this one.
+ */
+export async function getAccount(db: Db, caller: Caller, programs: Account['programs']): Promise<Account> {
   const chain = await repo.findChain(db, caller.chainId);
   if (!chain) throw new ApiError('api_key_invalid');
   const venues = await repo.venuesOfChain(db, chain.chain_id);
@@ -384,7 +333,7 @@ export async function getAccount(db: Db, caller: Caller): Promise<Account> {
     livemode: caller.livemode,
     api_key: { id: caller.keyId, name: caller.keyName, prefix: caller.keyPrefix, scopes: caller.scopes },
     settings: caller.settings,
-    programs: (await programs.listPrograms(db, caller.chainId)).map(programs.presentProgram),
+    programs,
     created_at: formatTimestamp((own ?? chain).created_at),
     chain: {
       id: chain.chain_id,
@@ -426,6 +375,5 @@ export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): C
   return { ...identity, venueId: at, settings: effectiveSettings(venue?.settings ?? {}, key.rules), venue: locale, now };
 }
 
-export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {
-  return (await repo.findOwnerByEmail(db, email.trim())) !== undefined;
-}
+// Owners are this module's too; their file keeps this one readable.
+export * from './owners.js';

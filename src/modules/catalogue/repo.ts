@@ -1,9 +1,11 @@
 // SQL for catalogue products and categories; bulk uploads are one statement each, whatever their size.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Read } from '../../db/statement.js';
-import type { CatalogCategoriesTable, CatalogProductsTable } from '../../db/schema.js';
+import type { CatalogCategoriesTable, CatalogProductsTable, CategoryVenueRulesTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
+import type { Place } from '../accounts/schemas.js';
 
 export type ProductRow = Selectable<CatalogProductsTable>;
 export type CategoryRow = Selectable<CatalogCategoriesTable>;
@@ -54,10 +56,8 @@ export async function listProducts(db: Db, chainId: string, page: Page, category
     .selectFrom('catalog_products')
     .selectAll()
     .where('chain_id', '=', chainId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(category !== undefined, (q) => q.where('category', '=', category!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
@@ -92,6 +92,10 @@ export async function updateCategoryRules(
     .executeTakeFirst();
 }
 
+export async function findCategory(db: Db, chainId: string, externalId: string): Promise<CategoryRow | undefined> {
+  return db.selectFrom('catalog_categories').selectAll().where('chain_id', '=', chainId).where('external_id', '=', externalId).executeTakeFirst();
+}
+
 export async function categoryIdExists(db: Db, chainId: string, id: string): Promise<boolean> {
   return (await db.selectFrom('catalog_categories').select('id').where('chain_id', '=', chainId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
@@ -101,9 +105,7 @@ export async function listCategories(db: Db, chainId: string, page: Page): Promi
     .selectFrom('catalog_categories')
     .selectAll()
     .where('chain_id', '=', chainId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
@@ -119,18 +121,61 @@ export interface LineRuleRow {
   cashback_percent_bp: number | null;
 }
 
-/** The category rules of the named SKUs (through their products) and categories, as a read of a gather. */
-export function rulesForLines(chainId: string, skus: string[], categories: string[]): Read<LineRuleRow[]> {
+/**
+ * The category rules of the named SKUs (through their products) and categories at the venue `place` names, as a
+ * read of a gather: the venue's own rule for a category where it has one, else the chain's.
+ */
+export function rulesForLines(place: Place, skus: string[], categories: string[]): Read<LineRuleRow[]> {
   return {
     query: sql`
       with products as (
-        select sku, category from catalog_products where chain_id = ${chainId} and sku = any(${skus}::text[])
+        select sku, category from catalog_products where chain_id = ${place.chainId} and sku = any(${skus}::text[])
       )
-      select coalesce(jsonb_agg(jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', c.earns_cashback,
-        'payable_with_cashback', c.payable_with_cashback, 'cashback_percent_bp', c.cashback_percent_bp)), '[]'::jsonb)
+      select coalesce(jsonb_agg(case when v.category_id is null
+          then jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', c.earns_cashback,
+            'payable_with_cashback', c.payable_with_cashback, 'cashback_percent_bp', c.cashback_percent_bp)
+          else jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', v.earns_cashback,
+            'payable_with_cashback', v.payable_with_cashback, 'cashback_percent_bp', v.cashback_percent_bp) end), '[]'::jsonb)
       from catalog_categories c
       left join products p on p.category = c.external_id
-      where c.chain_id = ${chainId} and (p.sku is not null or c.external_id = any(${categories}::text[]))`,
+      left join category_venue_rules v on v.chain_id = c.chain_id and v.category_id = c.id and v.venue_id = ${place.venueId}
+      where c.chain_id = ${place.chainId} and (p.sku is not null or c.external_id = any(${categories}::text[]))`,
     parse: (value) => value as LineRuleRow[],
   };
+}
+
+export type VenueRuleRow = Selectable<CategoryVenueRulesTable>;
+
+/** The venues' own rules of these categories, by venue within each. */
+export async function venueRulesOf(db: Db, chainId: string, categoryIds: string[]): Promise<VenueRuleRow[]> {
+  if (categoryIds.length === 0) return [];
+  return db
+    .selectFrom('category_venue_rules')
+    .selectAll()
+    .where('chain_id', '=', chainId)
+    .where('category_id', 'in', categoryIds)
+    .orderBy('category_id')
+    .orderBy('venue_id')
+    .execute();
+}
+
+/** Sets the venue's whole rule for the category. */
+export async function putVenueRule(db: Db, row: Insertable<CategoryVenueRulesTable>): Promise<void> {
+  await db
+    .insertInto('category_venue_rules')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['chain_id', 'category_id', 'venue_id']).doUpdateSet({
+        earns_cashback: row.earns_cashback,
+        payable_with_cashback: row.payable_with_cashback,
+        cashback_percent_bp: row.cashback_percent_bp,
+        updated_at: sql<Date>`now()`,
+      }),
+    )
+    .execute();
+}
+
+/** The venue follows the chain's rule for the category again. */
+export async function deleteVenueRule(db: Db, place: Place, categoryId: string): Promise<void> {
+  await db.deleteFrom('category_venue_rules').where('chain_id', '=', place.chainId).where('venue_id', '=', place.venueId).where('category_id', '=', categoryId).execute();
 }

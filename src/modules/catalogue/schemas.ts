@@ -62,6 +62,9 @@ export const Category = Type.Object({
   external_id: Type.String(),
   name: Type.String(),
   ...MoneyRules,
+  venue_rules: Type.Array(Type.Object({ venue_id: Type.String({ format: 'uuid' }), ...MoneyRules }), {
+    description: "Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only.",
+  }),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 }, { title: 'Category' });

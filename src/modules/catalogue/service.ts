@@ -7,7 +7,7 @@ import { ApiError, categoryRulesPlace } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
+import type { Caller, Place } from '../accounts/schemas.js';
 import * as repo from './repo.js';
 import {
   BulkProduct,
@@ -35,19 +35,30 @@ function presentProduct(row: repo.ProductRow): Product {
   };
 }
 
-function presentCategory(row: repo.CategoryRow): Category {
-  return {
+type RuleColumns = Pick<repo.CategoryRow, 'earns_cashback' | 'payable_with_cashback' | 'cashback_percent_bp'>;
+
+const presentRule = (row: RuleColumns) => ({
+  earns_cashback: row.earns_cashback,
+  payable_with_cashback: row.payable_with_cashback,
+  cashback_percent: row.cashback_percent_bp === null ? null : row.cashback_percent_bp / 100,
+});
+
+/** Categories with their venues' own rules, read in one more statement for the lot. */
+async function presentCategories(db: Db, chainId: string, rows: repo.CategoryRow[]): Promise<Category[]> {
+  const venueRules = await repo.venueRulesOf(db, chainId, rows.map((r) => r.id));
+  return rows.map((row) => ({
     object: 'category',
     id: row.id,
     external_id: row.external_id,
     name: row.name,
-    earns_cashback: row.earns_cashback,
-    payable_with_cashback: row.payable_with_cashback,
-    cashback_percent: row.cashback_percent_bp === null ? null : row.cashback_percent_bp / 100,
+    ...presentRule(row),
+    venue_rules: venueRules.filter((v) => v.category_id === row.id).map((v) => ({ venue_id: v.venue_id, ...presentRule(v) })),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
-  };
+  }));
 }
+
+const presentCategory = async (db: Db, chainId: string, row: repo.CategoryRow): Promise<Category> => (await presentCategories(db, chainId, [row]))[0]!;
 
 function productRow(chainId: string, sku: string, body: ProductBody) {
   return { chain_id: chainId, id: newId(), sku, name: body.name, category: body.category ?? null, price: body.price ?? null };
@@ -93,7 +104,9 @@ export async function syncProducts(trx: Db, caller: Caller, input: { items: unkn
 
 export async function listCategories(db: Db, caller: Caller, page: Page): Promise<List<Category>> {
   await checkCursor(page, (id) => repo.categoryIdExists(db, caller.chainId, id));
-  return toList('/v1/catalog/categories', page, await repo.listCategories(db, caller.chainId, page), presentCategory);
+  const rows = await repo.listCategories(db, caller.chainId, page);
+  const presented = new Map((await presentCategories(db, caller.chainId, rows.slice(0, page.limit))).map((c) => [c.id, c]));
+  return toList('/v1/catalog/categories', page, rows, (row) => presented.get(row.id)!);
 }
 
 /** A key names categories; their money rules belong to the owner (403 owner_only). */
@@ -109,22 +122,56 @@ export async function putCategory(trx: Db, caller: Caller, externalId: string, b
     throw new ApiError('parameter_invalid', { param: 'external_id', message: 'external_id must be 1-64 letters, digits or . _ : -' });
   }
   const row = await repo.upsertCategoryName(trx, caller.chainId, newId(), externalId, body.name);
-  return { category: presentCategory(row), created: row.inserted };
+  return { category: await presentCategory(trx, caller.chainId, row), created: row.inserted };
 }
 
-/** The owner's tool (dashboard, CLI) sets a category's money rules; the category must exist. */
-export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules): Promise<Category> {
+/** The rule columns the owner's changes set (only those sent), checked. */
+function ruleChanges(rules: CategoryRules): Partial<RuleColumns> {
   const percent = rules.cashback_percent;
   if (percent !== undefined && percent !== null && !(percent >= 0 && percent <= 100 && Math.round(percent * 100) === percent * 100)) {
     throw new ApiError('parameter_invalid', { param: 'cashback_percent', message: 'cashback_percent must be 0-100 with up to two decimals, or null.' });
   }
-  const row = await repo.updateCategoryRules(db, chainId, externalId, {
+  return {
     ...(rules.earns_cashback === undefined ? {} : { earns_cashback: rules.earns_cashback }),
     ...(rules.payable_with_cashback === undefined ? {} : { payable_with_cashback: rules.payable_with_cashback }),
     ...(percent === undefined ? {} : { cashback_percent_bp: percent === null ? null : Math.round(percent * 100) }),
-  });
+  };
+}
+
+/** The owner's tool (dashboard, CLI) sets a category's money rules for the chain; the category must exist. */
+export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules): Promise<Category> {
+  const row = await repo.updateCategoryRules(db, chainId, externalId, ruleChanges(rules));
   if (!row) throw new ApiError('category_not_found');
-  return presentCategory(row);
+  return presentCategory(db, chainId, row);
+}
+
+/**
+ * The owner's tool sets one venue's own rule for a category of its chain (D21): the changes sent, over the venue's
+ * rule if it has one, else over the chain's; the whole rule then wins at that venue.
+ */
+export async function setVenueCategoryRules(db: Db, place: Place, externalId: string, rules: CategoryRules): Promise<Category> {
+  const changes = ruleChanges(rules);
+  const category = await repo.findCategory(db, place.chainId, externalId);
+  if (!category) throw new ApiError('category_not_found');
+  const own = (await repo.venueRulesOf(db, place.chainId, [category.id])).find((v) => v.venue_id === place.venueId);
+  const base: RuleColumns = own ?? category;
+  await repo.putVenueRule(db, {
+    chain_id: place.chainId,
+    venue_id: place.venueId,
+    category_id: category.id,
+    earns_cashback: changes.earns_cashback ?? base.earns_cashback,
+    payable_with_cashback: changes.payable_with_cashback ?? base.payable_with_cashback,
+    cashback_percent_bp: changes.cashback_percent_bp === undefined ? base.cashback_percent_bp : changes.cashback_percent_bp,
+  });
+  return presentCategory(db, place.chainId, category);
+}
+
+/** The venue follows the chain's rule for the category again. */
+export async function clearVenueCategoryRules(db: Db, place: Place, externalId: string): Promise<Category> {
+  const category = await repo.findCategory(db, place.chainId, externalId);
+  if (!category) throw new ApiError('category_not_found');
+  await repo.deleteVenueRule(db, place, category.id);
+  return presentCategory(db, place.chainId, category);
 }
 
 /** The owner's "add category" (dashboard, CLI): names it (or renames an existing one) and sets the money rules sent. */
@@ -146,11 +193,11 @@ export interface LineRules {
 }
 
 /** The rules of a check's lines: a product's category by SKU first, else the named category, else the defaults. */
-export function lineRules(chainId: string, lines: { sku?: string; category?: string }[]): LineRules {
+export function lineRules(place: Place, lines: { sku?: string; category?: string }[]): LineRules {
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
   const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
   return {
-    read: skus.length || named.length ? repo.rulesForLines(chainId, skus, named) : undefined,
+    read: skus.length || named.length ? repo.rulesForLines(place, skus, named) : undefined,
     resolve(rows = []) {
       const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
       const byCategory = new Map(rows.map((r) => [r.external_id, r]));

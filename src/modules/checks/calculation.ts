@@ -3,7 +3,7 @@
 import { ApiError } from '../../shared/errors.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
-import { levelAt, visitDiscountBp } from '../programs/service.js';
+import { levelAt, visitDiscountBp } from '../programs/rules.js';
 
 /**
  * floor(a × b / c) for non-negative integers, exactly: the product may pass 2^53 (a line of 10^13 and a redemption

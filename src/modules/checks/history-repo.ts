@@ -1,5 +1,6 @@
 // SQL for the owner's view of past transactions: the filtered list (venue days, register, mode, status), one by id, the registers seen.
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Place } from '../accounts/schemas.js';
 import type { Page } from '../../shared/pagination.js';
 import type { TransactionRow } from './repo.js';
@@ -20,14 +21,12 @@ export async function listFiltered(db: Db, place: Place, page: Page, f: HistoryF
     .selectAll()
     .where('chain_id', '=', place.chainId)
     .where('venue_id', '=', place.venueId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(f.fromDay !== undefined, (q) => q.where('venue_day', '>=', f.fromDay!))
     .$if(f.toDay !== undefined, (q) => q.where('venue_day', '<=', f.toDay!))
     .$if(f.registerId !== undefined, (q) => q.where('register_id', '=', f.registerId!))
     .$if(f.livemode !== undefined, (q) => q.where('livemode', '=', f.livemode!))
     .$if(f.status !== undefined, (q) => q.where('status', '=', f.status!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

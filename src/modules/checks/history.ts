@@ -8,7 +8,7 @@ import type { PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import * as historyRepo from './history-repo.js';
 import type { Transaction } from './schemas.js';
-import { presentTransaction } from './service.js';
+import { presentTransaction } from './view.js';
 
 export type HistoryFilter = historyRepo.HistoryFilter;
 

@@ -1,6 +1,7 @@
 // SQL for transactions (applied checks) and refunds.
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import { inReach } from '../../db/reach.js';
 import { asNumber, type Read, type WriteStep } from '../../db/statement.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
@@ -111,11 +112,9 @@ export async function listTransactions(db: Db, reach: Reach, page: Page, filter:
     .selectFrom('transactions')
     .selectAll()
     .where(inReach(reach))
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.memberId !== undefined, (q) => q.where('member_id', '=', filter.memberId!))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status as 'completed'))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
@@ -193,9 +192,7 @@ export async function listMemberRefunds(db: Db, chainId: string, memberId: strin
     .select('t.external_id as transaction_external_id')
     .where('r.chain_id', '=', chainId)
     .where('t.member_id', '=', memberId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('r.id', '<', page.startingAfter!))
-    .orderBy('r.id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page, 'r.id'))
     .execute();
 }
 

@@ -5,7 +5,10 @@ import { runMutation, runMutationWithStatus } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
 import { CalculateBody, CaptureBody, CheckBody, CheckCalculation, Refund, RefundBody, RegisterQuery, Transaction, TransactionParams } from './schemas.js';
-import * as service from './service.js';
+import { applyCheck, calculateCheck } from './apply.js';
+import { captureHoldIntoCheck } from './capture.js';
+import { getTransaction, listTransactions } from './reads.js';
+import { refundTransaction, voidTransaction } from './reverse.js';
 
 const tags = ['Checks'];
 // What the rules can refuse; the document lists each code under its status (src/http/openapi.ts).
@@ -37,7 +40,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: CheckCalculation }),
       },
     },
-    (req) => service.calculateCheck(app.deps.db, placeCallerOf(req), req.body, ctx),
+    (req) => calculateCheck(app.deps.db, placeCallerOf(req), req.body, ctx),
   );
 
   app.post(
@@ -55,7 +58,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { transaction, replayed } = await service.applyCheck(trx, placeCallerOf(req), req.body, ctx, eventRequestOf(req));
+        const { transaction, replayed } = await applyCheck(trx, placeCallerOf(req), req.body, ctx, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: transaction, replayed };
       }),
   );
@@ -78,7 +81,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Transaction }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.captureHoldIntoCheck(trx, placeCallerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
+    (req, reply) => runMutation(req, reply, 200, (trx) => captureHoldIntoCheck(trx, placeCallerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
   );
 
   app.get(
@@ -99,7 +102,7 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: ListOf(Transaction) }),
       },
     },
-    (req) => service.listTransactions(app.deps.db, callerOf(req), pageFromQuery(req.query), req.query),
+    (req) => listTransactions(app.deps.db, callerOf(req), pageFromQuery(req.query), req.query),
   );
 
   app.get(
@@ -107,7 +110,7 @@ export async function checkRoutes(app: App): Promise<void> {
     {
       schema: { operationId: 'getTransaction', errors: ['transaction_not_found', 'register_id_required'], tags, summary: 'A transaction by its external_id', params: TransactionParams, querystring: RegisterQuery, response: withErrors({ 200: Transaction }) },
     },
-    (req) => service.getTransaction(app.deps.db, placeCallerOf(req), req.params.external_id, req.query.register_id),
+    (req) => getTransaction(app.deps.db, placeCallerOf(req), req.params.external_id, req.query.register_id),
   );
 
   app.post(
@@ -126,7 +129,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutation(req, reply, 200, (trx) =>
-        service.voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
+        voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
       ),
   );
 
@@ -145,7 +148,7 @@ export async function checkRoutes(app: App): Promise<void> {
     },
     (req, reply) =>
       runMutationWithStatus(req, reply, async (trx) => {
-        const { refund, replayed } = await service.refundTransaction(trx, placeCallerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
+        const { refund, replayed } = await refundTransaction(trx, placeCallerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
         return { status: replayed ? 200 : 201, body: refund, replayed };
       }),
   );

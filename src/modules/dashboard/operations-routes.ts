@@ -1,5 +1,6 @@
 // The dashboard's operational pages over HTTP: transactions (list, one, CSV), webhooks, overview, menu, tables, orders.
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
@@ -97,7 +98,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
     { schema: { tags, summary: 'Register an endpoint; its signing secret is in this answer only', body: CreateWebhookEndpoint, response: withErrors({ 201: WebhookEndpoint }) } },
     async (req, reply) => {
       // The owner's endpoints are live: they receive test and live events alike, each event saying which it is.
-      const created = await db.transaction().execute((trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy, app.deps.secretBox));
+      const created = await inTransaction(db, (trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy, app.deps.secretBox));
       return reply.code(201).send(created);
     },
   );
@@ -126,14 +127,14 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
   app.post(
     '/webhook-endpoints/:id/enable',
     { schema: { tags, summary: 'Re-enable a disabled endpoint; its pending deliveries resume', params: IdParams, response: withErrors({ 200: WebhookEndpoint }) } },
-    async (req) => db.transaction().execute((trx) => webhooks.updateEndpoint(trx, owner(req), req.params.id, { enabled: true }, policy)),
+    async (req) => inTransaction(db, (trx) => webhooks.updateEndpoint(trx, owner(req), req.params.id, { enabled: true }, policy)),
   );
 
   app.delete(
     '/webhook-endpoints/:id',
     { schema: { tags, summary: 'Remove an endpoint; deliveries in progress stop', params: IdParams, response: withErrors({ 200: Ok }) } },
     async (req) => {
-      await db.transaction().execute((trx) => webhooks.deleteEndpoint(trx, owner(req), req.params.id));
+      await inTransaction(db, (trx) => webhooks.deleteEndpoint(trx, owner(req), req.params.id));
       return { ok: true as const };
     },
   );
@@ -151,7 +152,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
   app.patch(
     '/dishes/:external_id',
     { schema: { tags, summary: 'Put a dish on the stop list (available: false) or take it off', params: DishParams, body: DishAvailability, response: withErrors({ 200: Dish }) } },
-    async (req) => db.transaction().execute((trx) => menu.patchDish(trx, owner(req), req.params.external_id, { available: req.body.available })),
+    async (req) => inTransaction(db, (trx) => menu.patchDish(trx, owner(req), req.params.external_id, { available: req.body.available })),
   );
 
   // Tables and their QR codes to the public menu.
@@ -175,7 +176,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
 
   app.post('/tables', { schema: { tags, summary: 'Add a table', body: NewTable, response: withErrors({ 201: VenueTable }) } }, async (req, reply) => {
     const { venue } = sessionOf(req);
-    const table = await menu.createTable(db, accounts.placeOf(venue), { name: req.body.name, tableCode: req.body.table_code });
+    const table = await inTransaction(db, (trx) => menu.createTable(trx, accounts.placeOf(venue), { name: req.body.name, tableCode: req.body.table_code }));
     return reply.code(201).send(presentTable(venue.slug, table));
   });
 
@@ -205,7 +206,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
   app.post(
     '/orders/:id/status',
     { schema: { tags, summary: 'Move an order to its next status', params: OrderParams, body: MoveOrder, response: withErrors({ 200: OwnerOrder }) } },
-    async (req) => withMoves(await db.transaction().execute((trx) => orders.moveOrder(trx, owner(req), req.params.id, req.body as { status: OrderStatus; reason?: string }))),
+    async (req) => withMoves(await inTransaction(db, (trx) => orders.moveOrder(trx, owner(req), req.params.id, req.body as { status: OrderStatus; reason?: string }))),
   );
 }
 

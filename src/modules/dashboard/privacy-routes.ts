@@ -2,6 +2,7 @@
 // through the members' privacy service, as the API's routes.
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import * as privacy from '../members/privacy.js';
@@ -35,7 +36,7 @@ export async function dashboardPrivacyRoutes(app: App, tags: string[]): Promise<
     { schema: { tags, summary: "Erase the member's personal data, confirmed by typing a card number or ERASE", params: IdParams, body: EraseBody, response: withErrors({ 200: MemberErasure }) } },
     async (req) => {
       const caller = owner(req);
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await privacy.checkErasureConfirmation(trx, caller, req.params.id, req.body.confirm);
         return privacy.eraseMember(trx, caller, req.params.id, clock, eventRequestOf(req));
       });

@@ -2,7 +2,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { DashboardSessionsTable } from '../../db/schema.js';
-import type { Place } from '../accounts/schemas.js';
 
 export type SessionRow = Selectable<DashboardSessionsTable>;
 
@@ -24,22 +23,27 @@ export async function findLiveSession(db: Db, tokenHash: string, now: Date): Pro
     .executeTakeFirst();
 }
 
-export async function touchSession(db: Db, place: Place, id: string, at: Date): Promise<void> {
-  await db
-    .updateTable('dashboard_sessions')
-    .set({ last_seen_at: at })
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
-    .where('id', '=', id)
-    .execute();
+/** The session's chain and id: what every statement on a session row filters by (the current venue may change). */
+export interface SessionRef {
+  chainId: string;
+  id: string;
 }
 
-export async function listLiveSessions(db: Db, place: Place, ownerId: string, now: Date): Promise<SessionRow[]> {
+export async function touchSession(db: Db, ref: SessionRef, at: Date): Promise<void> {
+  await db.updateTable('dashboard_sessions').set({ last_seen_at: at }).where('chain_id', '=', ref.chainId).where('id', '=', ref.id).execute();
+}
+
+/** Moves the session to another venue of its chain (the venue switcher); the caller checked the venue is the chain's. */
+export async function setSessionVenue(db: Db, ref: SessionRef, venueId: string): Promise<void> {
+  await db.updateTable('dashboard_sessions').set({ venue_id: venueId }).where('chain_id', '=', ref.chainId).where('id', '=', ref.id).execute();
+}
+
+/** The owner's live sessions at any venue of the chain (each session is at the venue it last switched to). */
+export async function listLiveSessions(db: Db, chainId: string, ownerId: string, now: Date): Promise<SessionRow[]> {
   return db
     .selectFrom('dashboard_sessions')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .where('chain_id', '=', chainId)
     .where('owner_id', '=', ownerId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
@@ -49,12 +53,11 @@ export async function listLiveSessions(db: Db, place: Place, ownerId: string, no
 }
 
 /** Revokes one of the owner's sessions; undefined when the owner has no such live session. */
-export async function revokeSession(db: Db, place: Place, ownerId: string, id: string, at: Date): Promise<SessionRow | undefined> {
+export async function revokeSession(db: Db, chainId: string, ownerId: string, id: string, at: Date): Promise<SessionRow | undefined> {
   return db
     .updateTable('dashboard_sessions')
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, ${at})` })
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .where('chain_id', '=', chainId)
     .where('owner_id', '=', ownerId)
     .where('id', '=', id)
     .returningAll()
@@ -62,12 +65,11 @@ export async function revokeSession(db: Db, place: Place, ownerId: string, id: s
 }
 
 /** Revokes every other live session of the owner (after a password change). */
-export async function revokeOtherSessions(db: Db, place: Place, ownerId: string, keepId: string, at: Date): Promise<void> {
+export async function revokeOtherSessions(db: Db, chainId: string, ownerId: string, keepId: string, at: Date): Promise<void> {
   await db
     .updateTable('dashboard_sessions')
     .set({ revoked_at: at })
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .where('chain_id', '=', chainId)
     .where('owner_id', '=', ownerId)
     .where('id', '!=', keepId)
     .where('revoked_at', 'is', null)

@@ -43,6 +43,39 @@ export async function checksByDay(db: Db, place: Place, fromDay: string, toDay: 
   }));
 }
 
+export interface VenueDayFigures extends DayFigures {
+  venueId: string;
+}
+
+/** As checksByDay, for every venue of the chain at once (each row is a venue's own day, judged in its time zone). */
+export async function checksByVenueDay(db: Db, chainId: string, fromDay: string, toDay: string): Promise<VenueDayFigures[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select((eb) => [
+      'venue_id',
+      'venue_day',
+      'livemode',
+      eb.fn.count<string>('id').filterWhere('status', '=', 'completed').as('checks'),
+      eb.fn.sum<string>(sql`case when status = 'completed' then paid - refunded_amount else 0 end`).as('sales'),
+      eb.fn.sum<string>(sql`earned - earned_reversed`).as('earned'),
+      eb.fn.sum<string>(sql`redeemed - redeemed_returned`).as('redeemed'),
+    ])
+    .where('chain_id', '=', chainId)
+    .where('venue_day', '>=', fromDay)
+    .where('venue_day', '<=', toDay)
+    .groupBy(['venue_id', 'venue_day', 'livemode'])
+    .execute();
+  return rows.map((r) => ({
+    venueId: r.venue_id,
+    day: r.venue_day,
+    livemode: r.livemode,
+    checks: Number(r.checks),
+    sales: Number(r.sales ?? 0),
+    earned: Number(r.earned ?? 0),
+    redeemed: Number(r.redeemed ?? 0),
+  }));
+}
+
 /** The chain's members enrolled per day of the venue and mode, from the start of `fromDay` in the venue's time zone. */
 export async function enrolmentsByDay(db: Db, chainId: string, timezone: string, fromDay: string): Promise<{ day: string; livemode: boolean; members: number }[]> {
   const day = sql<string>`to_char(created_at at time zone ${timezone}, 'YYYY-MM-DD')`;

@@ -1,5 +1,5 @@
 // The overview's figures: the venue's checks today and this month (venue days), a 30-day series, the chain's members and
-// outstanding cashback (D21), live apart from test.
+// outstanding cashback (D21), live apart from test; and the same checks per venue of the chain, each on its own days.
 import type { Db } from '../../db/database.js';
 import { venueDay } from '../../shared/time.js';
 import * as accounts from '../accounts/service.js';
@@ -29,10 +29,11 @@ export async function overview(db: Db, venue: accounts.Venue, now: Date) {
   const monthStart = `${today.slice(0, 8)}01`;
   const chartStart = addDays(today, -(CHART_DAYS - 1));
   const from = monthStart < chartStart ? monthStart : chartStart;
-  const [checks, enrolments, balances] = await Promise.all([
+  const [checks, enrolments, balances, breakdown] = await Promise.all([
     reportRepo.checksByDay(db, accounts.placeOf(venue), from, today),
     reportRepo.enrolmentsByDay(db, venue.chainId, venue.timezone, from),
     reportRepo.balances(db, venue.chainId),
+    venueBreakdown(db, venue.chainId, now),
   ]);
 
   const days = new Map<string, ByMode<Figures>>();
@@ -62,6 +63,7 @@ export async function overview(db: Db, venue: accounts.Venue, now: Date) {
   return {
     object: 'overview' as const,
     currency: venue.currency,
+    venue_id: venue.id,
     today,
     month_start: monthStart,
     today_figures: sum(today),
@@ -74,7 +76,54 @@ export async function overview(db: Db, venue: accounts.Venue, now: Date) {
         live: { checks: f.live.checks, earned: f.live.earned, redeemed: f.live.redeemed },
         test: { checks: f.test.checks, earned: f.test.earned, redeemed: f.test.redeemed },
       })),
+    ...breakdown,
   };
+}
+
+type VenueFigures = Pick<Figures, 'checks' | 'sales' | 'earned' | 'redeemed'>;
+const zeroVenue = (): VenueFigures => ({ checks: 0, sales: 0, earned: 0, redeemed: 0 });
+const periods = () => ({ today: { live: zeroVenue(), test: zeroVenue() }, month: { live: zeroVenue(), test: zeroVenue() } });
+type Periods = ReturnType<typeof periods>;
+
+function addInto(into: Periods, add: Periods): void {
+  for (const period of ['today', 'month'] as const) {
+    for (const mode of ['live', 'test'] as const) {
+      for (const k of Object.keys(into[period][mode]) as (keyof VenueFigures)[]) into[period][mode][k] += add[period][mode][k];
+    }
+  }
+}
+
+/**
+ * Every venue of the chain with its checks, sales and cashback today and this month, and the chain's totals. Each venue
+ * counts on its own days (its time zone), as its checks were stamped: "today" in Dublin and in Auckland are different days.
+ */
+export async function venueBreakdown(db: Db, chainId: string, now: Date) {
+  const venues = (await accounts.findChain(db, chainId))?.venues ?? [];
+  const days = venues.map((v) => {
+    const today = venueDay(now, v.timezone);
+    return { venue: v, today, monthStart: `${today.slice(0, 8)}01` };
+  });
+  const fromDay = days.reduce((min, d) => (d.monthStart < min ? d.monthStart : min), '9999-12-31');
+  const toDay = days.reduce((max, d) => (d.today > max ? d.today : max), '0000-01-01');
+  const rows = days.length ? await reportRepo.checksByVenueDay(db, chainId, fromDay, toDay) : [];
+  const totals = periods();
+  const perVenue = days.map(({ venue, today, monthStart }) => {
+    const figures = periods();
+    for (const r of rows) {
+      if (r.venueId !== venue.id || r.day < monthStart || r.day > today) continue;
+      const mode = r.livemode ? 'live' : 'test';
+      for (const period of r.day === today ? (['today', 'month'] as const) : (['month'] as const)) {
+        const f = figures[period][mode];
+        f.checks += r.checks;
+        f.sales += r.sales;
+        f.earned += r.earned;
+        f.redeemed += r.redeemed;
+      }
+    }
+    addInto(totals, figures);
+    return { venue_id: venue.id, name: venue.name, slug: venue.slug, timezone: venue.timezone, today, month_start: monthStart, figures };
+  });
+  return { venues: perVenue, chain_totals: totals };
 }
 
 /** The instant the venue's current day began: `now` less the time of day its wall clock shows. */

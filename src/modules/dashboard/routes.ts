@@ -2,6 +2,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
@@ -36,11 +37,14 @@ import {
   SessionListItem,
   SignIn,
   SignUp,
+  SwitchVenue,
+  NewChainVenue,
   Venue,
   VenueUpdate,
 } from './schemas.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
+import { dashboardLiabilityRoutes } from './liability-routes.js';
 import { isId, sessionOf } from './request.js';
 import * as service from './service.js';
 
@@ -146,12 +150,12 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     async (req, reply) => {
       if (!config.dashboardSignup) throw new ApiError('signup_closed');
       const now = clock.now();
-      const { token, session } = await app.deps.db.transaction().execute(async (trx) => {
+      const { token, session } = await inTransaction(app.deps.db, async (trx) => {
         const owner = await service.signUp(trx, req.body);
         return service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, now);
       });
       setCookie(reply, token, service.SESSION_TTL_MS / 1000);
-      return reply.code(201).send(service.presentSession(session));
+      return reply.code(201).send(await service.presentSession(app.deps.db, session));
     },
   );
 
@@ -176,19 +180,40 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
       }
       const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password);
       if (!owner) throw new ApiError('sign_in_failed');
-      const { token, session } = await service.openSession(app.deps.db, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now());
+      const { token, session } = await inTransaction(app.deps.db, (trx) =>
+        service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now()),
+      );
       setCookie(reply, token, service.SESSION_TTL_MS / 1000);
-      return service.presentSession(session);
+      return service.presentSession(app.deps.db, session);
     },
   );
 
-  app.get('/session', { schema: { tags, summary: 'The signed-in owner, venue and CSRF token', response: withErrors({ 200: SessionInfo }) } }, async (req) =>
-    service.presentSession(sessionOf(req)),
+  app.get('/session', { schema: { tags, summary: 'The signed-in owner, the venue and chain, and the CSRF token', response: withErrors({ 200: SessionInfo }) } }, async (req) =>
+    service.presentSession(app.deps.db, sessionOf(req)),
+  );
+
+  // The venue switcher (D21): per-venue pages follow the session's venue; members, programs and categories are the chain's.
+  app.put(
+    '/session/venue',
+    { schema: { tags, summary: "Switch the session to another venue of the owner's chain", body: SwitchVenue, response: withErrors({ 200: SessionInfo }) } },
+    async (req) => {
+      const session = await inTransaction(app.deps.db, (trx) => service.switchVenue(trx, sessionOf(req), req.body.venue_id));
+      return service.presentSession(app.deps.db, session);
+    },
+  );
+
+  app.post(
+    '/venues',
+    { schema: { tags, summary: "Add a venue to the owner's chain (in the chain's currency) and switch to it", body: NewChainVenue, response: withErrors({ 201: SessionInfo }) } },
+    async (req, reply) => {
+      const session = await inTransaction(app.deps.db, (trx) => service.addVenue(trx, sessionOf(req), req.body));
+      return reply.code(201).send(await service.presentSession(app.deps.db, session));
+    },
   );
 
   app.delete('/session', { schema: { tags, summary: 'Sign out', response: withErrors({ 200: Ok }) } }, async (req, reply) => {
     const session = sessionOf(req);
-    await service.revokeSession(app.deps.db, session, session.id, clock.now());
+    await inTransaction(app.deps.db, (trx) => service.revokeSession(trx, session, session.id, clock.now()));
     setCookie(reply, '', 0);
     return { ok: true as const };
   });
@@ -198,7 +223,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   );
 
   app.delete('/sessions/:id', { schema: { tags, summary: 'Revoke a session', params: IdParams, response: withErrors({ 200: Ok }) } }, async (req) => {
-    await service.revokeSession(app.deps.db, sessionOf(req), req.params.id, clock.now());
+    await inTransaction(app.deps.db, (trx) => service.revokeSession(trx, sessionOf(req), req.params.id, clock.now()));
     return { ok: true as const };
   });
 
@@ -206,7 +231,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     '/password',
     { schema: { tags, summary: 'Change the password; other sessions are signed out', body: ChangePassword, response: withErrors({ 200: Ok }) } },
     async (req) => {
-      await service.changePassword(app.deps.db, sessionOf(req), req.body.current_password, req.body.new_password, clock.now());
+      await inTransaction(app.deps.db, (trx) => service.changePassword(trx, sessionOf(req), req.body.current_password, req.body.new_password, clock.now()));
       return { ok: true as const };
     },
   );
@@ -224,7 +249,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   );
 
   app.patch('/venue', { schema: { tags, summary: 'Change the venue and its default rules', body: VenueUpdate, response: withErrors({ 200: Venue }) } }, async (req) =>
-    service.presentVenue(await app.deps.db.transaction().execute((trx) => accounts.updateVenue(trx, sessionOf(req).venue.id, req.body))),
+    service.presentVenue(await inTransaction(app.deps.db, (trx) => accounts.updateVenue(trx, sessionOf(req).venue.id, req.body))),
   );
 
   // API keys (D4).
@@ -233,19 +258,21 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   );
 
   app.post('/api-keys', { schema: { tags, summary: 'Create a key; the secret is in this answer only', body: NewApiKey, response: withErrors({ 201: CreatedApiKey }) } }, async (req, reply) => {
-    const { key, secret } = await accounts.createApiKey(app.deps.db, app.deps.pepper, {
-      venueId: sessionOf(req).venue.id,
-      name: req.body.name.trim(),
-      livemode: req.body.livemode,
-      scopes: req.body.scopes,
-      rules: req.body.rules,
-    });
+    const { key, secret } = await inTransaction(app.deps.db, (trx) =>
+      accounts.createApiKey(trx, app.deps.pepper, {
+        venueId: sessionOf(req).venue.id,
+        name: req.body.name.trim(),
+        livemode: req.body.livemode,
+        scopes: req.body.scopes,
+        rules: req.body.rules,
+      }),
+    );
     return reply.code(201).send({ key: service.presentKey(key), secret });
   });
 
   app.put('/api-keys/:id/rules', { schema: { tags, summary: "Replace a key's own rules", params: IdParams, body: KeyRulesBody, response: withErrors({ 200: ApiKey }) } }, async (req) => {
     const key = isId(req.params.id)
-      ? await app.deps.db.transaction().execute((trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.chainId, req.params.id, req.body.rules))
+      ? await inTransaction(app.deps.db, (trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.chainId, req.params.id, req.body.rules))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);
@@ -253,9 +280,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.post('/api-keys/:id/revoke', { schema: { tags, summary: 'Revoke a key at once', params: IdParams, response: withErrors({ 200: ApiKey }) } }, async (req) => {
     const key = isId(req.params.id)
-      ? await app.deps.db
-          .transaction()
-          .execute((trx) => accounts.revokeApiKey(trx, { chainId: sessionOf(req).venue.chainId, keyId: req.params.id, at: clock.now() }))
+      ? await inTransaction(app.deps.db, (trx) => accounts.revokeApiKey(trx, { chainId: sessionOf(req).venue.chainId, keyId: req.params.id, at: clock.now() }))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);
@@ -269,14 +294,14 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   app.post('/categories', { schema: { tags, summary: 'Create a category (or rename one) with its money rules', body: NewCategory, response: withErrors({ 201: Category }) } }, async (req, reply) => {
     const { external_id, ...category } = req.body as { external_id: string; name: string } & CategoryRules;
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
-    const created = await app.deps.db.transaction().execute((trx) => catalogue.putCategoryWithRules(trx, caller, external_id, category));
+    const created = await inTransaction(app.deps.db, (trx) => catalogue.putCategoryWithRules(trx, caller, external_id, category));
     return reply.code(201).send(created);
   });
 
   app.patch('/categories/:external_id', { schema: { tags, summary: 'Rename a category or change its money rules', params: ExternalIdParams, body: CategoryUpdate, response: withErrors({ 200: Category }) } }, async (req) => {
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
     const { name, ...rules } = req.body;
-    return app.deps.db.transaction().execute(async (trx) => {
+    return inTransaction(app.deps.db, async (trx) => {
       // setCategoryRules answers 404 for a category the chain does not have, before any rename could create it.
       let category = await catalogue.setCategoryRules(trx, caller.chainId, req.params.external_id, rules);
       if (name !== undefined) category = (await catalogue.putCategory(trx, caller, req.params.external_id, { name })).category;
@@ -291,7 +316,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.post('/programs', { schema: { tags, summary: 'Create a program', body: NewProgram, response: withErrors({ 201: Program }) } }, async (req, reply) => {
     const { chainId } = sessionOf(req).venue;
-    const created = await app.deps.db.transaction().execute((trx) =>
+    const created = await inTransaction(app.deps.db, (trx) =>
       programs.createProgram(trx, chainId, {
         name: req.body.name,
         type: req.body.type,
@@ -306,8 +331,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   app.patch('/programs/:id', { schema: { tags, summary: "Change a program's name, settings, barcode or make it the default", params: IdParams, body: ProgramUpdate, response: withErrors({ 200: Program }) } }, async (req) => {
     const { chainId } = sessionOf(req).venue;
     await service.programOf(app.deps.db, chainId, req.params.id);
-    const updated = await app.deps.db.transaction().execute((trx) =>
-      programs.updateProgram(trx, chainId, req.params.id, {
+    const updated = await inTransaction(app.deps.db, (trx) =>
+      service.changeProgram(trx, chainId, req.params.id, {
         name: req.body.name,
         settings: req.body.settings,
         barcodeFormat: req.body.barcode_format,
@@ -355,7 +380,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.post('/members/:id/adjustments', { schema: { tags, summary: "Adjust a member's cashback, with a reason", params: IdParams, body: OwnerAdjust, response: withErrors({ 201: Adjustment }) } }, async (req, reply) => {
     const owner = service.ownerCallerOf(sessionOf(req), clock.now());
-    const adjustment = await app.deps.db.transaction().execute(async (trx) => {
+    const adjustment = await inTransaction(app.deps.db, async (trx) => {
       // The entry carries the member's mode, so a test member's history stays test.
       const member = await members.getMember(trx, owner, req.params.id);
       return members.adjustBalance(trx, { ...owner, livemode: member.livemode }, req.params.id, req.body, eventRequestOf(req), clock);
@@ -367,4 +392,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardOperationsRoutes(app, tags);
   // A member's export and erasure: in their own file, on this same instance.
   await dashboardPrivacyRoutes(app, tags);
+  // The chain's venue liability report and its CSV.
+  await dashboardLiabilityRoutes(app, tags);
 }

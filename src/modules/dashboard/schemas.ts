@@ -58,13 +58,43 @@ export const VenueUpdate = Type.Object(
 );
 export type VenueUpdate = Static<typeof VenueUpdate>;
 
+/** The owner's chain (D21): one currency, the venues the switcher lists. */
+export const Chain = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  slug: Type.String(),
+  name: Type.String(),
+  currency: Type.String({ description: 'Every venue of the chain counts in it.' }),
+  venues: Type.Array(
+    Type.Object({ id: Type.String({ format: 'uuid' }), slug: Type.String(), name: Type.String(), timezone: Type.String() }),
+    { description: 'Oldest first.' },
+  ),
+});
+
 export const SessionInfo = Type.Object({
   object: Type.Literal('dashboard_session'),
   owner: Type.Object({ id: Type.String({ format: 'uuid' }), email: Type.String() }),
-  venue: Venue,
+  venue: Type.Object(Venue.properties, { description: 'The venue the session is at: per-venue pages (transactions, menu, keys, …) show it.' }),
+  chain: Chain,
   csrf_token: Type.String({ description: 'Send it as X-CSRF-Token on every call that changes something.' }),
   expires_at: Timestamp,
 });
+
+export const SwitchVenue = Type.Object(
+  { venue_id: Type.String({ maxLength: 64, description: 'A venue of the owner’s chain.' }) },
+  { additionalProperties: false },
+);
+
+export const NewChainVenue = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    slug: Type.String({ minLength: 1, maxLength: 48, description: 'Lowercase letters, digits and dashes; in its QR menu addresses.' }),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA; default the current venue’s.' })),
+    locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47; default the current venue’s.' })),
+    country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166 alpha-2; default the current venue’s.' })),
+  },
+  { additionalProperties: false, description: 'The currency is the chain’s.' },
+);
+export type NewChainVenue = Static<typeof NewChainVenue>;
 
 export const SessionListItem = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -230,9 +260,18 @@ const Figures = Type.Object({
 const ByMode = <T extends Parameters<typeof Type.Object>[0]>(props: T) => Type.Object({ live: Type.Object(props), test: Type.Object(props) });
 const DayPoint = { checks: Type.Integer(), earned: Type.Integer(), redeemed: Type.Integer() };
 
+const VenueFigures = {
+  checks: Type.Integer({ description: 'Completed checks.' }),
+  sales: Type.Integer({ description: 'What was paid, net of refunds; minor units.' }),
+  earned: Type.Integer({ description: 'Cashback earned, net of reversals.' }),
+  redeemed: Type.Integer({ description: 'Cashback redeemed, net of what was given back.' }),
+};
+const VenuePeriods = Type.Object({ today: ByMode(VenueFigures), month: ByMode(VenueFigures) });
+
 export const Overview = Type.Object({
   object: Type.Literal('overview'),
   currency: Type.String(),
+  venue_id: Type.String({ format: 'uuid', description: 'The session’s venue, whose checks the figures above the breakdown count.' }),
   today: Type.String({ description: "Today's venue day, YYYY-MM-DD." }),
   month_start: Type.String(),
   today_figures: Type.Object({ live: Figures, test: Figures }),
@@ -243,6 +282,22 @@ export const Overview = Type.Object({
     liability: Type.Integer({ description: 'What members could still redeem: the sum of positive cashback balances (held cashback included).' }),
   }),
   days: Type.Array(Type.Object({ day: Type.String(), live: Type.Object(DayPoint), test: Type.Object(DayPoint) }), { description: 'The last 30 venue days, oldest first.' }),
+  venues: Type.Array(
+    Type.Object({
+      venue_id: Type.String({ format: 'uuid' }),
+      name: Type.String(),
+      slug: Type.String(),
+      timezone: Type.String(),
+      today: Type.String({ description: "The venue's own day, YYYY-MM-DD (each venue's days are in its time zone)." }),
+      month_start: Type.String(),
+      figures: VenuePeriods,
+    }),
+    { description: "Every venue of the chain, oldest first: checks, sales and cashback of the venue's today and this month." },
+  ),
+  chain_totals: Type.Object(
+    { today: ByMode(VenueFigures), month: ByMode(VenueFigures) },
+    { description: "The sum over the chain's venues, each counted on its own day." },
+  ),
 });
 
 export const VenueTable = Type.Object({
@@ -273,4 +328,41 @@ export const QrQuery = Type.Object({ download: Type.Optional(Type.Boolean({ desc
 export const OwnerOrder = Type.Object({
   ...Order.properties,
   next_statuses: Type.Array(Type.String(), { description: 'Where the order may move from its status.' }),
+});
+
+/** Liability page: a period of UTC days, half-open. */
+export const LiabilityQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First UTC day, included (from 00:00 UTC); default the first of this month.' })),
+    to: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day the period ends at 00:00, not included; default the first of next month.' })),
+    livemode: Type.Optional(Type.Boolean({ description: 'true (the default): live traffic; false: test traffic. Never both added together.' })),
+  },
+  { additionalProperties: false },
+);
+
+const LiabilityFigures = {
+  earned: Type.Integer({ description: 'Cashback earned at checks, net of reversals; minor units.' }),
+  campaign: Type.Integer({ description: 'Campaign credits.' }),
+  redeemed: Type.Integer({ description: 'Cashback spent at checks, net of what was given back.' }),
+  expired: Type.Integer(),
+  adjusted: Type.Integer({ description: 'Owner and API adjustments, signed.' }),
+  imported: Type.Integer({ description: 'Opening balances of imports.' }),
+  net: Type.Integer({ description: 'What the row adds to what members could still redeem.' }),
+};
+
+export const VenueLiability = Type.Object({
+  object: Type.Literal('venue_liability'),
+  currency: Type.String(),
+  livemode: Type.Boolean({ description: 'Live or test money: the two are never added together.' }),
+  from: Timestamp,
+  to: Timestamp,
+  data: Type.Array(
+    Type.Object({
+      venue_id: Nullable(Type.String({ format: 'uuid' })),
+      venue_name: Nullable(Type.String({ description: 'null: what belongs to no venue (adjustments and imports made for the chain).' })),
+      ...LiabilityFigures,
+    }),
+    { description: "One row per venue of the chain, oldest first, then the row of no venue." },
+  ),
+  totals: Type.Object(LiabilityFigures, { description: "The sum of the rows: the change in the chain's outstanding cashback." }),
 });

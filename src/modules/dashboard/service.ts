@@ -6,9 +6,11 @@ import { newId, isUuid } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
 import * as accounts from '../accounts/service.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
+import type { ProgramInfo } from '../programs/schemas.js';
+import * as members from '../members/service.js';
 import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
-import type { SignUp } from './schemas.js';
+import type { NewChainVenue, SignUp } from './schemas.js';
 
 /** A session lasts this long from sign-in, however active. */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
@@ -47,11 +49,25 @@ export function presentVenue(v: accounts.Venue) {
   };
 }
 
-export function presentSession(s: OwnerSession) {
+/** The chain as the dashboard shows it: the venue switcher's list and the currency every venue counts in. */
+export function presentChain(c: accounts.Chain) {
+  return {
+    id: c.id,
+    slug: c.slug,
+    name: c.name,
+    currency: c.currency,
+    venues: c.venues.map((v) => ({ id: v.id, slug: v.slug, name: v.name, timezone: v.timezone })),
+  };
+}
+
+export async function presentSession(db: Db, s: OwnerSession) {
+  const chain = await accounts.findChain(db, s.venue.chainId);
+  if (!chain) throw new ApiError('session_required');
   return {
     object: 'dashboard_session' as const,
     owner: { id: s.owner.id, email: s.owner.email },
     venue: presentVenue(s.venue),
+    chain: presentChain(chain),
     csrf_token: s.csrfToken,
     expires_at: formatTimestamp(s.expiresAt),
   };
@@ -83,15 +99,38 @@ export async function openSession(db: Db, owner: accounts.Owner, client: ClientI
   return { token, session: { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt } };
 }
 
-/** The live session of a cookie's token, or undefined. */
+/** The live session of a cookie's token, or undefined. Its venue is the one the owner last switched to (D21). */
 export async function sessionOf(db: Db, token: string, now: Date): Promise<OwnerSession | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const row = await repo.findLiveSession(db, hashToken(token), now);
   if (!row) return undefined;
-  const [owner, venue] = await Promise.all([accounts.findOwner(db, row.venue_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
-  if (!owner || !venue) return undefined;
-  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, accounts.placeOf(venue), row.id, now);
+  const [owner, venue] = await Promise.all([accounts.findOwner(db, row.chain_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
+  if (!owner || !venue || venue.chainId !== row.chain_id) return undefined;
+  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, { chainId: row.chain_id, id: row.id }, now);
   return { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt: row.expires_at };
+}
+
+/** Moves the session to another venue of the owner's chain; a venue of another chain is 404 like one that does not exist. */
+export async function switchVenue(db: Db, session: OwnerSession, venueId: string): Promise<OwnerSession> {
+  const venue = isUuid(venueId) ? await accounts.findVenue(db, venueId) : undefined;
+  if (!venue || venue.chainId !== session.venue.chainId) throw new ApiError('venue_not_found', { param: 'venue_id' });
+  await repo.setSessionVenue(db, { chainId: session.venue.chainId, id: session.id }, venue.id);
+  return { ...session, venue };
+}
+
+/** "Add venue": a new venue in the owner's chain, in the chain's currency; the session switches to it. */
+export async function addVenue(trx: Db, session: OwnerSession, input: NewChainVenue): Promise<OwnerSession> {
+  const venue = await accounts.createVenue(trx, {
+    chainId: session.venue.chainId,
+    name: input.name.trim(),
+    slug: input.slug.trim(),
+    // Not given: as at the venue the owner is at (a chain's venues are mostly in one country).
+    timezone: input.timezone?.trim() ?? session.venue.timezone,
+    locale: input.locale?.trim() ?? session.venue.locale,
+    country: input.country?.trim().toUpperCase() ?? session.venue.country,
+  });
+  await repo.setSessionVenue(trx, { chainId: session.venue.chainId, id: session.id }, venue.id);
+  return { ...session, venue };
 }
 
 function slugFrom(name: string): string {
@@ -128,7 +167,7 @@ export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
 }
 
 export async function listSessions(db: Db, session: OwnerSession, now: Date) {
-  const rows = await repo.listLiveSessions(db, accounts.placeOf(session.venue), session.owner.id, now);
+  const rows = await repo.listLiveSessions(db, session.venue.chainId, session.owner.id, now);
   return rows.map((r) => ({
     id: r.id,
     current: r.id === session.id,
@@ -141,12 +180,12 @@ export async function listSessions(db: Db, session: OwnerSession, now: Date) {
 }
 
 export async function revokeSession(db: Db, session: OwnerSession, id: string, now: Date): Promise<void> {
-  if (!isUuid(id) || !(await repo.revokeSession(db, accounts.placeOf(session.venue), session.owner.id, id, now))) throw new ApiError('session_not_found');
+  if (!isUuid(id) || !(await repo.revokeSession(db, session.venue.chainId, session.owner.id, id, now))) throw new ApiError('session_not_found');
 }
 
 export async function changePassword(db: Db, session: OwnerSession, current: string, next: string, now: Date): Promise<void> {
   await accounts.changeOwnerPassword(db, session.owner, current, next);
-  await repo.revokeOtherSessions(db, accounts.placeOf(session.venue), session.owner.id, session.id, now);
+  await repo.revokeOtherSessions(db, session.venue.chainId, session.owner.id, session.id, now);
 }
 
 /** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
@@ -174,4 +213,12 @@ export async function programOf(db: Db, chainId: string, id: string) {
   const found = isUuid(id) ? (await programs.listPrograms(db, chainId)).find((p) => p.id === id) : undefined;
   if (!found) throw new ApiError('program_not_found');
   return found;
+}
+
+/** The owner changes a program (dashboard, CLI): what it means for members' cashback first, then the program. */
+export async function changeProgram(trx: Db, chainId: string, id: string, changes: programs.ProgramChanges, now: Date): Promise<ProgramInfo> {
+  const current = await programOf(trx, chainId, id);
+  const next = changes.settings === undefined ? undefined : programs.rulesFrom(current.rules.type, changes.settings);
+  await members.programChanging(trx, chainId, current, next, now);
+  return programs.updateProgram(trx, chainId, id, changes);
 }

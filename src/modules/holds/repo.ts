@@ -1,6 +1,7 @@
 // SQL for holds.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Read, WriteStep } from '../../db/statement.js';
 import type { HoldsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
@@ -42,9 +43,7 @@ export async function listHolds(db: Db, reach: Reach, memberId: string, page: Pa
     .where(inReach(reach))
     .where('member_id', '=', memberId)
     .$if(activeOnly, (q) => q.where('status', '=', 'active'))
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

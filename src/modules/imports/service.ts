@@ -98,6 +98,8 @@ export async function receiveUpload(
   await repo.insertImport(db, {
     chain_id: caller.chainId,
     id,
+    // The venue it is sent at (a chain key may name none): its members' home venue and their entries' (D21).
+    venue_id: caller.venueId,
     program_id: program.id,
     livemode: caller.livemode,
     format: input.format,
@@ -185,16 +187,17 @@ export type ImportRun = 'succeeded' | 'failed' | 'stopped' | 'lost';
  * with the error and the lines it stopped at.
  */
 export async function processImport(db: Db, clock: Clock, job: repo.ImportRow, workerId: string, signal?: AbortSignal): Promise<ImportRun> {
-  // The job keeps no venue (imports are the chain's): its members' home venue and phone country are the chain's
-  // first venue's, which for a chain of one is the venue that sent it.
-  const venue = (await accounts.findChain(db, job.chain_id))!.venues[0]!;
+  // The venue that sent the job is its members' home venue and where their `import` entries belong; sent at no venue
+  // (a chain key naming none) they have neither, and phone numbers are read in the country of the chain's first venue.
+  const { venues } = (await accounts.findChain(db, job.chain_id))!;
+  const venue = venues.find((v) => v.id === job.venue_id) ?? venues[0]!;
   const header = HEADER_LINES[job.format];
   const leaseEnd = () => new Date(clock.now().getTime() + IMPORT_LEASE_MS);
   let progressed = false;
   try {
     const totals = await importMembers(
       db,
-      { chainId: job.chain_id, venueId: venue.id, livemode: job.livemode, programId: job.program_id, country: venue.country, reference: job.id },
+      { chainId: job.chain_id, venueId: job.venue_id, livemode: job.livemode, programId: job.program_id, country: venue.country, reference: job.id },
       job.format,
       storedFile(db, job),
       {

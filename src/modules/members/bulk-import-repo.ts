@@ -23,8 +23,8 @@ export interface ImportedMember {
 
 export interface ImportBatchTarget {
   chainId: string;
-  /** The venue the import comes from: its members' home venue, where their `import` entries happened. */
-  venueId: string;
+  /** The venue the import comes from: its members' home venue, where their `import` entries happened; null: none. */
+  venueId: string | null;
   programId: string;
   livemode: boolean;
   /** What the ledger entries name as their source: the import's id or the file's name. */
@@ -77,8 +77,8 @@ export async function insertImportedMembers(trx: Db, target: ImportBatchTarget, 
     )${
       target.lot
         ? sql`, import_lots as (
-      insert into cashback_lots (chain_id, member_id, day, expires_on, expires_at, remaining, warn_at)
-      select ${target.chainId}, f.id, ${target.lot.day}, ${target.lot.expiresOn}, ${target.lot.expiresAt}, f.cashback, ${target.lot.warnAt ?? null}
+      insert into cashback_lots (chain_id, member_id, venue_id, day, expires_on, expires_at, remaining, warn_at)
+      select ${target.chainId}, f.id, ${target.lot.venueId}, ${target.lot.day}, ${target.lot.expiresOn}, ${target.lot.expiresAt}, f.cashback, ${target.lot.warnAt ?? null}
       from fresh f where f.cashback > 0
     )`
         : sql``

@@ -43,8 +43,11 @@ const EARLIEST_CONSENT = '1900-01-01';
 
 export interface ImportTarget {
   chainId: string;
-  /** The venue importing: its members' home venue, whose day opening lots start on. */
-  venueId: string;
+  /**
+   * The venue importing: its members' home venue, where their `import` entries belong, whose day opening lots start
+   * on. Null: no venue (a chain key naming none) — no home venue, entries of no venue, lots of the chain's first venue.
+   */
+  venueId: string | null;
   livemode: boolean;
   /** The chain's default program when not given. */
   programId?: string;
@@ -373,7 +376,7 @@ export async function importMembers(
   options: ImportOptions,
 ): Promise<ImportTotals> {
   const program = await enrolmentProgram(db, target.chainId, target.programId);
-  const openingLot = await openingLots(db, target.venueId, program);
+  const openingLot = await openingLots(db, target.chainId, target.venueId, program);
   const batchSize = options.batchSize ?? IMPORT_BATCH_SIZE;
   const resumeAfter = options.resumeAfterLine ?? 0;
   const totals: ImportTotals = { lastLine: resumeAfter, imported: 0, skipped: 0, failed: 0, stopped: false };

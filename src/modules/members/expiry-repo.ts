@@ -7,13 +7,14 @@ import type { Lot } from './expiry.js';
 
 /** A member's open lots as one JSON value, for the member `memberId` names (a value or a column). */
 function openLots(chainId: unknown, memberId: unknown): RawBuilder<unknown> {
-  return sql`(select coalesce(json_agg(json_build_object('day', l.day, 'expires_on', l.expires_on, 'expires_at', l.expires_at,
-      'remaining', l.remaining) order by l.expires_at, l.day), '[]') from cashback_lots l
+  return sql`(select coalesce(json_agg(json_build_object('venue_id', l.venue_id, 'day', l.day, 'expires_on', l.expires_on,
+      'expires_at', l.expires_at, 'remaining', l.remaining) order by l.expires_at, l.day, l.venue_id), '[]') from cashback_lots l
     where l.chain_id = ${chainId} and l.member_id = ${memberId} and l.remaining > 0)`;
 }
 
 export function lotsFromJson(value: unknown): Lot[] {
-  return ((value ?? []) as { day: string; expires_on: string; expires_at: string; remaining: number | string }[]).map((l) => ({
+  return ((value ?? []) as { venue_id: string; day: string; expires_on: string; expires_at: string; remaining: number | string }[]).map((l) => ({
+    venueId: l.venue_id,
     day: l.day,
     expiresOn: l.expires_on,
     expiresAt: new Date(l.expires_at),
@@ -29,6 +30,17 @@ export function lotsRead(chainId: string, memberId: string): Read<Lot[]> {
 /** The open lots of the members row `m`, as a column of a member query. */
 export const lotsColumn = openLots(sql.ref('m.chain_id'), sql.ref('m.id'));
 
+/**
+ * The time zone of every venue of the chain, by venue id, as a read of a gather: where a reversal gives cashback
+ * back to a lot no longer open, that lot is formed again in its own venue's days (a few rows: a chain's venues).
+ */
+export function zonesRead(chainId: string): Read<Record<string, string>> {
+  return {
+    query: sql`(select coalesce(json_object_agg(v.venue_id, v.timezone), '{}') from venues v where v.chain_id = ${chainId})`,
+    parse: (value) => (value ?? {}) as Record<string, string>,
+  };
+}
+
 /** The lots a write changed, with their new amounts (a new lot with its dates): a step of that write. */
 export function lotsStep(db: Db, chainId: string, memberId: string, lots: Lot[]): WriteStep {
   return {
@@ -39,6 +51,7 @@ export function lotsStep(db: Db, chainId: string, memberId: string, lots: Lot[])
         lots.map((l) => ({
           chain_id: chainId,
           member_id: memberId,
+          venue_id: l.venueId,
           day: l.day,
           expires_on: l.expiresOn,
           expires_at: l.expiresAt,
@@ -46,19 +59,19 @@ export function lotsStep(db: Db, chainId: string, memberId: string, lots: Lot[])
           warn_at: l.warnAt ?? null,
         })),
       )
-      .onConflict((oc) => oc.columns(['chain_id', 'member_id', 'day']).doUpdateSet({ remaining: (eb) => eb.ref('excluded.remaining') })),
+      .onConflict((oc) => oc.columns(['chain_id', 'member_id', 'venue_id', 'day']).doUpdateSet({ remaining: (eb) => eb.ref('excluded.remaining') })),
   };
 }
 
 /**
- * The venue whose days and time zone the lots of members `m` count in: their home venue, else (imported without
- * one) the chain's first. Lots are the chain's, not yet split by the venue where they were earned (D21, later
- * work), so one venue stands for all of a member's lots, as the member's own venue did before chains.
+ * The venue the worker's expiry of members `m` is written from (its `cashback.expired` event; each `expiry` ledger
+ * entry names the venue where its lots were earned): their home venue, else (imported without one) the chain's
+ * first.
  */
 const lotVenue = sql`lateral (select v.venue_id, v.timezone from venues v where v.chain_id = m.chain_id
   order by v.venue_id is not distinct from m.home_venue_id desc, v.created_at, v.venue_id limit 1)`;
 
-/** A member with a lot due, and the venue their lots count in (lotVenue). */
+/** A member with a lot due, and the venue the worker writes their expiry from (lotVenue). */
 export interface DueMember {
   chain_id: string;
   member_id: string;
@@ -83,7 +96,7 @@ export async function membersWithDueLots(db: Db, now: Date, after: DueMember | n
 
 export interface LotToWarn {
   chain_id: string;
-  /** The venue the lot counts in (lotVenue): its warning is that venue's event. */
+  /** The venue where the lot was earned: its warning is that venue's event. */
   venue_id: string;
   member_id: string;
   day: string;
@@ -93,9 +106,8 @@ export interface LotToWarn {
 /** Lots whose warning is due by `now` and not yet sent, before they expire. */
 export async function lotsToWarn(db: Db, now: Date, limit: number): Promise<LotToWarn[]> {
   const { rows } = await sql<LotToWarn>`
-    select l.chain_id, v.venue_id, l.member_id, l.day::text as day, m.livemode from cashback_lots l
+    select l.chain_id, l.venue_id, l.member_id, l.day::text as day, m.livemode from cashback_lots l
     join members m on m.chain_id = l.chain_id and m.id = l.member_id
-    cross join ${lotVenue} v
     where l.remaining > 0 and l.warned_at is null and l.warn_at is not null and l.warn_at <= ${now} and l.expires_at > ${now}
       -- An erased member is warned of nothing: there is no one to tell, and the event would name them.
       and m.erased_at is null
@@ -110,6 +122,7 @@ export async function markWarned(db: Db, lot: LotToWarn, now: Date) {
     .set({ warned_at: now })
     .where('chain_id', '=', lot.chain_id)
     .where('member_id', '=', lot.member_id)
+    .where('venue_id', '=', lot.venue_id)
     .where('day', '=', lot.day)
     .where('warned_at', 'is', null)
     .where('remaining', '>', 0)
@@ -130,12 +143,13 @@ export async function programMembersWithDueLots(db: Db, chainId: string, program
 /**
  * Sets when the program's members are warned about their open lots not yet warned about, from the warning lead
  * `warningDays` (0: never): the start of the local day that many days before the lot's date in the zone of the
- * venue the lot counts in (lotVenue), as newLot works it out (PostgreSQL's local midnight in that zone).
+ * venue where the lot was earned, as newLot works it out (PostgreSQL's local midnight in that zone).
  */
 export async function rewarnProgramLots(db: Db, chainId: string, programId: string, warningDays: number): Promise<void> {
   await sql`update cashback_lots l set warn_at = ${warningDays > 0 ? sql`((l.expires_on - ${warningDays}::int)::timestamp at time zone v.timezone)` : sql`null`}
-    from members m cross join ${lotVenue} v
+    from members m, venues v
     where l.chain_id = ${chainId} and m.chain_id = l.chain_id and m.id = l.member_id and m.program_id = ${programId}
+      and v.chain_id = l.chain_id and v.venue_id = l.venue_id
       and l.remaining > 0 and l.warned_at is null`.execute(db);
 }
 

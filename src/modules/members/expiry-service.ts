@@ -4,23 +4,24 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
-import { findVenue } from '../accounts/service.js';
-import type { ProgramInfo } from '../programs/schemas.js';
+import { findChain, findVenue } from '../accounts/service.js';
+import type { ProgramInfo, ProgramRules } from '../programs/schemas.js';
 import { listPrograms } from '../programs/service.js';
 import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
 import { formatTimestamp, venueDay } from '../../shared/time.js';
-import { dueExpiry, expiryRuleOf, LotBook, newLot, type Lot, type Movement } from './expiry.js';
+import { dueExpiry, expiryRuleOf, LotBook, newLot, type ExpiredPart, type Lot, type LotPlace, type Movement } from './expiry.js';
 import * as lotsRepo from './expiry-repo.js';
 import * as repo from './repo.js';
 // The ledger's one way in; members/service.ts imports this file too, used only inside functions on both sides.
-import { ledgerSteps, type LedgerPlace } from './service.js';
+import { ledgerSteps, type LedgerPlace } from './money.js';
 
-export { lotsRead } from './expiry-repo.js';
+export { lotsRead, zonesRead } from './expiry-repo.js';
+export type { LotPlace } from './expiry.js';
 
 /** A member's lots as a decision stands on them: what was due already expired (and still to be written). */
 export interface MemberLots {
   book: LotBook;
-  expired: { amount: number; lots: { day: string; amount: number }[] };
+  expired: { amount: number; lots: ExpiredPart[] };
   asOf: Date;
   /** What the member's holds keep as of `asOf`. */
   held: number;
@@ -36,12 +37,13 @@ export async function venueExpires(db: Db, chainId: string): Promise<boolean> {
 
 /**
  * The member as of `asOf` with what is due expired: `cashback` less the expiry, `lots` their open lots after it.
- * Without a rule (or lots) the record is returned as it is.
+ * Without a rule (or lots) the record is returned as it is. `place`: where a write that goes on from here forms
+ * new lots (a read forms none).
  */
-export function settle(record: repo.MemberRecord, program: ProgramInfo, timezone: string, lots: Lot[] | undefined, asOf: Date) {
+export function settle(record: repo.MemberRecord, program: ProgramInfo, place: LotPlace, lots: Lot[] | undefined, asOf: Date) {
   const rule = expiryRuleOf(program.rules);
   if (!rule || !lots) return { record, lots: null };
-  const book = new LotBook(lots, record.cashback, rule, timezone);
+  const book = new LotBook(lots, record.cashback, rule, place);
   const expired = book.expire(record.held, asOf);
   const settled: MemberLots = { book, expired, asOf, held: record.held };
   return { record: { ...record, cashback: record.cashback - expired.amount, lots: book.open() }, lots: settled };
@@ -55,14 +57,30 @@ export function balanceAfter(lots: MemberLots | null, cashback: number, open: Lo
   return lots ? cashback - dueExpiry(open, cashback, lots.held, lots.asOf).amount : cashback;
 }
 
-/** The lots' part of a write: the expiry's ledger entry (first), the lots' new amounts, cashback.expired. */
+/**
+ * The lots' part of a write: the expiry's ledger entries (first; one per venue whose lots expired, belonging to
+ * that venue: expiry is charged where the cashback was earned), the lots' new amounts, cashback.expired.
+ */
 export interface LotsWrite {
-  entries: { memberId: string; kind: string; cashback: number; reason: string }[];
+  entries: { memberId: string; kind: string; cashback: number; reason: string; venueId: string }[];
   steps: WriteStep[];
   /** The member's open lots after the write. */
   open: Lot[];
-  /** What the write's redemption took from each lot, by day (the check records it); null: from no lot. */
+  /** What the write's redemption took from each lot, by lotKey "venueId:day" (the check records it); null: from no lot. */
   redeemedLots: Record<string, number> | null;
+}
+
+/** The `expiry` ledger entries of what expired: one per venue whose lots it came from, in the order they expired. */
+function expiryEntries(memberId: string, expired: ExpiredPart[]): LotsWrite['entries'] {
+  const byVenue = new Map<string, ExpiredPart[]>();
+  for (const part of expired) byVenue.set(part.venueId, [...(byVenue.get(part.venueId) ?? []), part]);
+  return [...byVenue].map(([venueId, parts]) => ({
+    memberId,
+    kind: 'expiry',
+    cashback: -parts.reduce((s, p) => s + p.amount, 0),
+    reason: `Cashback earned on ${parts.map((p) => p.day).join(', ')} expired`,
+    venueId,
+  }));
 }
 
 const NOTHING: LotsWrite = { entries: [], steps: [], open: [], redeemedLots: null };
@@ -81,9 +99,8 @@ export function lotsWrite(
   book.move(movements);
   const changed = book.changedLots();
   const { expired } = lots;
-  const days = expired.lots.map((l) => l.day).join(', ');
   return {
-    entries: expired.amount > 0 ? [{ memberId, kind: 'expiry', cashback: -expired.amount, reason: `Cashback earned on ${days} expired` }] : [],
+    entries: expired.amount > 0 ? expiryEntries(memberId, expired.lots) : [],
     steps: [
       ...(changed.length ? [lotsRepo.lotsStep(trx, caller.chainId, memberId, changed)] : []),
       ...(expired.amount > 0
@@ -94,7 +111,13 @@ export function lotsWrite(
               venueId: caller.venueId,
               type: 'cashback.expired',
               livemode: caller.livemode,
-              object: { object: 'cashback_expiry', member_id: memberId, amount: expired.amount, lots: expired.lots, expired_at: formatTimestamp(lots.asOf) },
+              object: {
+                object: 'cashback_expiry',
+                member_id: memberId,
+                amount: expired.amount,
+                lots: expired.lots.map((l) => ({ venue_id: l.venueId, day: l.day, amount: l.amount })),
+                expired_at: formatTimestamp(lots.asOf),
+              },
               request,
             },
             'expiry_event',
@@ -107,9 +130,9 @@ export function lotsWrite(
 }
 
 /**
- * Writes what is due for one member (`due`: with the venue their lots count in), locked first (lock order: the
- * member's row, then what it owns); how much expired. Run twice or at once from two workers, the second finds it
- * written: nothing expires twice.
+ * Writes what is due for one member (`due`: with the venue the worker writes it from), locked first (lock order:
+ * the member's row, then what it owns); how much expired. Run twice or at once from two workers, the second finds
+ * it written: nothing expires twice.
  */
 export async function expireMember(trx: Db, due: lotsRepo.DueMember, now: Date): Promise<number> {
   // As their lots name them, erased or not: an erased member's cashback still expires (the chain's accounts).
@@ -118,7 +141,8 @@ export async function expireMember(trx: Db, due: lotsRepo.DueMember, now: Date):
   const program = (await listPrograms(trx, due.chain_id)).find((p) => p.id === member.program_id);
   if (!program || !expires(program)) return 0;
   const read = await readTogether(trx, { held: repo.heldRead(trx, due.chain_id, member.id, now), lots: lotsRepo.lotsRead(due.chain_id, member.id) });
-  const { lots } = settle({ ...member, held: read.held }, program, due.timezone, read.lots, now);
+  // Expiring forms no lot: the place only says where the write happens.
+  const { lots } = settle({ ...member, held: read.held }, program, { venueId: due.venue_id, zoneOf: () => due.timezone }, read.lots, now);
   if (!lots || lots.expired.amount === 0) return 0;
   const caller = { chainId: due.chain_id, venueId: due.venue_id, livemode: member.livemode };
   const write = lotsWrite(trx, caller, member.id, lots, [], null);
@@ -133,7 +157,7 @@ export async function expireMember(trx: Db, due: lotsRepo.DueMember, now: Date):
  * redemptions stop keeping them up to date (what was not yet due no longer expires; turned on again, lots form
  * afresh).
  */
-export async function expiryTurnedOff(db: Db, chainId: string, programId: string, now: Date): Promise<void> {
+async function expiryTurnedOff(db: Db, chainId: string, programId: string, now: Date): Promise<void> {
   for (const due of await lotsRepo.programMembersWithDueLots(db, chainId, programId, now)) await expireMember(db, due, now);
   await lotsRepo.deleteProgramLots(db, chainId, programId);
 }
@@ -142,19 +166,33 @@ export async function expiryTurnedOff(db: Db, chainId: string, programId: string
  * A program's warning lead changed while it expires cashback: the lots not yet warned about are warned by the new
  * lead (turned to 0, never; turned on, before they expire).
  */
-export async function expiryWarningChanged(db: Db, chainId: string, programId: string, warningDays: number): Promise<void> {
+async function expiryWarningChanged(db: Db, chainId: string, programId: string, warningDays: number): Promise<void> {
   await lotsRepo.rewarnProgramLots(db, chainId, programId, warningDays);
 }
 
 /**
- * The lot an opening balance imported at `at` forms (the import day's, D20), for a program that expires cashback;
- * null otherwise. The venue's time zone is read once, here.
+ * What a program's new settings mean for its members' cashback, settled before the change is written (D20): turning
+ * expiry off writes what was due by `now` first, with the program as it still is; another warning lead re-times the
+ * warnings not yet sent. `next` undefined: the settings do not change.
  */
-export async function openingLots(db: Db, venueId: string, program: ProgramInfo): Promise<(at: Date) => Lot | null> {
+export async function programChanging(db: Db, chainId: string, current: ProgramInfo, next: ProgramRules | undefined, now: Date): Promise<void> {
+  if (next === undefined) return;
+  const [before, after] = [expiryRuleOf(current.rules), expiryRuleOf(next)];
+  if (before && !after) await expiryTurnedOff(db, chainId, current.id, now);
+  if (before && after && before.warningDays !== after.warningDays) await expiryWarningChanged(db, chainId, current.id, after.warningDays);
+}
+
+/**
+ * The lot an opening balance imported at `at` forms (the import day's, D20), for a program that expires cashback;
+ * null otherwise. It is a lot of the importing venue; an import of no venue (`venueId` null: a chain key naming
+ * none) forms it at the chain's first venue, since a lot is always some venue's — its `import` ledger entry still
+ * belongs to no venue, but its expiry is charged to that first venue. The venue is read once, here.
+ */
+export async function openingLots(db: Db, chainId: string, venueId: string | null, program: ProgramInfo): Promise<(at: Date) => Lot | null> {
   const rule = expiryRuleOf(program.rules);
   if (!rule) return () => null;
-  const { timezone } = (await findVenue(db, venueId))!;
-  return (at) => newLot(venueDay(at, timezone), rule, timezone);
+  const venue = venueId === null ? (await findChain(db, chainId))!.venues[0]! : (await findVenue(db, venueId))!;
+  return (at) => newLot(venue.id, venueDay(at, venue.timezone), rule, venue.timezone);
 }
 
 export interface ExpiryPass {

@@ -1,5 +1,6 @@
-// Cashback expiry (D20) as plain arithmetic, no database: a member's lots (what they earned on one venue day and
-// still have), what is due, and how each movement of cashback changes the lots. docs/members.md has the rules.
+// Cashback expiry (D20) as plain arithmetic, no database: a member's lots (what they earned at one venue on one of
+// its days and still have), what is due, and how each movement of cashback changes the lots. docs/members.md has
+// the rules.
 import type { ProgramRules } from '../programs/schemas.js';
 
 /** A program's expiry: after how many days a lot expires, and how many days before that the member is warned. */
@@ -9,6 +10,8 @@ export interface ExpiryRule {
 }
 
 export interface Lot {
+  /** The venue where the cashback was earned (D21): the day is that venue's, and its expiry is charged to it. */
+  venueId: string;
   /** The venue day the cashback was earned on, 'YYYY-MM-DD'. */
   day: string;
   /** The venue-local date it expires on, and the moment that day starts there. */
@@ -22,15 +25,38 @@ export interface Lot {
 /**
  * How cashback moves, in the order it moves. `credit` goes into the lot of `day` (none: cashback that does not
  * expire, such as an adjustment), after paying back any debt; `debit` takes from the lot of `day` first (the
- * reversal of an earning), then from the lots that expire soonest.
+ * reversal of an earning), then from the lots that expire soonest. The lot of `day` is the one of `venueId`, or
+ * without it of the venue of the write (LotPlace): a check earns into its own venue's lot of its day.
  */
-export type Movement = { credit: number; day: string | null } | { debit: number; day: string | null };
+export type Movement = { credit: number; day: string | null; venueId?: string } | { debit: number; day: string | null; venueId?: string };
+
+/** Where a write moves lots from: its venue (null: none, a chain key naming none), and each venue's time zone. */
+export interface LotPlace {
+  /** The venue a movement naming a day but no venue means; null: the write happens at none. */
+  venueId: string | null;
+  /** The time zone of a venue of the chain: a new lot of that venue counts its days there. */
+  zoneOf(venueId: string): string;
+}
+
+/** A lot's name among a member's lots, and in a check's `redeemed_lots`: "venueId:day". */
+export const lotKey = (venueId: string, day: string): string => `${venueId}:${day}`;
+
+/**
+ * A lot named in a check's `redeemed_lots`: "venueId:day", or, written before lots had venues (migration 0017), the
+ * day alone — a lot of the check's own venue, which was then the only one (venueId undefined: the write's venue).
+ */
+export function parseLotKey(key: string): { venueId: string | undefined; day: string } {
+  const colon = key.indexOf(':');
+  return colon < 0 ? { venueId: undefined, day: key } : { venueId: key.slice(0, colon), day: key.slice(colon + 1) };
+}
 
 export function expiryRuleOf(rules: ProgramRules): ExpiryRule | null {
   return rules.type === 'cashback' && rules.expiresAfterDays ? { afterDays: rules.expiresAfterDays, warningDays: rules.expiryWarningDays ?? 0 } : null;
 }
 
-const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || (a.day < b.day ? -1 : a.day > b.day ? 1 : 0);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** FIFO, deterministic: the lot expiring first, then the earlier day, then by venue id. */
+const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || compare(a.day, b.day) || compare(a.venueId, b.venueId);
 
 /** A date string moved by whole days (calendar arithmetic, no time zone involved). */
 export function addDays(day: string, days: number): string {
@@ -66,10 +92,18 @@ export function startOfVenueDay(day: string, timezone: string): Date {
   return new Date(at);
 }
 
-export function newLot(day: string, rule: ExpiryRule, timezone: string): Lot {
+/** A lot of `venueId`'s day `day`, empty, with its dates in that venue's time zone. */
+export function newLot(venueId: string, day: string, rule: ExpiryRule, timezone: string): Lot {
   const expiresOn = addDays(day, rule.afterDays);
   const warnAt = rule.warningDays > 0 ? startOfVenueDay(addDays(expiresOn, -rule.warningDays), timezone) : null;
-  return { day, expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone), remaining: 0, warnAt };
+  return { venueId, day, expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone), remaining: 0, warnAt };
+}
+
+/** What expired of one lot. */
+export interface ExpiredPart {
+  venueId: string;
+  day: string;
+  amount: number;
 }
 
 /**
@@ -88,36 +122,44 @@ export function dueExpiry(lots: Lot[], cashback: number, held: number, now: Date
   return { amount: taken.reduce((s, t) => s + t.amount, 0), taken };
 }
 
-/** A member's lots being changed by a write: the lots as they become, and which of them changed. */
+/** A member's lots being changed by a write: the lots as they become, and which of them changed (by lotKey). */
 export class LotBook {
   readonly lots = new Map<string, Lot>();
   readonly changed = new Set<string>();
-  /** What debits of no day (redemptions) took from each lot, by lot day: where a reversal gives it back. */
+  /** What debits of no day (redemptions) took from each lot, by lotKey: where a reversal gives it back. */
   readonly spent: Record<string, number> = {};
 
   constructor(
     lots: Lot[],
     private balance: number,
     readonly rule: ExpiryRule,
-    private readonly timezone: string,
+    private readonly place: LotPlace,
   ) {
-    for (const lot of lots) this.lots.set(lot.day, { ...lot });
+    for (const lot of lots) this.lots.set(lotKey(lot.venueId, lot.day), { ...lot });
   }
 
   /** Another book to go on from here, this one left as it is. */
   copy(): LotBook {
-    const book = new LotBook([...this.lots.values()], this.balance, this.rule, this.timezone);
-    for (const day of this.changed) book.changed.add(day);
+    const book = new LotBook([...this.lots.values()], this.balance, this.rule, this.place);
+    for (const key of this.changed) book.changed.add(key);
     Object.assign(book.spent, this.spent);
     return book;
   }
 
-  /** Expires what is due by `now` (see dueExpiry); the amount and the lots it came from. */
-  expire(held: number, now: Date): { amount: number; lots: { day: string; amount: number }[] } {
+  /** Expires what is due by `now` (see dueExpiry); the amount and the lots it came from, soonest first. */
+  expire(held: number, now: Date): { amount: number; lots: ExpiredPart[] } {
     const due = dueExpiry([...this.lots.values()], this.balance, held, now);
     for (const { lot, amount } of due.taken) this.take(lot, amount);
     this.balance -= due.amount;
-    return { amount: due.amount, lots: due.taken.map((t) => ({ day: t.lot.day, amount: t.amount })) };
+    return { amount: due.amount, lots: due.taken.map((t) => ({ venueId: t.lot.venueId, day: t.lot.day, amount: t.amount })) };
+  }
+
+  /** The key of the lot a movement names (null: none); a day with no venue is the lot of the write's venue. */
+  private named(m: Movement): string | null {
+    if (m.day === null) return null;
+    const venueId = m.venueId ?? this.place.venueId;
+    if (venueId === null) throw new Error(`a movement names the lot of ${m.day} but neither its venue nor the write's`);
+    return lotKey(venueId, m.day);
   }
 
   move(movements: Movement[]): void {
@@ -126,19 +168,23 @@ export class LotBook {
         // A debt is paid back first; only the rest is cashback the member has, in a lot.
         const intoLot = m.credit - Math.min(m.credit, Math.max(0, -this.balance));
         this.balance += m.credit;
-        if (m.day !== null && intoLot > 0) {
-          const lot = this.lots.get(m.day) ?? newLot(m.day, this.rule, this.timezone);
-          this.lots.set(m.day, lot);
+        const key = this.named(m);
+        if (key !== null && intoLot > 0) {
+          const venueId = key.slice(0, key.indexOf(':'));
+          const lot = this.lots.get(key) ?? newLot(venueId, m.day!, this.rule, this.place.zoneOf(venueId));
+          this.lots.set(key, lot);
           this.add(lot, intoLot);
         }
       } else {
         this.balance -= m.debit;
         let left = m.debit;
-        const own = m.day === null ? undefined : this.lots.get(m.day);
+        const key = this.named(m);
+        const own = key === null ? undefined : this.lots.get(key);
         for (const lot of [...(own ? [own] : []), ...[...this.lots.values()].filter((l) => l !== own).sort(soonestFirst)]) {
           const amount = Math.min(lot.remaining, left);
           this.take(lot, amount);
-          if (m.day === null && amount > 0) this.spent[lot.day] = (this.spent[lot.day] ?? 0) + amount;
+          const spentKey = lotKey(lot.venueId, lot.day);
+          if (key === null && amount > 0) this.spent[spentKey] = (this.spent[spentKey] ?? 0) + amount;
           left -= amount;
         }
       }
@@ -152,30 +198,40 @@ export class LotBook {
 
   /** The lots this write changed, with what they now hold (zero included). */
   changedLots(): Lot[] {
-    return [...this.changed].map((day) => this.lots.get(day)!);
+    return [...this.changed].map((key) => this.lots.get(key)!);
   }
 
   private add(lot: Lot, amount: number) {
     lot.remaining += amount;
-    this.changed.add(lot.day);
+    this.changed.add(lotKey(lot.venueId, lot.day));
   }
 
   private take(lot: Lot, amount: number) {
     if (amount === 0) return;
     lot.remaining -= amount;
-    this.changed.add(lot.day);
+    this.changed.add(lotKey(lot.venueId, lot.day));
   }
 }
 
 /**
- * Where a reversal gives `back` of a check's redemption back to (D20): to the lots it took from (`lots`, by day,
- * what is not yet given back) and to no lot (the rest of `outstanding`, what the check redeemed and has not yet
- * given back), in proportion, exactly: each part gets the floor of its share, the cents left over go to the parts
- * with the largest remainders (the earliest on a tie, no lot last). Giving all back returns every part whole.
- * Returns the credits (lots by day first, no lot last) and what is left with each lot afterwards.
+ * Where a reversal gives `back` of a check's redemption back to (D20): to the lots it took from (`lots`, by
+ * lotKey — or by day alone when written before lots had venues, see parseLotKey — what is not yet given back) and
+ * to no lot (the rest of `outstanding`, what the check redeemed and has not yet given back), in proportion,
+ * exactly: each part gets the floor of its share, the cents left over go to the parts with the largest remainders
+ * (the earliest lot on a tie — earlier day, then venue id —, no lot last). Giving all back returns every part
+ * whole. Returns the credits (lots first in that order, no lot last) and what is left with each lot afterwards,
+ * under the keys it was recorded with.
  */
 export function redemptionBack(lots: Record<string, number> | null, outstanding: number, back: number): { credits: Movement[]; left: Record<string, number> | null } {
-  const parts: [string | null, number][] = Object.entries(lots ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const order = (key: string) => {
+    const { venueId, day } = parseLotKey(key);
+    return [day, venueId ?? ''] as const;
+  };
+  const parts: [string | null, number][] = Object.entries(lots ?? {}).sort(([a], [b]) => {
+    const [dayA, venueA] = order(a);
+    const [dayB, venueB] = order(b);
+    return compare(dayA, dayB) || compare(venueA, venueB);
+  });
   parts.push([null, outstanding - parts.reduce((s, [, amount]) => s + amount, 0)]);
   // In BigInt: back × amount may pass 2^53.
   const total = BigInt(Math.max(outstanding, 1));
@@ -187,8 +243,13 @@ export function redemptionBack(lots: Record<string, number> | null, outstanding:
     shares[i]! += 1;
     over -= 1;
   }
-  const credits: Movement[] = parts.flatMap(([day], i) => (shares[i]! > 0 ? [{ credit: shares[i]!, day }] : []));
-  const left = Object.fromEntries(parts.flatMap(([day, amount], i) => (day !== null && amount - shares[i]! > 0 ? [[day, amount - shares[i]!]] : [])));
+  const credits = parts.flatMap(([key], i): Movement[] => {
+    if (shares[i]! === 0) return [];
+    if (key === null) return [{ credit: shares[i]!, day: null }];
+    const { venueId, day } = parseLotKey(key);
+    return [venueId === undefined ? { credit: shares[i]!, day } : { credit: shares[i]!, day, venueId }];
+  });
+  const left = Object.fromEntries(parts.flatMap(([key, amount], i) => (key !== null && amount - shares[i]! > 0 ? [[key, amount - shares[i]!]] : [])));
   return { credits, left: Object.keys(left).length ? left : null };
 }
 

@@ -12,7 +12,7 @@ import { isUuid } from '../../shared/ids.js';
 import type { List, Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
-import * as checks from '../checks/service.js';
+import * as checks from '../checks/reads.js';
 import * as holds from '../holds/service.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, listEventsNaming, replaceEventData, type EventRequest } from '../webhooks/events.js';
@@ -323,6 +323,6 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   const at = caller.now;
   await repo.eraseMember(trx, caller.chainId, id, at);
   const erasure = answer(at, released.map((h) => h.id));
-  await writeTogether(trx, eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'member.erased', livemode: member.livemode, object: erasure, request }));
+  await writeTogether(trx, eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: member.home_venue_id, type: 'member.erased', livemode: member.livemode, object: erasure, request }));
   return erasure;
 }

@@ -14,7 +14,8 @@ import type { ProgramInfo } from '../programs/schemas.js';
 import * as programs from '../programs/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import * as expiry from './expiry-service.js';
-import type { Lot, Movement } from './expiry.js';
+import type { Lot, LotPlace, Movement } from './expiry.js';
+import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
 import { availableOf, presentMember } from './view.js';
@@ -38,12 +39,20 @@ async function programsById(db: Db, chainId: string): Promise<Map<string, Progra
   return new Map((await programs.listPrograms(db, chainId)).map((p) => [p.id, p]));
 }
 
+/**
+ * Where the caller's write forms cashback lots (D20, D21): at its venue, in its time zone; a lot of another venue
+ * (a reversal giving back to a lot no longer open) in that venue's, from `zones` (zonesRead) when read.
+ */
+function lotPlace(caller: Caller, zones?: Record<string, string>): LotPlace {
+  return { venueId: caller.venueId, zoneOf: (venueId) => zones?.[venueId] ?? caller.venue.timezone };
+}
+
 async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
   // A record read without its lots (one read before the program began to expire cashback) reads them now.
   const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.chainId, record.id) })).lots : undefined);
-  return presentMember(expiry.settle(record, program, caller.venue.timezone, lots, caller.now).record, program, caller.venue);
+  return presentMember(expiry.settle(record, program, lotPlace(caller), lots, caller.now).record, program, caller.venue);
 }
 
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
@@ -144,7 +153,7 @@ export async function listMembers(
   const all = await programsById(db, caller.chainId);
   return toList('/v1/members', page, records, (r) => {
     const program = all.get(r.program_id)!;
-    return presentMember(expiry.settle(r, program, caller.venue.timezone, r.lots, caller.now).record, program, caller.venue);
+    return presentMember(expiry.settle(r, program, lotPlace(caller), r.lots, caller.now).record, program, caller.venue);
   });
 }
 
@@ -212,51 +221,6 @@ export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<st
   });
 }
 
-export interface LedgerInput {
-  memberId: string;
-  kind: string;
-  cashback?: number;
-  spend?: number;
-  visits?: number;
-  stamps?: number;
-  reason?: string | null;
-  reference?: string | null;
-}
-
-/** Where ledger rows are written from: the chain whose ledger it is, and the venue where they happen. */
-export type LedgerPlace = Pick<Caller, 'chainId' | 'venueId' | 'livemode'>;
-
-function ledgerRows(caller: LedgerPlace, entries: LedgerInput[], at?: Date) {
-  return entries.map((e) => ({
-    chain_id: caller.chainId,
-    venue_id: caller.venueId,
-    id: newId(),
-    member_id: e.memberId,
-    kind: e.kind,
-    cashback: e.cashback ?? 0,
-    spend: e.spend ?? 0,
-    visits: e.visits ?? 0,
-    stamps: e.stamps ?? 0,
-    reason: e.reason ?? null,
-    reference: e.reference ?? null,
-    livemode: caller.livemode,
-    ...(at ? { created_at: at } : {}),
-  }));
-}
-
-/**
- * Appends ledger entries, the only way any balance, spend, visit or stamp count changes. Lock the member first.
- * `at` stamps them with the app's clock (the request's time, as the history shows it); else the database's.
- */
-export async function appendLedger(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at?: Date): Promise<repo.LedgerRow[]> {
-  return repo.insertLedgerEntries(trx, caller.chainId, ledgerRows(caller, entries, at));
-}
-
-/** appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. */
-export function ledgerSteps(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at: Date): WriteStep[] {
-  return repo.ledgerSteps(trx, caller.chainId, ledgerRows(caller, entries, at));
-}
-
 /**
  * Locks the member for this transaction and returns their current record, what their holds keep judged by the
  * clock read after the lock; 404 when the chain has no such member.
@@ -267,7 +231,7 @@ async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock) {
   const asOf = clock.now();
   const read = await readTogether(trx, { held: repo.heldRead(trx, caller.chainId, id, asOf), lots: await lotsReadFor(trx, caller, locked) });
   const program = (await programsById(trx, caller.chainId)).get(locked.program_id)!;
-  return expiry.settle({ ...locked, held: read.held }, program, caller.venue.timezone, read.lots, asOf);
+  return expiry.settle({ ...locked, held: read.held }, program, lotPlace(caller), read.lots, asOf);
 }
 
 export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest, clock: Clock): Promise<Adjustment> {
@@ -310,7 +274,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   await writeTogether(trx, [
     ...repo.ledgerSteps(trx, caller.chainId, rows),
     ...lotsWrite.steps,
-    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: record.home_venue_id, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
   ]);
   return adjustment;
 }
@@ -369,7 +333,7 @@ function checkMatch(ref: MemberRef, memberOf?: Expression<string | null>): repo.
 async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
   if (!record) throw notFound();
   const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
-  const settled = expiry.settle(record, program, caller.venue.timezone, lots ?? record.lots, asOf);
+  const settled = expiry.settle(record, program, lotPlace(caller), lots ?? record.lots, asOf);
   return { record: settled.record, program, available: availableOf(settled.record), lots: settled.lots, asOf };
 }
 
@@ -446,10 +410,12 @@ export async function lotsReadFor(db: Db, caller: Caller, member: LockedMember):
  * long ago, a reversal giving back to such a lot) is gone at once, as a GET would say.
  */
 export function settledAfter<R extends repo.MemberRecord>(caller: Caller, member: CheckMember, record: R, open: Lot[]): R {
-  return member.lots ? { ...record, ...expiry.settle(record, member.program, caller.venue.timezone, open, member.lots.asOf).record } : record;
+  return member.lots ? { ...record, ...expiry.settle(record, member.program, lotPlace(caller), open, member.lots.asOf).record } : record;
 }
 
 /** What a write that moves the member's cashback does to their lots (see expiry-service.ts). */
+export { appendLedger, ledgerSteps, type LedgerInput, type LedgerPlace } from './money.js';
+export { programChanging } from './expiry-service.js';
 export const lotsWrite = expiry.lotsWrite;
 /** A reversal's balance after it, as a read then shows it (see expiry-service.ts). */
 export const balanceAfter = expiry.balanceAfter;
@@ -462,17 +428,28 @@ export { redemptionBack } from './expiry.js';
  * answers show it (null when their program keeps none) and their lots, with what was due by `asOf` expired.
  * `read` is what `reversalReads` asked for, read after the lock.
  */
-export async function reversalMember(db: Db, caller: Caller, member: LockedMember, read: { held?: number; lots?: Lot[] }, asOf: Date) {
+export async function reversalMember(
+  db: Db,
+  caller: Caller,
+  member: LockedMember,
+  read: { held?: number; lots?: Lot[]; zones?: Record<string, string> },
+  asOf: Date,
+) {
   const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
   if (program.rules.type !== 'cashback') return { balance: null, lots: null };
-  const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, caller.venue.timezone, read.lots, asOf);
+  const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, lotPlace(caller, read.zones), read.lots, asOf);
   return { balance: settled.record.cashback, lots: settled.lots };
 }
 
-/** The reads `reversalMember` needs (what holds keep, the lots) when the program expires cashback; none otherwise. */
+/**
+ * The reads `reversalMember` needs when the program expires cashback — what holds keep, the lots, and the chain's
+ * time zones (a redemption given back may re-form a lot of another venue) —; none otherwise.
+ */
 export async function reversalReads(db: Db, caller: Caller, member: LockedMember, asOf: Date) {
   const lots = await lotsReadFor(db, caller, member);
-  return lots ? { held: repo.heldRead(db, caller.chainId, member.id, asOf), lots } : { held: undefined, lots: undefined };
+  return lots
+    ? { held: repo.heldRead(db, caller.chainId, member.id, asOf), lots, zones: expiry.zonesRead(caller.chainId) }
+    : { held: undefined, lots: undefined, zones: undefined };
 }
 
 /**

@@ -3,7 +3,7 @@ import { formatDay, formatMoney, formatPercent, shortName, type Display } from '
 import { formatTimestamp } from '../../shared/time.js';
 import type { VenueLocale } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
-import { levelAt, nextLevelAfter, visitDiscountBp } from '../programs/service.js';
+import { levelAt, nextLevelAfter, visitDiscountBp } from '../programs/rules.js';
 import { expiringSoon, expiryRuleOf } from './expiry.js';
 import type { MemberRecord } from './repo.js';
 import type { Member } from './schemas.js';

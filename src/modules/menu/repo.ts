@@ -1,6 +1,7 @@
 // SQL for dishes and tables; the bulk sync is one upsert and one delete, whatever the number of dishes.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { DishesTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import type { Place } from '../accounts/schemas.js';
@@ -85,11 +86,9 @@ export async function listDishes(db: Db, place: Place, page: Page, filter: { ava
     .selectAll()
     .where('chain_id', '=', place.chainId)
     .where('venue_id', '=', place.venueId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.available !== undefined, (q) => q.where('available', '=', filter.available!))
     .$if(filter.category !== undefined, (q) => q.where('category', '=', filter.category!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

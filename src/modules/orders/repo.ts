@@ -1,6 +1,7 @@
 // SQL for table orders.
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { OrdersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import { inReach } from '../../db/reach.js';
@@ -27,11 +28,9 @@ export async function listOrders(db: Db, reach: Reach, page: Page, filter: { sta
     .selectFrom('orders')
     .selectAll()
     .where(inReach(reach))
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
     .$if(filter.createdAfter !== undefined, (q) => q.where('created_at', '>', new Date(filter.createdAfter!)))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

@@ -1,12 +1,9 @@
-// Programs: creation (by the owner's tools: CLI, demo seed, dashboard), and the level and discount rules of D9.
+// Programs: creation and changes (by the owner's tools: CLI, demo seed, dashboard), their settings checked into rules (D9).
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
-import { systemClock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
-import { expiryTurnedOff, expiryWarningChanged } from '../members/expiry-service.js';
-import { expiryRuleOf } from '../members/expiry.js';
 import { cachedPrograms, programsChanged } from './cache.js';
 import * as repo from './repo.js';
 import {
@@ -46,7 +43,7 @@ function levelRules(levels: { name: string; min_spend: number; percent: number }
 }
 
 /** Checks settings against the type and turns them into rules. */
-function rulesFrom(type: ProgramType, settings: Record<string, unknown>): ProgramRules {
+export function rulesFrom(type: ProgramType, settings: Record<string, unknown>): ProgramRules {
   const schema = SETTINGS_SCHEMA[type];
   const withDefaults = Value.Default(schema, structuredClone(settings)) as Record<string, unknown>;
   if (!Value.Check(schema, withDefaults)) {
@@ -153,10 +150,11 @@ export interface ProgramChanges {
 }
 
 /**
- * Changes a program's name, settings (of its own type) or barcode format, or makes it the default. `now`: the
- * moment cashback due until then expires, when the change turns expiry off.
+ * Changes a program's name, settings (of its own type) or barcode format, or makes it the default. What the change
+ * means for members' cashback (expiry turned off, another warning lead) is the members module's: the caller settles
+ * it first (dashboard/service.ts, changeProgram).
  */
-export async function updateProgram(db: Db, chainId: string, id: string, changes: ProgramChanges, now = systemClock.now()): Promise<ProgramInfo> {
+export async function updateProgram(db: Db, chainId: string, id: string, changes: ProgramChanges): Promise<ProgramInfo> {
   const current = (await repo.listPrograms(db, chainId)).find((p) => p.id === id);
   if (!current) throw new ApiError('parameter_invalid', { param: 'program_id', message: 'No such program in this chain.' });
   if (changes.name !== undefined && !changes.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
@@ -169,11 +167,6 @@ export async function updateProgram(db: Db, chainId: string, id: string, changes
   };
   // Nothing asked to change (an empty PATCH): the program as it is.
   if (Object.keys(set).length === 0) return info(current);
-  // Turning expiry off: what was due by now is written first, with the program as it still is.
-  const turnsExpiryOff = rules !== undefined && expiryRuleOf(info(current).rules) && !expiryRuleOf(rules);
-  if (turnsExpiryOff) await expiryTurnedOff(db, chainId, id, now);
-  const [before, after] = [expiryRuleOf(info(current).rules), rules && expiryRuleOf(rules)];
-  if (before && after && before.warningDays !== after.warningDays) await expiryWarningChanged(db, chainId, id, after.warningDays);
   if (changes.isDefault) await repo.clearDefault(db, chainId);
   const row = await repo.updateProgram(db, chainId, id, set);
   await programsChanged(db, chainId);
@@ -183,17 +176,4 @@ export async function updateProgram(db: Db, chainId: string, id: string, changes
 /** The chain's programs, from this process's cache (see cache.ts). */
 export async function listPrograms(db: Db, chainId: string): Promise<ProgramInfo[]> {
   return cachedPrograms(db, chainId, async () => (await repo.listPrograms(db, chainId)).map(info));
-}
-
-/** The level a member is at with this total spend: the highest whose min_spend is reached. */
-export function levelAt(levels: LevelRule[], totalSpend: number): LevelRule {
-  return levels.filter((l) => l.minSpend <= totalSpend).at(-1) ?? levels[0]!;
-}
-
-export function nextLevelAfter(levels: LevelRule[], totalSpend: number): LevelRule | undefined {
-  return levels.find((l) => l.minSpend > totalSpend);
-}
-
-export function visitDiscountBp(tiers: { minVisits: number; percentBp: number }[], visits: number): number {
-  return tiers.filter((t) => t.minVisits <= visits).at(-1)?.percentBp ?? 0;
 }

@@ -1,6 +1,7 @@
 // SQL for scans and for finding a visit by its external_id.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { Read, WriteStep } from '../../db/statement.js';
 import type { Page } from '../../shared/pagination.js';
 import { inReach } from '../../db/reach.js';
@@ -36,9 +37,7 @@ export async function listScans(db: Db, reach: Reach, memberId: string, page: Pa
     .select(['id', 'venue_id', 'key_id', 'created_at'])
     .where(inReach(reach))
     .where('member_id', '=', memberId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

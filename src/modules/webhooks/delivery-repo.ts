@@ -1,6 +1,7 @@
 // SQL for the events outbox, deliveries and attempts: fan-out, claiming due work, recording outcomes.
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import { writeTogether, type WriteStep } from '../../db/statement.js';
 import type { EventsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
@@ -16,10 +17,11 @@ export async function insertEvent(db: Db, row: NewEventRow): Promise<EventRow> {
 
 /**
  * The steps of a write that insert an event (`event_row`) and one pending delivery per enabled endpoint subscribed to
- * its type: the chain's endpoints (venue_id null, D21) and those of the event's venue; for an event of no venue
- * (expiry, imports), every endpoint of the chain, as each venue heard of its members' expiry before chains.
+ * its type: the chain's endpoints (venue_id null, D21) and those of the event's venue; for an event of no venue (a
+ * chain key's adjustment, an erasure), those of the member's home venue (`homeVenueId`) instead.
  */
-export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteStep[] {
+export function queuedEventSteps(db: Db, row: NewEventRow, homeVenueId: string | null, as = 'event'): WriteStep[] {
+  const heardAt = row.venue_id ?? homeVenueId;
   return [
     { name: `${as}_row`, query: db.insertInto('events').values(row).returningAll() },
     {
@@ -40,7 +42,7 @@ export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteS
               sql<Date>`now()`.as('next_attempt_at'),
             ])
             .where('chain_id', '=', row.chain_id)
-            .$if(row.venue_id !== null, (q) => q.where((eb) => eb.or([eb('venue_id', 'is', null), eb('venue_id', '=', row.venue_id!)])))
+            .where((eb) => (heardAt === null ? eb('venue_id', 'is', null) : eb.or([eb('venue_id', 'is', null), eb('venue_id', '=', heardAt)])))
             .where('status', '=', 'enabled')
             .where(sql<boolean>`events && array[${row.type}, '*']::text[]`),
         ),
@@ -49,8 +51,8 @@ export function queuedEventSteps(db: Db, row: NewEventRow, as = 'event'): WriteS
 }
 
 /** Inserts an event and queues it, in one statement. */
-export async function insertQueuedEvent(db: Db, row: NewEventRow): Promise<EventRow> {
-  const [inserted] = await writeTogether<EventRow>(db, queuedEventSteps(db, row), 'event_row');
+export async function insertQueuedEvent(db: Db, row: NewEventRow, homeVenueId: string | null): Promise<EventRow> {
+  const [inserted] = await writeTogether<EventRow>(db, queuedEventSteps(db, row, homeVenueId), 'event_row');
   return inserted!;
 }
 
@@ -89,10 +91,8 @@ export async function findEvent(db: Db, reach: Reach, id: string): Promise<Event
 
 export async function listEvents(db: Db, reach: Reach, page: Page, type?: string): Promise<EventRow[]> {
   return eventsAt(db, reach)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(type !== undefined, (q) => q.where('type', '=', type!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
@@ -106,9 +106,7 @@ export async function listEventsContaining(db: Db, chainId: string, text: string
     .selectAll()
     .where('chain_id', '=', chainId)
     .where(sql<boolean>`position(${text} in data::text) > 0`)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
@@ -286,9 +284,7 @@ export async function listAttempts(db: Db, chainId: string, endpointId: string, 
     .select(['a.id', 'a.event_id', 'ev.type as event_type', 'a.attempt', 'a.status_code', 'a.duration_ms', 'a.error', 'a.next_attempt_at', 'a.created_at'])
     .where('a.chain_id', '=', chainId)
     .where('a.endpoint_id', '=', endpointId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('a.id', '<', page.startingAfter!))
-    .orderBy('a.id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page, 'a.id'))
     .execute();
 }
 

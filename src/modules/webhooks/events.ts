@@ -16,6 +16,8 @@ export interface NewEvent {
   chainId: string;
   /** The venue where it happened; null for what happens at no venue (expiry, imports). */
   venueId: string | null;
+  /** For an event of no venue about a member: their home venue, whose endpoints hear of it too (D21). */
+  homeVenueId?: string | null;
   type: EventType;
   livemode: boolean;
   /** The API object the event is about, exactly as the API shows it. */
@@ -28,7 +30,7 @@ export interface NewEvent {
  * change the event reports: both commit, or neither does.
  */
 export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
-  return presentEvent(await repo.insertQueuedEvent(trx, eventRow(input)));
+  return presentEvent(await repo.insertQueuedEvent(trx, eventRow(input), input.homeVenueId ?? null));
 }
 
 /**
@@ -36,7 +38,7 @@ export async function recordEvent(trx: Db, input: NewEvent): Promise<Event> {
  * event of the same write names its steps differently (`as`).
  */
 export function eventSteps(trx: Db, input: NewEvent, as = 'event'): WriteStep[] {
-  return repo.queuedEventSteps(trx, eventRow(input), as);
+  return repo.queuedEventSteps(trx, eventRow(input), input.homeVenueId ?? null, as);
 }
 
 /** Records an event without queueing it anywhere (the test call delivers its ping itself). */

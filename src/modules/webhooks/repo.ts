@@ -1,6 +1,7 @@
 // SQL for webhook endpoints.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
 import type { WebhookEndpointsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import { inReach } from '../../db/reach.js';
@@ -27,10 +28,8 @@ export async function listEndpoints(db: Db, reach: Reach, page: Page, livemode?:
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where(inReach(reach))
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(livemode !== undefined, (q) => q.where('livemode', '=', livemode!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

@@ -22,6 +22,9 @@ const EventList = Type.Array(Type.String(), {
 export const WebhookEndpoint = Type.Object({
   object: Type.Literal('webhook_endpoint'),
   id: Type.String({ format: 'uuid' }),
+  venue_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+    description: "The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21).",
+  }),
   url: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   events: Type.Array(Type.String()),

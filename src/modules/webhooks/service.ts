@@ -1,6 +1,7 @@
 // Webhook endpoints: registration with URL checks and a sealed signing secret, listing, changes, removal.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ConfigError, type WebhookDeliveryConfig } from '../../config.js';
+import type { WebhookDeliveryConfig } from '../../config.js';
+import { ConfigError } from '../../shared/config-error.js';
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../accounts/schemas.js';
 import { ApiError } from '../../shared/errors.js';
@@ -30,6 +31,7 @@ function present(row: repo.EndpointRow): WebhookEndpoint {
   return {
     object: 'webhook_endpoint',
     id: row.id,
+    venue_id: row.venue_id,
     url: row.url,
     description: row.description,
     events: row.events,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VENUE_SETTINGS } from '../../../src/modules/accounts/schemas.js';
 import { useTestApp } from '../../support/app.js';
-import { createKey, createVenue } from '../../support/factories.js';
+import { createChainKey, createKey, createVenue } from '../../support/factories.js';
 import { client } from '../../support/http.js';
 
 const t = useTestApp();
@@ -27,7 +27,25 @@ describe('GET /v1/account', () => {
       settings: DEFAULT_VENUE_SETTINGS,
       programs: [],
       created_at: venue.createdAt,
+      // New with chains (D21): the key's venue, and its chain of one.
+      venue: { id: venue.id, name: venue.name, slug: venue.slug, timezone: 'Europe/London' },
+      chain: { id: venue.chainId, name: venue.name, currency: 'GBP', venues: [{ id: venue.id, name: venue.name, slug: venue.slug, timezone: 'Europe/London' }] },
     });
+  });
+
+  it("a chain key's account is its chain: venue null, the chain's venues, in the locale of its first venue", async () => {
+    const first = await createVenue(t, { currency: 'GBP', locale: 'en-GB', timezone: 'Europe/London', country: 'GB' });
+    const second = await createVenue(t, { chainId: first.chainId, timezone: 'Europe/Dublin' });
+    const { secret } = await createChainKey(t, first.chainId, { name: 'Head office' });
+    const { body } = await client(t, secret).get('/api/v1/account');
+    expect(body).toMatchObject({ id: first.chainId, slug: first.slug, currency: 'GBP', locale: 'en-GB', timezone: 'Europe/London', venue: null });
+    expect(body.chain.venues.map((v: { id: string }) => v.id)).toEqual([first.id, second.id]);
+    expect(second.currency).toBe('GBP');
+  });
+
+  it('a venue joining a chain of another currency is refused with the reason', async () => {
+    const first = await createVenue(t, { currency: 'GBP' });
+    await expect(createVenue(t, { chainId: first.chainId, currency: 'EUR' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'currency' });
   });
 
   it("settings are the venue's rules with the key's own values applied", async () => {

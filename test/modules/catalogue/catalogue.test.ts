@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { readTogether } from '../../../src/db/statement.js';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
+import * as accounts from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, venueWithKey } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
@@ -73,7 +74,7 @@ describe('categories and money rules', () => {
     expect(desserts).toMatchObject({ earns_cashback: true, payable_with_cashback: true, cashback_percent: 12.5 });
     await expect(catalogue.setCategoryRules(t.db, venue.chainId, 'nope', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
 
-    const rules = catalogue.lineRules(venue.chainId, [
+    const rules = catalogue.lineRules(accounts.placeOf(venue), [
       { sku: 'WINE-1' },
       { sku: 'CAKE-1', category: 'alcohol' },
       { category: 'alcohol' },

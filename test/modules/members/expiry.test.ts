@@ -3,6 +3,7 @@
 // Figures are worked out by hand from docs/members.md; the clock only moves forward, so the tests run in order.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { changeProgram } from '../../../src/modules/dashboard/service.js';
 import { importMembers } from '../../../src/modules/members/bulk-import.js';
 import { runExpiry } from '../../../src/modules/members/expiry-service.js';
 import { startOfVenueDay } from '../../../src/modules/members/expiry.js';
@@ -258,7 +259,7 @@ describe('cashback expiry', () => {
     await m.check(5000);
     expect(await m.get()).toMatchObject({ balance: 500, expiring: [{ amount: 500, on: '2028-12-23' }] });
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
-    await programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } });
+    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
     t.clock.advance(10 * DAY);
     await runExpiry(t.db, t.clock.now());
     expect(await m.get()).toMatchObject({ balance: 500, available: 500, expiring: null });
@@ -372,7 +373,7 @@ describe('cashback expiry', () => {
     at('2032-01-08T10:00:00.000Z'); // the 5 Jan lot is due; no worker has run
     expect(await m.get()).toMatchObject({ balance: 200, expiring: [{ amount: 200, on: '2032-01-09' }] });
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
-    await programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
+    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
     expect(await m.expiries()).toEqual([-500]);
     expect(await events(m.api, 'cashback.expired', m.member.id)).toHaveLength(1);
     // The 6 Jan lot was not due: it no longer expires.
@@ -389,7 +390,7 @@ describe('cashback expiry', () => {
     await m.check(5000); // lot of 1 Feb, 5.00, expires on 11 Feb; warned on 4 Feb by the lead it was formed with
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
     const lead = (days: number) =>
-      programs.updateProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
+      changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
     await lead(0);
     at('2032-02-05T10:00:00.000Z');
     await runExpiry(t.db, t.clock.now());
@@ -402,5 +403,84 @@ describe('cashback expiry', () => {
     await runExpiry(t.db, t.clock.now());
     const warned = await events(m.api, 'cashback.expiring', m.member.id);
     expect(warned.map((e) => e.data.object)).toMatchObject([{ amount: 500, earned_on: '2032-02-01', expires_on: '2032-02-11' }]);
+  });
+
+  it("lots by venue (D21): each venue's day and time zone; FIFO across venues; a void gives back to another venue's emptied lot; one expiry entry per venue", async () => {
+    at('2032-03-01T11:30:00.000Z'); // 12:30 on 1 Mar in Berlin, 00:30 on 2 Mar in Auckland (NZDT, UTC+13)
+    const m = await berlinMember({ days: 10, warning: 0 });
+    const auckland = await createVenue(t, { chainId: m.venue.chainId, timezone: 'Pacific/Auckland', country: 'NZ' });
+    const apiB = client(t, (await createKey(t, auckland)).secret);
+    const checkAtB = (externalId: string, amount: number, redeem = 0) =>
+      apiB.post('/api/v1/checks', { external_id: externalId, member_id: m.member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: amount }], ...(redeem ? { redeem_amount: redeem } : {}) });
+    expect((await m.check(1000)).body.earned).toBe(100); // lot (Berlin, 1 Mar): expires 11 Mar 00:00 Berlin = 10 Mar 23:00 UTC
+    expect((await checkAtB('B1', 2000)).body.earned).toBe(200); // lot (Auckland, 2 Mar): expires 12 Mar 00:00 NZDT = 11 Mar 11:00 UTC
+    expect((await m.get()).expiring).toEqual([{ amount: 100, on: '2032-03-11' }, { amount: 200, on: '2032-03-12' }]);
+    const lots = async () =>
+      (await sql<{ venue_id: string; day: string; expires_at: Date; remaining: string }>`
+        select venue_id, day::text as day, expires_at, remaining from cashback_lots where member_id = ${m.member.id} order by expires_at, day, venue_id`.execute(t.db)).rows.map(
+        (l) => [l.venue_id, l.day, l.expires_at.toISOString(), Number(l.remaining)],
+      );
+    expect(await lots()).toEqual([
+      [m.venue.id, '2032-03-01', '2032-03-10T23:00:00.000Z', 100],
+      [auckland.id, '2032-03-02', '2032-03-11T11:00:00.000Z', 200],
+    ]);
+    // B2 at Auckland pays 1.50 first in first out across venues: 1.00 of the Berlin lot, 0.50 of Auckland's; it earns
+    // floor(850 × 10 %) = 0.85 into Auckland's lot of its day.
+    expect((await checkAtB('B2', 1000, 150)).body).toMatchObject({ redeemed: 150, earned: 85 });
+    const { rows: recorded } = await sql<{ redeemed_lots: unknown }>`select redeemed_lots from transactions where venue_id = ${auckland.id} and external_id = 'B2'`.execute(t.db);
+    expect(recorded[0]!.redeemed_lots).toEqual({ [`${m.venue.id}:2032-03-01`]: 100, [`${auckland.id}:2032-03-02`]: 50 });
+    expect(await lots()).toEqual([
+      [m.venue.id, '2032-03-01', '2032-03-10T23:00:00.000Z', 0],
+      [auckland.id, '2032-03-02', '2032-03-11T11:00:00.000Z', 235],
+    ]);
+    // Voided at Auckland on 10 Mar 12:00 UTC: 1.00 back to the Berlin lot — emptied, so formed again, by Berlin's days:
+    // due at 23:00 UTC, not at Auckland's midnight (11:00 UTC), so the answer still counts it —, 0.50 back to
+    // Auckland's, and 0.85 taken back from Auckland's.
+    at('2032-03-10T12:00:00.000Z');
+    const voided = await apiB.post('/api/v1/transactions/B2/void');
+    expect(voided.status).toBe(200);
+    expect(voided.body.display.receipt).toContain('Cashback balance: €3.00');
+    expect((await m.get()).expiring).toEqual([{ amount: 100, on: '2032-03-11' }, { amount: 200, on: '2032-03-12' }]);
+    expect(await lots()).toEqual([
+      [m.venue.id, '2032-03-01', '2032-03-10T23:00:00.000Z', 100],
+      [auckland.id, '2032-03-02', '2032-03-11T11:00:00.000Z', 200],
+    ]);
+    // Both due by 11 Mar 12:00 UTC: one pass writes an `expiry` entry per venue, each charged where it was earned.
+    at('2032-03-11T12:00:00.000Z');
+    await runExpiry(t.db, t.clock.now());
+    const { rows: entries } = await sql<{ venue_id: string; cashback: string; reason: string }>`
+      select venue_id, cashback, reason from ledger_entries where member_id = ${m.member.id} and kind = 'expiry' order by cashback desc`.execute(t.db);
+    expect(entries.map((e) => [e.venue_id, Number(e.cashback), e.reason])).toEqual([
+      [m.venue.id, -100, 'Cashback earned on 2032-03-01 expired'],
+      [auckland.id, -200, 'Cashback earned on 2032-03-02 expired'],
+    ]);
+    const [expired] = await events(m.api, 'cashback.expired', m.member.id);
+    expect(expired!.data.object).toMatchObject({ amount: 300, lots: [{ venue_id: m.venue.id, day: '2032-03-01', amount: 100 }, { venue_id: auckland.id, day: '2032-03-02', amount: 200 }] });
+    expect(await m.get()).toMatchObject({ balance: 0, expiring: [] });
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
+  });
+
+  it('a redemption recorded before lots had venues (by day alone) is given back to the lot of that day at the check’s venue', async () => {
+    at('2032-04-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 10, warning: 0 });
+    await m.check(10_000); // E1: lot of 1 Apr, 10.00 (expires on 11 Apr)
+    at('2032-04-02T10:00:00.000Z');
+    // E2 pays 6.00 out of the 1 Apr lot and earns floor(4400 × 10 %) = 4.40 into the lot of 2 Apr.
+    expect((await m.check(5000, { redeem_amount: 600 })).body).toMatchObject({ redeemed: 600, earned: 440 });
+    // As a check written before migration 0017 recorded it: the day alone.
+    const e2 = sql`venue_id = ${m.venue.id} and external_id = 'E2'`;
+    await sql`update transactions set redeemed_lots = '{"2032-04-01": 600}'::jsonb where ${e2}`.execute(t.db);
+    // Half refunded: floor(600 × 2200 / 4400) = 3.00 back to the 1 Apr lot, floor(440 × 2200 / 4400) = 2.20 taken back from 2 Apr's.
+    expect((await m.api.post('/api/v1/transactions/E2/refunds', { external_id: 'R1', amount: 2200 })).status).toBe(201);
+    expect(await m.get()).toMatchObject({ balance: 920, expiring: [{ amount: 700, on: '2032-04-11' }, { amount: 220, on: '2032-04-12' }] });
+    const { rows } = await sql<{ redeemed_lots: unknown }>`select redeemed_lots from transactions where ${e2}`.execute(t.db);
+    expect(rows[0]!.redeemed_lots).toEqual({ '2032-04-01': 300 });
+    // The void gives the rest back whole.
+    expect((await m.api.post('/api/v1/transactions/E2/void')).status).toBe(200);
+    expect(await m.get()).toMatchObject({ balance: 1000, expiring: [{ amount: 1000, on: '2032-04-11' }] });
+    const { rows: lots } = await sql<{ venue_id: string; day: string; remaining: string }>`
+      select venue_id, day::text as day, remaining from cashback_lots where member_id = ${m.member.id} order by day`.execute(t.db);
+    expect(lots.map((l) => [l.venue_id, l.day, Number(l.remaining)])).toEqual([[m.venue.id, '2032-04-01', 1000], [m.venue.id, '2032-04-02', 0]]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Venue } from '../../../src/modules/accounts/service.js';
 import { recordEvent } from '../../../src/modules/webhooks/events.js';
 import { useTestApp } from '../../support/app.js';
-import { createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
+import { createChainKey, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 import { fastDelivery, startWorker } from '../../support/webhooks.js';
@@ -94,22 +94,39 @@ describe('webhooks in a chain', () => {
     expect((await a.api.get(`/api/v1/webhook_endpoints/${hookA.id}`)).body).toMatchObject({ id: hookA.id, status: 'enabled' });
   });
 
-  it("an event of no venue (expiry) reaches every venue's endpoint of its chain and each venue's key reads it", async () => {
+  it("an event of no venue reaches the chain's endpoints and its member's home venue's, and each venue's key reads it", async () => {
     const { a, b, c } = await twoChains();
-    const [hookA, hookB, hookC] = [await listening(a.api), await listening(b.api), await listening(c.api)];
+    const chainKey = client(t, (await createChainKey(t, a.venue.chainId)).secret);
+    const [hookA, hookB, hookC, hookChain] = [await listening(a.api), await listening(b.api), await listening(c.api), await listening(chainKey)];
     const event = await t.db.transaction().execute((trx) =>
-      recordEvent(trx, { chainId: a.venue.chainId, venueId: null, type: 'cashback.expired', livemode: false, object: { object: 'test' }, request: null }),
+      recordEvent(trx, { chainId: a.venue.chainId, venueId: null, homeVenueId: b.venue.id, type: 'balance.adjusted', livemode: false, object: { object: 'test' }, request: null }),
     );
     expect(event.venue_id).toBeNull();
-    expect((await endpointsOf(event.id)).sort()).toEqual([hookA.id, hookB.id].sort());
+    expect((await endpointsOf(event.id)).sort()).toEqual([hookB.id, hookChain.id].sort());
 
     const worker = startWorker(t);
     cleanups.push(() => worker.close());
-    for (const hook of [hookA, hookB]) await vi.waitFor(() => expect(hook.receiver.requests).toHaveLength(1), { timeout: 5000 });
-    for (const hook of [hookA, hookB]) expect(JSON.parse(hook.receiver.requests[0]!.body)).toMatchObject({ id: event.id, venue_id: null });
+    for (const hook of [hookB, hookChain]) await vi.waitFor(() => expect(hook.receiver.requests).toHaveLength(1), { timeout: 5000 });
+    for (const hook of [hookB, hookChain]) expect(JSON.parse(hook.receiver.requests[0]!.body)).toMatchObject({ id: event.id, venue_id: null });
+    expect(hookA.receiver.requests).toHaveLength(0);
     expect(hookC.receiver.requests).toHaveLength(0);
     for (const { api } of [a, b]) expect((await api.get(`/api/v1/events/${event.id}`)).body).toMatchObject({ id: event.id, venue_id: null });
     expectError(await c.api.get(`/api/v1/events/${event.id}`), 404, 'event_not_found');
+  });
+
+  it("a chain endpoint hears every venue's events; an event at A does not reach B's endpoint", async () => {
+    const { a, b } = await twoChains();
+    const chainKey = client(t, (await createChainKey(t, a.venue.chainId)).secret);
+    const [hookA, hookB, hookChain] = [await listening(a.api), await listening(b.api), await listening(chainKey)];
+    expect((await chainKey.get(`/api/v1/webhook_endpoints/${hookChain.id}`)).body.venue_id).toBeNull();
+    const atA = await t.db.transaction().execute((trx) =>
+      recordEvent(trx, { chainId: a.venue.chainId, venueId: a.venue.id, type: 'order.created', livemode: false, object: { object: 'test' }, request: null }),
+    );
+    expect((await endpointsOf(atA.id)).sort()).toEqual([hookA.id, hookChain.id].sort());
+    expect(await endpointsOf(atA.id)).not.toContain(hookB.id);
+    // A chain key lists every venue's endpoints and its own; a venue key its venue's only.
+    expect(((await chainKey.get('/api/v1/webhook_endpoints')).body.data as { id: string }[]).map((e) => e.id).sort()).toEqual([hookA.id, hookB.id, hookChain.id].sort());
+    expect(((await a.api.get('/api/v1/webhook_endpoints')).body.data as { id: string }[]).map((e) => e.id)).toEqual([hookA.id]);
   });
 });
 

@@ -147,7 +147,7 @@ export interface paths {
                             redeem_only_via_holds?: boolean;
                         };
                         /** @description Empty: full access. */
-                        scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write")[];
+                        scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read")[];
                     };
                 };
             };
@@ -609,6 +609,17 @@ export interface paths {
                                 payable_with_cashback: boolean;
                                 /** Format: date-time */
                                 updated_at: string;
+                                /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+                                venue_rules: {
+                                    /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                                    cashback_percent: number | null;
+                                    /** @description Lines of this category earn cashback. Owner only. */
+                                    earns_cashback: boolean;
+                                    /** @description Lines of this category can be paid with cashback. Owner only. */
+                                    payable_with_cashback: boolean;
+                                    /** Format: uuid */
+                                    venue_id: string;
+                                }[];
                             }[];
                             has_more: boolean;
                             /** @enum {string} */
@@ -717,6 +728,17 @@ export interface paths {
                             payable_with_cashback: boolean;
                             /** Format: date-time */
                             updated_at: string;
+                            /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+                            venue_rules: {
+                                /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                                cashback_percent: number | null;
+                                /** @description Lines of this category earn cashback. Owner only. */
+                                earns_cashback: boolean;
+                                /** @description Lines of this category can be paid with cashback. Owner only. */
+                                payable_with_cashback: boolean;
+                                /** Format: uuid */
+                                venue_id: string;
+                            }[];
                         };
                     };
                 };
@@ -838,6 +860,17 @@ export interface paths {
                             payable_with_cashback: boolean;
                             /** Format: date-time */
                             updated_at: string;
+                            /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+                            venue_rules: {
+                                /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                                cashback_percent: number | null;
+                                /** @description Lines of this category earn cashback. Owner only. */
+                                earns_cashback: boolean;
+                                /** @description Lines of this category can be paid with cashback. Owner only. */
+                                payable_with_cashback: boolean;
+                                /** Format: uuid */
+                                venue_id: string;
+                            }[];
                         };
                     };
                 };
@@ -2320,9 +2353,9 @@ export interface paths {
                             scope_presets: {
                                 id: string;
                                 name: string;
-                                scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write")[];
+                                scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read")[];
                             }[];
-                            scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write")[];
+                            scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read")[];
                         };
                     };
                 };
@@ -2677,6 +2710,53 @@ export interface paths {
                                     members_with_balance: number;
                                 };
                             };
+                            /** @description The sum over the chain's venues, each counted on its own day. */
+                            chain_totals: {
+                                month: {
+                                    live: {
+                                        /** @description Completed checks. */
+                                        checks: number;
+                                        /** @description Cashback earned, net of reversals. */
+                                        earned: number;
+                                        /** @description Cashback redeemed, net of what was given back. */
+                                        redeemed: number;
+                                        /** @description What was paid, net of refunds; minor units. */
+                                        sales: number;
+                                    };
+                                    test: {
+                                        /** @description Completed checks. */
+                                        checks: number;
+                                        /** @description Cashback earned, net of reversals. */
+                                        earned: number;
+                                        /** @description Cashback redeemed, net of what was given back. */
+                                        redeemed: number;
+                                        /** @description What was paid, net of refunds; minor units. */
+                                        sales: number;
+                                    };
+                                };
+                                today: {
+                                    live: {
+                                        /** @description Completed checks. */
+                                        checks: number;
+                                        /** @description Cashback earned, net of reversals. */
+                                        earned: number;
+                                        /** @description Cashback redeemed, net of what was given back. */
+                                        redeemed: number;
+                                        /** @description What was paid, net of refunds; minor units. */
+                                        sales: number;
+                                    };
+                                    test: {
+                                        /** @description Completed checks. */
+                                        checks: number;
+                                        /** @description Cashback earned, net of reversals. */
+                                        earned: number;
+                                        /** @description Cashback redeemed, net of what was given back. */
+                                        redeemed: number;
+                                        /** @description What was paid, net of refunds; minor units. */
+                                        sales: number;
+                                    };
+                                };
+                            };
                             currency: string;
                             /** @description The last 30 venue days, oldest first. */
                             days: {
@@ -2745,6 +2825,68 @@ export interface paths {
                                     sales: number;
                                 };
                             };
+                            /**
+                             * Format: uuid
+                             * @description The session’s venue, whose checks the figures above the breakdown count.
+                             */
+                            venue_id: string;
+                            /** @description Every venue of the chain, oldest first: checks, sales and cashback of the venue's today and this month. */
+                            venues: {
+                                figures: {
+                                    month: {
+                                        live: {
+                                            /** @description Completed checks. */
+                                            checks: number;
+                                            /** @description Cashback earned, net of reversals. */
+                                            earned: number;
+                                            /** @description Cashback redeemed, net of what was given back. */
+                                            redeemed: number;
+                                            /** @description What was paid, net of refunds; minor units. */
+                                            sales: number;
+                                        };
+                                        test: {
+                                            /** @description Completed checks. */
+                                            checks: number;
+                                            /** @description Cashback earned, net of reversals. */
+                                            earned: number;
+                                            /** @description Cashback redeemed, net of what was given back. */
+                                            redeemed: number;
+                                            /** @description What was paid, net of refunds; minor units. */
+                                            sales: number;
+                                        };
+                                    };
+                                    today: {
+                                        live: {
+                                            /** @description Completed checks. */
+                                            checks: number;
+                                            /** @description Cashback earned, net of reversals. */
+                                            earned: number;
+                                            /** @description Cashback redeemed, net of what was given back. */
+                                            redeemed: number;
+                                            /** @description What was paid, net of refunds; minor units. */
+                                            sales: number;
+                                        };
+                                        test: {
+                                            /** @description Completed checks. */
+                                            checks: number;
+                                            /** @description Cashback earned, net of reversals. */
+                                            earned: number;
+                                            /** @description Cashback redeemed, net of what was given back. */
+                                            redeemed: number;
+                                            /** @description What was paid, net of refunds; minor units. */
+                                            sales: number;
+                                        };
+                                    };
+                                };
+                                month_start: string;
+                                name: string;
+                                slug: string;
+                                timezone: string;
+                                /** @description The venue's own day, YYYY-MM-DD (each venue's days are in its time zone). */
+                                today: string;
+                                /** Format: uuid */
+                                venue_id: string;
+                            }[];
                         };
                     };
                 };
@@ -3172,6 +3314,236 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dashboard/api/reports/venue-liability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cashback given and spent per venue of the chain in a period of UTC days (from included, to not) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day, included (from 00:00 UTC); default the first of this month. */
+                    from?: string;
+                    /** @description true (the default): live traffic; false: test traffic. Never both added together. */
+                    livemode?: boolean;
+                    /** @description UTC day the period ends at 00:00, not included; default the first of next month. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currency: string;
+                            /** @description One row per venue of the chain, oldest first, then the row of no venue. */
+                            data: {
+                                /** @description Owner and API adjustments, signed. */
+                                adjusted: number;
+                                /** @description Campaign credits. */
+                                campaign: number;
+                                /** @description Cashback earned at checks, net of reversals; minor units. */
+                                earned: number;
+                                expired: number;
+                                /** @description Opening balances of imports. */
+                                imported: number;
+                                /** @description What the row adds to what members could still redeem. */
+                                net: number;
+                                /** @description Cashback spent at checks, net of what was given back. */
+                                redeemed: number;
+                                venue_id: string | null;
+                                venue_name: string | null;
+                            }[];
+                            /** Format: date-time */
+                            from: string;
+                            /** @description Live or test money: the two are never added together. */
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "venue_liability";
+                            /** Format: date-time */
+                            to: string;
+                            /** @description The sum of the rows: the change in the chain's outstanding cashback. */
+                            totals: {
+                                /** @description Owner and API adjustments, signed. */
+                                adjusted: number;
+                                /** @description Campaign credits. */
+                                campaign: number;
+                                /** @description Cashback earned at checks, net of reversals; minor units. */
+                                earned: number;
+                                expired: number;
+                                /** @description Opening balances of imports. */
+                                imported: number;
+                                /** @description What the row adds to what members could still redeem. */
+                                net: number;
+                                /** @description Cashback spent at checks, net of what was given back. */
+                                redeemed: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/reports/venue-liability.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same as CSV: one line per venue and one for no venue, amounts in the currency’s unit */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First UTC day, included (from 00:00 UTC); default the first of this month. */
+                    from?: string;
+                    /** @description true (the default): live traffic; false: test traffic. Never both added together. */
+                    livemode?: boolean;
+                    /** @description UTC day the period ends at 00:00, not included; default the first of next month. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description CSV, one venue a line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/session": {
         parameters: {
             query?: never;
@@ -3179,7 +3551,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in owner, venue and CSRF token */
+        /** The signed-in owner, the venue and chain, and the CSRF token */
         get: {
             parameters: {
                 query?: never;
@@ -3246,6 +3618,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            chain: {
+                                /** @description Every venue of the chain counts in it. */
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description Oldest first. */
+                                venues: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    timezone: string;
+                                }[];
+                            };
                             /** @description Send it as X-CSRF-Token on every call that changes something. */
                             csrf_token: string;
                             /** Format: date-time */
@@ -3257,6 +3645,7 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                             };
+                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
                                 country: string;
                                 /** Format: date-time */
@@ -3368,6 +3757,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            chain: {
+                                /** @description Every venue of the chain counts in it. */
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description Oldest first. */
+                                venues: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    timezone: string;
+                                }[];
+                            };
                             /** @description Send it as X-CSRF-Token on every call that changes something. */
                             csrf_token: string;
                             /** Format: date-time */
@@ -3379,6 +3784,7 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                             };
+                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
                                 country: string;
                                 /** Format: date-time */
@@ -3488,6 +3894,158 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/session/venue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Switch the session to another venue of the owner's chain */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A venue of the owner’s chain. */
+                        venue_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chain: {
+                                /** @description Every venue of the chain counts in it. */
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description Oldest first. */
+                                venues: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    timezone: string;
+                                }[];
+                            };
+                            /** @description Send it as X-CSRF-Token on every call that changes something. */
+                            csrf_token: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            owner: {
+                                email: string;
+                                /** Format: uuid */
+                                id: string;
+                            };
+                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
+                            venue: {
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                name: string;
+                                settings: {
+                                    /** @description A check needs a card this key scanned shortly before. */
+                                    card_scan_required: boolean;
+                                    /** @description external_id is unique per register_id, which is then required. */
+                                    checks_numbered_per_register: boolean;
+                                    /** @description Lifetime of a hold before it expires. */
+                                    hold_ttl_seconds: number;
+                                    /** @description Balance adjustments through the API are allowed. */
+                                    manual_adjustments_allowed: boolean;
+                                    /** @description Most cashback one check earns, in minor units; null for no cap. */
+                                    max_cashback_per_check: number | null;
+                                    /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
+                                    max_cashback_per_day: number | null;
+                                    /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
+                                    max_check_age_seconds: number | null;
+                                    /** @description Cashback is redeemed only by capturing a hold. */
+                                    redeem_only_via_holds: boolean;
+                                };
+                                slug: string;
+                                timezone: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3776,6 +4334,22 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            chain: {
+                                /** @description Every venue of the chain counts in it. */
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description Oldest first. */
+                                venues: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    timezone: string;
+                                }[];
+                            };
                             /** @description Send it as X-CSRF-Token on every call that changes something. */
                             csrf_token: string;
                             /** Format: date-time */
@@ -3787,6 +4361,7 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                             };
+                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
                                 country: string;
                                 /** Format: date-time */
@@ -4923,6 +5498,166 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dashboard/api/venues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a venue to the owner's chain (in the chain's currency) and switch to it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The currency is the chain’s. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description ISO 3166 alpha-2; default the current venue’s. */
+                        country?: string;
+                        /** @description BCP 47; default the current venue’s. */
+                        locale?: string;
+                        name: string;
+                        /** @description Lowercase letters, digits and dashes; in its QR menu addresses. */
+                        slug: string;
+                        /** @description IANA; default the current venue’s. */
+                        timezone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chain: {
+                                /** @description Every venue of the chain counts in it. */
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description Oldest first. */
+                                venues: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                    slug: string;
+                                    timezone: string;
+                                }[];
+                            };
+                            /** @description Send it as X-CSRF-Token on every call that changes something. */
+                            csrf_token: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** @enum {string} */
+                            object: "dashboard_session";
+                            owner: {
+                                email: string;
+                                /** Format: uuid */
+                                id: string;
+                            };
+                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
+                            venue: {
+                                country: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                currency: string;
+                                /** Format: uuid */
+                                id: string;
+                                locale: string;
+                                name: string;
+                                settings: {
+                                    /** @description A check needs a card this key scanned shortly before. */
+                                    card_scan_required: boolean;
+                                    /** @description external_id is unique per register_id, which is then required. */
+                                    checks_numbered_per_register: boolean;
+                                    /** @description Lifetime of a hold before it expires. */
+                                    hold_ttl_seconds: number;
+                                    /** @description Balance adjustments through the API are allowed. */
+                                    manual_adjustments_allowed: boolean;
+                                    /** @description Most cashback one check earns, in minor units; null for no cap. */
+                                    max_cashback_per_check: number | null;
+                                    /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
+                                    max_cashback_per_day: number | null;
+                                    /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
+                                    max_check_age_seconds: number | null;
+                                    /** @description Cashback is redeemed only by capturing a hold. */
+                                    redeem_only_via_holds: boolean;
+                                };
+                                slug: string;
+                                timezone: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -5011,6 +5746,8 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
+                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            venue_id: string | null;
                         }[];
                     };
                 };
@@ -5113,6 +5850,8 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
+                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            venue_id: string | null;
                         };
                     };
                 };
@@ -5421,6 +6160,8 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
+                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            venue_id: string | null;
                         };
                     };
                 };

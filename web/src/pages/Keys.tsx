@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Checkbox, Code, Group, Modal, SegmentedControl, S
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { call, client, when, type ApiKey, type KeyRules } from '../api';
 import { DataTable } from '../components/DataTable';
 import { SecretOnceModal } from '../components/SecretOnce';
@@ -18,6 +19,8 @@ export function KeysPage() {
   const [secret, setSecret] = useState<{ name: string; secret: string }>();
   const [revoking, setRevoking] = useState<ApiKey>();
   const [editing, setEditing] = useState<ApiKey>();
+  // Set by "Add venue", which leads here.
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   const revoke = useMutation({
     mutationFn: (id: string) => call(client.POST('/dashboard/api/api-keys/{id}/revoke', { params: { path: { id } } })),
     onSuccess: () => {
@@ -35,6 +38,7 @@ export function KeysPage() {
       <Text c="dimmed" size="sm">
         Keys let tills, scanners and scripts call the API. The secret is shown once when the key is created; only its prefix is kept for you to recognise it.
       </Text>
+      {notice && <Alert color="teal">{notice}</Alert>}
       <DataTable
         label="API keys"
         rows={keys.data}

@@ -8,7 +8,7 @@ import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
 import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
-import { useVenue } from '../session';
+import { useChain, useVenue } from '../session';
 
 export function MembersPage() {
   const venue = useVenue();
@@ -82,6 +82,10 @@ export function MembersPage() {
 export function MemberPage() {
   const { id } = useParams();
   const venue = useVenue();
+  const chain = useChain();
+  // In a chain of several venues, history entries and the enrolment say where they happened.
+  const manyVenues = chain.venues.length > 1;
+  const venueName = (venueId: string | null | undefined) => (venueId ? (chain.venues.find((v) => v.id === venueId)?.name ?? '—') : 'No venue');
   const qc = useQueryClient();
   const member = useQuery({ queryKey: ['member', id], queryFn: () => call(client.GET('/dashboard/api/members/{id}', { params: { path: { id: id! } } })) });
   const history = useQuery({
@@ -139,7 +143,12 @@ export function MemberPage() {
           <form onSubmit={adjust}>
             <Stack>
               {error && <Alert color="red">{error}</Alert>}
-              <NumberInput label={`Amount (${venue.currency})`} description="Negative takes cashback away" decimalScale={digits} {...form.getInputProps('amount')} />
+              <NumberInput
+                label={`Amount (${venue.currency})`}
+                description={manyVenues ? `Negative takes cashback away; written at ${venue.name}` : 'Negative takes cashback away'}
+                decimalScale={digits}
+                {...form.getInputProps('amount')}
+              />
               <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
               <Group>
                 <Button type="submit" loading={form.submitting}>
@@ -156,6 +165,7 @@ export function MemberPage() {
           <Image src={`/dashboard/api/members/${m.id}/barcode.svg`} alt={`Barcode ${m.barcode.value}`} maw={220} />
           <Text size="sm" c="dimmed" mt="xs">
             {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · joined {when(m.created_at, venue)}
+            {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
         </Paper>
       </SimpleGrid>
@@ -168,6 +178,7 @@ export function MemberPage() {
         columns={[
           { key: 'when', label: 'When', render: (h) => when(h.created_at, venue) },
           { key: 'type', label: 'Type', render: (h) => h.type },
+          ...(manyVenues ? [{ key: 'venue', label: 'Venue', render: (h: { venue_id: string | null }) => venueName(h.venue_id) }] : []),
           { key: 'cashback', label: 'Cashback', numeric: true, render: (h) => money(h.cashback, venue) },
           { key: 'spend', label: 'Spend', numeric: true, render: (h) => (h.spend ? money(h.spend, venue) : '—') },
           { key: 'reason', label: 'Reason / reference', render: (h) => h.reason ?? h.reference ?? '—' },

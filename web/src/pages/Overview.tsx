@@ -1,11 +1,13 @@
-// Overview: today's and this month's checks and cashback, members, a 30-day chart, the outstanding cashback;
-// test traffic is shown in its own box, never added to live figures.
-import { Alert, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+// Overview: today's and this month's checks and cashback at the venue, every venue of the chain side by side, members,
+// a 30-day chart, the outstanding cashback; test traffic is shown in its own box, never added to live figures.
+import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { call, client, money, type Overview } from '../api';
 import { Stat } from '../components/Stat';
-import { useVenue } from '../session';
+import { DataTable } from '../components/DataTable';
+import { useChain, useVenue } from '../session';
 
 type Figures = Overview['today_figures']['live'];
 
@@ -27,10 +29,12 @@ export function OverviewPage() {
     <Stack>
       <Title order={2}>Overview</Title>
       <Text c="dimmed" size="sm">
-        Live traffic; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are taken off.
+        Live traffic at {venue.name}; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are
+        taken off. Members and outstanding cashback are the whole chain’s.
       </Text>
       <Section title={`Today · ${o.today}`} items={figures(o.today_figures.live)} testid="today" />
       <Section title={`This month · since ${o.month_start}`} items={figures(o.month_figures.live)} testid="month" />
+      {o.venues.length > 1 && <VenueBreakdown overview={o} format={m} />}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Stat
           label="Outstanding cashback"
@@ -78,6 +82,94 @@ export function OverviewPage() {
         </Table.ScrollContainer>
       </Paper>
     </Stack>
+  );
+}
+
+type VenueFigures = Overview['chain_totals']['today']['live'];
+
+/** Every venue of the chain side by side with the chain's total, for today or this month, live or test. */
+function VenueBreakdown({ overview: o, format }: { overview: Overview; format: (minor: number) => string }) {
+  const chain = useChain();
+  const totals = o.chain_totals;
+  const [period, setPeriod] = useState<'today' | 'month'>('today');
+  // The demo and a chain still trying things out have test traffic only: show that rather than a table of zeros.
+  const [mode, setMode] = useState<'live' | 'test'>(totals.month.live.checks === 0 && totals.month.test.checks > 0 ? 'test' : 'live');
+  type Row = { id: string; name: string; current: boolean; day: string; f: VenueFigures; total?: true };
+  const rows: Row[] = [
+    ...o.venues.map((v) => ({
+      id: v.venue_id,
+      name: v.name,
+      current: v.venue_id === o.venue_id,
+      day: period === 'today' ? v.today : `since ${v.month_start}`,
+      f: v.figures[period][mode],
+    })),
+    { id: 'total', name: 'Chain total', current: false, day: '', f: totals[period][mode], total: true },
+  ];
+  const n = (row: Row, value: string) => (row.total ? <strong>{value}</strong> : value);
+  return (
+    <Paper withBorder p="md" data-testid="venue-breakdown">
+      <Group justify="space-between" mb="xs">
+        <Title order={4}>Venues of {chain.name}</Title>
+        <Group gap="xs">
+          <SegmentedControl
+            size="xs"
+            value={period}
+            onChange={(v) => setPeriod(v as 'today' | 'month')}
+            data={[
+              { value: 'today', label: 'Today' },
+              { value: 'month', label: 'This month' },
+            ]}
+            aria-label="Period"
+          />
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(v) => setMode(v as 'live' | 'test')}
+            data={[
+              { value: 'live', label: 'Live' },
+              { value: 'test', label: 'Test' },
+            ]}
+            aria-label="Traffic"
+          />
+        </Group>
+      </Group>
+      <Text size="sm" c="dimmed" mb="xs">
+        {mode === 'live' ? 'Live traffic' : 'Test traffic'}; each venue’s day is its own (its time zone), so “today” may be different days at
+        venues in different time zones.
+      </Text>
+      <DataTable
+        label="Venues of the chain"
+        rows={rows}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ 'data-venue': r.total ? 'total' : r.id })}
+        columns={[
+          {
+            key: 'venue',
+            label: 'Venue',
+            render: (r) =>
+              r.total ? (
+                <strong>{r.name}</strong>
+              ) : (
+                <span>
+                  {r.name}{' '}
+                  {r.current && (
+                    <Badge size="xs" variant="light">
+                      current
+                    </Badge>
+                  )}
+                  <Text span size="xs" c="dimmed" ml={6}>
+                    {r.day}
+                  </Text>
+                </span>
+              ),
+          },
+          { key: 'checks', label: 'Checks', numeric: true, render: (r) => n(r, String(r.f.checks)) },
+          { key: 'sales', label: 'Sales', numeric: true, render: (r) => n(r, format(r.f.sales)) },
+          { key: 'earned', label: 'Cashback earned', numeric: true, render: (r) => n(r, format(r.f.earned)) },
+          { key: 'redeemed', label: 'Cashback redeemed', numeric: true, render: (r) => n(r, format(r.f.redeemed)) },
+        ]}
+      />
+    </Paper>
   );
 }
 

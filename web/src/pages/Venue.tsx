@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { call, client, type VenueSettings } from '../api';
 import { applyApiError } from '../form-errors';
 import { VenueRulesFields } from '../rules';
@@ -29,7 +30,12 @@ export function VenuePage() {
   return (
     <form onSubmit={submit}>
       <Stack maw={900}>
-        <Title order={2}>Venue and rules</Title>
+        <Group justify="space-between">
+          <Title order={2}>Venue and rules</Title>
+          <Button component={Link} to="/venues/new" variant="default">
+            Add venue
+          </Button>
+        </Group>
         {error && <Alert color="red">{error}</Alert>}
         {saved && <Alert color="teal">Saved. Keys follow the new defaults at once, except where a key has its own rule.</Alert>}
         <Paper withBorder p="md">

@@ -1,0 +1,66 @@
+// Owners: sign-up, sign-in by e-mail and password (argon2), and password changes. An owner runs their chain (D21).
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import * as repo from './repo.js';
+
+const invalidField = (param: string, message: string) => new ApiError('parameter_invalid', { param, message });
+
+// argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
+const argon2 = () => import('@node-rs/argon2');
+const argon2Hash = async (password: string) => (await argon2()).hash(password);
+const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
+
+export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string }) {
+  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw invalidField('email', 'email must be an e-mail address.');
+  if (input.password.length < 10) throw invalidField('password', 'password must have at least 10 characters.');
+  const row = await repo.insertOwner(db, {
+    chain_id: input.chainId,
+    venue_id: input.venueId,
+    id: newId(),
+    email: input.email.toLowerCase(),
+    password_hash: await argon2Hash(input.password),
+  });
+  return { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+}
+
+/** An owner runs their chain; `venueId` is the venue they signed up at. */
+export interface Owner {
+  id: string;
+  chainId: string;
+  venueId: string;
+  email: string;
+}
+
+// Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.
+let dummyHash: Promise<string> | undefined;
+
+/** The owner with this e-mail and password, or undefined (for the dashboard's sign-in). */
+export async function verifyOwnerPassword(db: Db, email: string, password: string): Promise<Owner | undefined> {
+  const row = await repo.findOwnerByEmail(db, email);
+  if (!row) {
+    await argon2Verify(await (dummyHash ??= argon2Hash('not a password of anyone')), password).catch(() => false);
+    return undefined;
+  }
+  const ok = await argon2Verify(row.password_hash, password).catch(() => false);
+  return ok ? { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email } : undefined;
+}
+
+export async function findOwner(db: Db, chainId: string, ownerId: string): Promise<Owner | undefined> {
+  const row = await repo.findOwner(db, chainId, ownerId);
+  return row && { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+}
+
+/** Changes an owner's password after checking the current one. */
+export async function changeOwnerPassword(db: Db, owner: Owner, current: string, next: string): Promise<void> {
+  const row = await repo.findOwner(db, owner.chainId, owner.id);
+  if (!row || !(await argon2Verify(row.password_hash, current).catch(() => false))) {
+    throw invalidField('current_password', 'The current password is wrong.');
+  }
+  if (next.length < 10) throw invalidField('new_password', 'password must have at least 10 characters.');
+  await repo.setOwnerPasswordHash(db, owner.chainId, owner.id, await argon2Hash(next));
+}
+
+export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {
+  return (await repo.findOwnerByEmail(db, email.trim())) !== undefined;
+}

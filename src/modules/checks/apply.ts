@@ -1,0 +1,259 @@
+// A new check: calculate (writes nothing) and apply share one path, gather → decide → write, that a capture reuses.
+import { createHash } from 'node:crypto';
+import stringify from 'safe-stable-stringify';
+import type { Db } from '../../db/database.js';
+import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
+import type { Clock } from '../../shared/clock.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { venueDay } from '../../shared/time.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
+import * as catalogue from '../catalogue/service.js';
+import * as holds from '../holds/service.js';
+import * as members from '../members/service.js';
+import { presentMember } from '../members/view.js';
+import * as visits from '../visits/service.js';
+import { eventSteps, type EventRequest } from '../webhooks/events.js';
+import type { EventType } from '../webhooks/schemas.js';
+import { checkQuantities, checkRegisterRules, dayRoom, decide, pricedLines, type Decision, type Effect, type Gathered } from './decide.js';
+import { keyOf } from './reads.js';
+import * as repo from './repo.js';
+import type { CalculateBody, CheckBody, CheckCalculation, Transaction } from './schemas.js';
+import { checkDisplay, presentLines, presentTransaction } from './view.js';
+
+/** What checks need from outside the request: the clock, and the scan window of card_scan_required. */
+export interface CheckContext {
+  clock: Clock;
+  scanWindowSeconds: number;
+}
+
+/** The member before and after the check, as the API shows them. */
+export function memberViews(caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
+  if (!member) return { before: null, after: null };
+  const r = member.record;
+  const after = members.settledAfter(caller, member, {
+    ...r,
+    cashback: r.cashback + effect.earned - effect.redeemed,
+    held: r.held + effect.held,
+    spend: r.spend + effect.spend,
+    visits: r.visits + effect.visits,
+    stamps: r.stamps + effect.stamps,
+  }, lots.open);
+  return { before: presentMember(r, member.program, caller.venue), after: presentMember(after, member.program, caller.venue) };
+}
+
+/**
+ * The steps of the one write of new checks and captures alike: the check's row (`row`, inserted or updated by
+ * `rowStep`), its ledger entries with the member's totals, the hold's capture, and the event.
+ */
+export function effectSteps(
+  trx: Db,
+  caller: PlaceCaller,
+  at: Date,
+  gathered: Gathered,
+  decision: Decision,
+  lots: members.LotsWrite,
+  rowStep: WriteStep,
+  event: EventType,
+  transaction: Transaction,
+  request: EventRequest,
+): WriteStep[] {
+  const { member, hold } = gathered;
+  const { effect, calc } = decision;
+  const memberId = member?.record.id;
+  const reference = transaction.external_id;
+  return [
+    rowStep,
+    ...(memberId
+      ? members.ledgerSteps(trx, caller, [
+          ...lots.entries,
+          ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
+          ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
+          ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
+          { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
+        ], at)
+      : []),
+    ...lots.steps,
+    ...(hold ? [holds.captureStep(trx, caller, hold.id, calc.redeemed, reference)] : []),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
+  ];
+}
+
+/**
+ * What the check does to the member's cashback lots (D20): the redemption comes out of the lots that expire
+ * soonest, the earning goes into the lot of the check's venue day, and earning a capture takes back comes out of
+ * that lot first. Nothing when the member's program does not expire cashback.
+ */
+export function checkLots(trx: Db, caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
+  return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
+    ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
+    ...(effect.earned > 0 ? [{ credit: effect.earned, day }] : []),
+    ...(effect.earned < 0 ? [{ debit: -effect.earned, day }] : []),
+  ], request);
+}
+
+/** 404 for the member a check names, or for its hold when it names no member. */
+function namedNotFound(body: CalculateBody): ApiError {
+  const namesMember = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
+  return body.hold_id && !namesMember ? new ApiError('hold_not_found', { param: 'hold_id' }) : new ApiError('member_not_found');
+}
+
+/** The hold's member, for a check that names a hold but no member. */
+const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id) : undefined);
+
+/** The day a check counts in for the per-day cap: the venue-local date it closed (else was received). */
+const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
+
+/**
+ * Everything a new check's decision reads besides the member's row, in one statement: what the member's holds keep
+ * as of `asOf` (for a locked member: the clock read after the lock), the hold, the day's earnings, the recent scan,
+ * the lines' rules, and with `key` a transaction of that number committed while the lock was awaited.
+ */
+async function readForCheck(
+  db: Db,
+  caller: PlaceCaller,
+  body: CalculateBody,
+  ctx: CheckContext,
+  member: members.LockedMember | null,
+  asOf: Date,
+  key?: repo.TransactionKey,
+) {
+  const rules = catalogue.lineRules(caller, body.line_items);
+  const memberId = member?.id;
+  const read = await readTogether(db, {
+    existing: key && member ? repo.transactionRead(db, key) : undefined,
+    held: memberId ? members.heldRead(db, caller, memberId, asOf) : undefined,
+    lots: member ? await members.lotsReadFor(db, caller, member) : undefined,
+    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
+    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
+    scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
+    rules: rules.read,
+  });
+  return { ...read, member, asOf, lineRules: rules.resolve(read.rules) };
+}
+
+/**
+ * What the decision stands on, from what was read: the hold judged by the same clock reading as what the member's
+ * holds keep (an expiring hold is never counted twice), the scan required, the per-day room, the lines priced.
+ */
+async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext, read: Awaited<ReturnType<typeof readForCheck>>) {
+  const { member, asOf } = read;
+  const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
+  if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
+  const gathered: Gathered = {
+    member: member && (await members.withHeld(db, caller, member, read.held ?? 0, asOf, read.lots)),
+    hold,
+    earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
+  };
+  return { gathered, lines: pricedLines(body, read.lineRules) };
+}
+
+/** The same external_id again: the same body replays the transaction as it is now, another is 409. */
+function replay(existing: repo.TransactionRow, fingerprint: string) {
+  if (existing.fingerprint !== fingerprint) throw new ApiError('external_id_reused', { param: 'external_id' });
+  return { transaction: presentTransaction(existing), replayed: true };
+}
+
+/** What the check would do, writing nothing: the till shows it before the guest pays. */
+export async function calculateCheck(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
+  checkQuantities(body);
+  checkRegisterRules(caller, body);
+  const named = await members.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
+  if (!named.found) throw namedNotFound(body);
+  const read = await readForCheck(db, caller, body, ctx, named.member, caller.now);
+  const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
+  const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
+  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, dayOf(caller, body), null));
+  const isCashback = after?.program_type === 'cashback';
+  return {
+    object: 'check_calculation',
+    member_id: after?.id ?? null,
+    program_type: after?.program_type ?? null,
+    subtotal: calc.subtotal,
+    discount_amount: calc.discountAmount,
+    payable_base: calc.payableBase,
+    max_redeem: calc.maxRedeem,
+    redeemed: calc.redeemed,
+    earned: calc.earned,
+    earn_capped: calc.earnCapped,
+    stamps_earned: calc.stampsEarned,
+    paid: calc.paid,
+    balance_after: isCashback ? after.balance : null,
+    available_after: isCashback ? after.available : null,
+    line_items: presentLines(lines, calc),
+    display: checkDisplay(caller, calc, before, after),
+  };
+}
+
+/**
+ * Applies a check once: the same external_id with the same body replays the transaction as it is now (replayed:
+ * true), whatever the rules, key settings or clock say now; with another body it is 409 external_id_reused. Lock
+ * the member (reading any transaction of that number alongside), gather, decide, write: five statements with BEGIN
+ * and COMMIT. The member's row lock makes concurrent checks take turns, so a balance never goes below zero through
+ * redemption; the same check sent twice at once meets the external-id constraints and its retry replays.
+ */
+export async function applyCheck(
+  trx: Db,
+  caller: PlaceCaller,
+  body: CheckBody,
+  ctx: CheckContext,
+  request: EventRequest,
+): Promise<{ transaction: Transaction; replayed: boolean }> {
+  checkQuantities(body);
+  const key = keyOf(caller, body.external_id, body.register_id);
+  const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
+  const locked = await members.memberNamed(trx, caller, body, {
+    lock: true,
+    memberOf: memberOfHold(trx, caller, body),
+    alongside: repo.transactionJson(trx, key),
+  });
+  // Read with the lock's snapshot: what it finds is a replay for sure; a check committed while this request
+  // waited for the lock is found by the gather, and one without a member by the external-id constraints.
+  const existing = locked.member ? repo.transactionFromJson(locked.alongside) : await repo.findTransaction(trx, key);
+  if (existing) return replay(existing, fingerprint);
+  checkRegisterRules(caller, body);
+  if (!locked.found) throw namedNotFound(body);
+
+  const at = ctx.clock.now();
+  const read = await readForCheck(trx, caller, body, ctx, locked.member, at, key);
+  if (read.existing) return replay(read.existing, fingerprint);
+  const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
+  const decision = decide(caller, gathered, lines, body.redeem_amount);
+  const { calc } = decision;
+  const lots = checkLots(trx, caller, gathered.member, decision.effect, dayOf(caller, body), request);
+  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
+  const row: repo.TransactionRow = {
+    chain_id: caller.chainId,
+    venue_id: caller.venueId,
+    id: newId(),
+    external_id: body.external_id,
+    register_key: key[2],
+    register_id: body.register_id ?? null,
+    member_id: gathered.member?.record.id ?? null,
+    status: 'completed',
+    line_items: presentLines(lines, calc),
+    subtotal: calc.subtotal,
+    discount_amount: calc.discountAmount,
+    redeemed: calc.redeemed,
+    earned: calc.earned,
+    earn_capped: calc.earnCapped,
+    stamps_earned: calc.stampsEarned,
+    paid: calc.paid,
+    refunded_amount: 0,
+    closed_at: body.closed_at ? new Date(body.closed_at) : null,
+    venue_day: dayOf(caller, body),
+    hold_id: gathered.hold?.id ?? null,
+    display: checkDisplay(caller, calc, before, after),
+    fingerprint,
+    livemode: caller.livemode,
+    created_at: at,
+    voided_at: null,
+    earned_reversed: 0,
+    redeemed_returned: 0,
+    redeemed_lots: lots.redeemedLots,
+    numbered_twice: false,
+  };
+  const transaction = presentTransaction(row);
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
+  return { transaction, replayed: false };
+}

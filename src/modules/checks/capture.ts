@@ -1,0 +1,83 @@
+// A hold captured into a check applied without it: the check's stored lines through the same decision, the differences written.
+import type { Db } from '../../db/database.js';
+import { readTogether, writeTogether } from '../../db/statement.js';
+import { ApiError } from '../../shared/errors.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
+import * as holds from '../holds/service.js';
+import * as members from '../members/service.js';
+import type { EventRequest } from '../webhooks/events.js';
+import { checkLots, effectSteps, memberViews, type CheckContext } from './apply.js';
+import { dayRoom, decide, type Gathered } from './decide.js';
+import { keyOf, missingTransaction } from './reads.js';
+import * as repo from './repo.js';
+import type { CaptureBody, Transaction } from './schemas.js';
+import { checkDisplay, presentLines, presentTransaction, type PricedLine } from './view.js';
+
+/**
+ * Captures a hold into a check applied without it: the check must be the hold's member's, completed, with no
+ * redemption and no refunds yet. Its stored lines go through the same calculation as a new check, with the
+ * redemption, the lines' percents as applied, the calling key's per-check cap and the per-day cap of the check's
+ * own venue day; it never earns more than it did. The ledger gets exactly the differences. Lock the hold's member,
+ * gather (hold, holds, the check, its day's earnings), decide, write.
+ */
+export async function captureHoldIntoCheck(
+  trx: Db,
+  caller: PlaceCaller,
+  holdId: string,
+  body: CaptureBody,
+  ctx: CheckContext,
+  request: EventRequest,
+): Promise<Transaction> {
+  const { member: locked } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: holds.memberOfHold(trx, caller, holdId) });
+  if (!locked) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  const at = ctx.clock.now();
+  const key = keyOf(caller, body.external_id, body.register_id);
+  const read = await readTogether(trx, {
+    hold: holds.holdRead(trx, caller, holdId),
+    held: members.heldRead(trx, caller, locked.id, at),
+    row: repo.transactionRead(trx, key),
+    dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.chainId, locked.id, { of: key }) : undefined,
+    lots: await members.lotsReadFor(trx, caller, locked),
+  });
+  const hold = holds.usableHold(read.hold, at);
+  const row = read.row ?? missingTransaction(caller, body.register_id);
+  if (row.member_id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'external_id', message: "The check is not the hold's member's." });
+  if (row.status !== 'completed' || Number(row.redeemed) > 0 || Number(row.refunded_amount) > 0) {
+    throw new ApiError('parameter_invalid', {
+      param: 'external_id',
+      message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
+    });
+  }
+  const member = await members.withHeld(trx, caller, locked, read.held, at, read.lots);
+  const room = dayRoom(caller, read.dayEarned);
+  const earnedBefore = Number(row.earned);
+  const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore) };
+  const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
+    ...l,
+    rule: {
+      category: l.category,
+      source: l.rule_source,
+      earnsCashback: l.earns_cashback,
+      payableWithCashback: l.payable_with_cashback,
+      percentBp: Math.round(l.cashback_percent * 100),
+    },
+  }));
+  const decision = decide(caller, gathered, lines, body.redeem_amount, row);
+  const { calc } = decision;
+  const lots = checkLots(trx, caller, member, decision.effect, row.venue_day, request);
+  const { before, after } = memberViews(caller, member, decision.effect, lots);
+  const updated: repo.TransactionRow = {
+    ...row,
+    redeemed: calc.redeemed,
+    earned: calc.earned,
+    earn_capped: calc.earnCapped,
+    paid: calc.paid,
+    hold_id: hold.id,
+    redeemed_lots: lots.redeemedLots,
+    line_items: presentLines(lines, calc),
+    display: checkDisplay(caller, calc, before, after),
+  };
+  const transaction = presentTransaction(updated);
+  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request));
+  return transaction;
+}

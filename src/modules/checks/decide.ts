@@ -1,0 +1,128 @@
+// The rules a check must meet and the one decision of its money (D11): pure, no I/O; apply, calculate and capture share it.
+import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
+import type { LineRule } from '../catalogue/schemas.js';
+import type * as holds from '../holds/service.js';
+import type * as members from '../members/service.js';
+import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
+import type * as repo from './repo.js';
+import type { CalculateBody } from './schemas.js';
+import type { PricedLine } from './view.js';
+
+/** How far ahead of the service's clock a till's closed_at may be. */
+export const CLOSED_AT_LEEWAY_SECONDS = 300;
+
+export function checkQuantities(body: CalculateBody): void {
+  body.line_items.forEach((line, i) => {
+    if (!hasAtMostThreeDecimals(line.quantity)) {
+      throw new ApiError('parameter_invalid', { param: `line_items[${i}].quantity`, message: 'quantity has at most 3 decimals.' });
+    }
+  });
+}
+
+/** The venue rules (D12) a new check must meet before any number is worked out; a replay is answered before them. */
+export function checkRegisterRules(caller: PlaceCaller, body: CalculateBody): void {
+  const rules = caller.settings;
+  if (rules.checks_numbered_per_register && !body.register_id) throw new ApiError('register_id_required', { param: 'register_id' });
+  const age = body.closed_at ? (caller.now.getTime() - Date.parse(body.closed_at)) / 1000 : 0;
+  // A check closed in the future would count against a day that has not come (the per-day cap); a till's clock
+  // may run a little fast.
+  if (age < -CLOSED_AT_LEEWAY_SECONDS) {
+    throw new ApiError('parameter_invalid', {
+      param: 'closed_at',
+      message: `closed_at is ${Math.ceil(-age)} s in the future; it may be at most ${CLOSED_AT_LEEWAY_SECONDS} s ahead of the service's clock.`,
+    });
+  }
+  if (rules.max_check_age_seconds !== null && body.closed_at) {
+    if (age > rules.max_check_age_seconds) {
+      throw new ApiError('check_too_old', {
+        param: 'closed_at',
+        message: `closed_at is ${Math.floor(age)} s ago; this venue accepts checks up to ${rules.max_check_age_seconds} s old. ${whereRuleIsSet('maxCheckAge')}`,
+      });
+    }
+  }
+  if (rules.redeem_only_via_holds && (body.redeem_amount ?? 0) > 0 && !body.hold_id) throw new ApiError('hold_required', { param: 'redeem_amount' });
+}
+
+/** What a decision reads, after the member is locked. */
+export interface Gathered {
+  member: members.CheckMember | null;
+  hold: holds.UsableHold | null;
+  /** The most this check may earn besides the per-check cap (what the per-day cap leaves); null: no limit. */
+  earnRoom: number | null;
+}
+
+/** What the check changes, as differences from what it had already changed (nothing, for a new check). */
+export interface Effect {
+  redeemed: number;
+  earned: number;
+  spend: number;
+  visits: number;
+  stamps: number;
+  /** A captured hold no longer holds anything, whatever part of it was redeemed. */
+  held: number;
+}
+
+export interface Decision {
+  calc: Calculation;
+  effect: Effect;
+}
+
+/** What the per-day cap leaves of a day on which the member's checks earned `earned`; null: no cap. */
+export const dayRoom = (caller: PlaceCaller, earned: number | undefined): number | null =>
+  caller.settings.max_cashback_per_day === null ? null : caller.settings.max_cashback_per_day - (earned ?? 0);
+
+/**
+ * The one calculation of a check's money, for a new check (`before` undefined) and for a hold captured into an
+ * applied check (`before` its row): redemption within the caps, the earning, and what it changes.
+ */
+export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLine[], redeemAmount: number | undefined, before?: repo.TransactionRow): Decision {
+  const { member, hold, earnRoom } = gathered;
+  if (hold && member?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
+  if (hold && (redeemAmount ?? 0) > hold.amount) {
+    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
+  }
+  // The hold's own reservation is what this check may spend.
+  const available = member ? member.available + (hold?.amount ?? 0) : 0;
+  const calc = calculate({
+    amounts: lines.map((l) => l.amount),
+    rules: lines.map((l) => l.rule),
+    member: member && {
+      program: member.program.rules,
+      available,
+      totalSpend: member.record.spend,
+      visits: member.record.visits,
+      vipLevel: member.record.vip_level,
+    },
+    redeemAmount: redeemAmount ?? hold?.amount ?? 0,
+    caps: { perCheck: caller.settings.max_cashback_per_check, earnRoom },
+  });
+  const effect: Effect = {
+    redeemed: calc.redeemed - Number(before?.redeemed ?? 0),
+    earned: calc.earned - Number(before?.earned ?? 0),
+    spend: calc.paid - Number(before?.paid ?? 0),
+    visits: before ? 0 : 1,
+    stamps: before ? 0 : calc.stampsEarned,
+    held: -(hold?.amount ?? 0),
+  };
+  // Redemption never leaves available below zero, counting the earning it takes back (a capture's case).
+  const availableAfter = available + effect.earned - effect.redeemed;
+  if (effect.redeemed > 0 && availableAfter < 0) {
+    throw new ApiError('insufficient_balance', {
+      message: `Redeeming ${calc.redeemed} would leave ${availableAfter} available: the check then earns ${-effect.earned} less, and that counts too.`,
+      details: { available },
+    });
+  }
+  return { calc, effect };
+}
+
+export function pricedLines(body: CalculateBody, rules: LineRule[]): PricedLine[] {
+  return body.line_items.map((l, i) => ({
+    sku: l.sku ?? null,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    amount: lineAmount(l.quantity, l.unit_price),
+    rule: rules[i]!,
+  }));
+}

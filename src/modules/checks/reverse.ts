@@ -1,0 +1,190 @@
+// Voids and partial refunds: what the check redeemed goes back and what it earned is taken back, in proportion, through the ledger.
+import type { Db } from '../../db/database.js';
+import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatMoney } from '../../shared/display.js';
+import { ApiError } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import type { PlaceCaller } from '../accounts/schemas.js';
+import * as members from '../members/service.js';
+import { eventSteps, type EventRequest } from '../webhooks/events.js';
+import { mulDiv } from './calculation.js';
+import { keyOf, missingTransaction } from './reads.js';
+import * as repo from './repo.js';
+import type { Refund, RefundBody, Transaction } from './schemas.js';
+import { presentRefund, presentTransaction, reversalDisplay } from './view.js';
+
+/**
+ * What a void or a refund stands on: the check's member locked first (every change to a member's money takes that
+ * lock first, so a capture into the same check and a void take turns without a deadlock), then, read after the
+ * lock, the check, the refund of that external_id if any, and the member's balance. A check without a member is
+ * locked itself.
+ */
+async function gatherReversal(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
+  const key = keyOf(caller, externalId, registerId);
+  const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
+  if (member) {
+    const asOf = clock.now();
+    const read = await readTogether(trx, {
+      row: repo.transactionRead(trx, key),
+      refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
+      ...(await members.reversalReads(trx, caller, member, asOf)),
+    });
+    const { balance, lots } = await members.reversalMember(trx, caller, member, read, asOf);
+    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots };
+  }
+  const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
+  const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.chainId, row.id, refundExternalId)) ?? null);
+  // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
+  // rare deadlock this order can meet, and the transaction runs again).
+  const late = row.member_id ? (await members.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
+  if (!late) return { row, previous, balance: null, lots: null };
+  const asOf = clock.now();
+  const read = await readTogether(trx, await members.reversalReads(trx, caller, late, asOf));
+  return { row, previous, ...(await members.reversalMember(trx, caller, late, read, asOf)) };
+}
+
+/**
+ * What a reversal gives back of the check's redemption, part by part (D20): to the lots it was taken from and to
+ * no lot, in proportion; and what the check still has from each lot afterwards (its `redeemed_lots`).
+ */
+const redemptionReturned = (row: repo.TransactionRow, redeemedBack: number) =>
+  members.redemptionBack(row.redeemed_lots, Number(row.redeemed) - Number(row.redeemed_returned), redeemedBack);
+
+/**
+ * A reversal's ledger entries and what it does to the member's lots (D20): what it gives back goes to where the
+ * redemption took it from (`returned`; after paying back any debt), what it takes back comes out of the lot of
+ * the check's venue day first. With the member's balance after it as a read then shows it (`balance`: before).
+ */
+function reversalWrite(
+  trx: Db,
+  caller: PlaceCaller,
+  row: repo.TransactionRow,
+  gathered: { balance: number | null; lots: Awaited<ReturnType<typeof members.reversalMember>>['lots'] },
+  back: { redeemed: number; earned: number; entry: members.LedgerInput | null | ''; returned: ReturnType<typeof redemptionReturned> },
+  at: Date,
+  request: EventRequest,
+): { steps: WriteStep[]; balance: number | null } {
+  const { entry } = back;
+  const balance = gathered.balance === null ? null : gathered.balance + back.redeemed - back.earned;
+  if (!entry) return { steps: [], balance };
+  const lotsWrite = members.lotsWrite(trx, caller, entry.memberId, gathered.lots, [
+    ...back.returned.credits,
+    ...(back.earned > 0 ? [{ debit: back.earned, day: row.venue_day }] : []),
+  ], request);
+  return {
+    steps: [...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at), ...lotsWrite.steps],
+    balance: balance === null ? null : members.balanceAfter(gathered.lots, balance, lotsWrite.open),
+  };
+}
+
+/** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */
+function reversalEntries(memberId: string, back: { redeemed: number; earned: number; entry: members.LedgerInput }): members.LedgerInput[] {
+  return [
+    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
+    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
+    back.entry,
+  ];
+}
+
+/**
+ * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
+ * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
+ */
+export async function voidTransaction(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
+  const { row, balance, lots } = await gatherReversal(trx, caller, externalId, registerId, clock);
+  if (row.status === 'voided') return presentTransaction(row);
+  const at = clock.now();
+  const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
+  const earnedBack = Number(row.earned) - Number(row.earned_reversed);
+  const back = Number(row.paid) - Number(row.refunded_amount);
+  const returned = redemptionReturned(row, redeemedBack);
+  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, null);
+  const display = reversalDisplay(
+    caller,
+    { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack },
+    reversal.balance,
+  );
+  const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, redeemed_lots: returned.left, display };
+  await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided)]);
+  return presentTransaction(voided);
+}
+
+/**
+ * A partial refund of what was paid. Earned and redeemed are reversed in proportion, cumulatively: after refunds
+ * totalling R of P paid, exactly floor(earned × R / P) has been taken back, so a full refund reverses everything.
+ */
+export async function refundTransaction(
+  trx: Db,
+  caller: PlaceCaller,
+  externalId: string,
+  body: RefundBody,
+  clock: Clock,
+  request: EventRequest,
+): Promise<{ refund: Refund; replayed: boolean }> {
+  const { row, previous, balance, lots } = await gatherReversal(trx, caller, externalId, body.register_id, clock, body.external_id);
+  if (previous) {
+    if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
+    const now = row.member_id ? (await members.memberById(trx, caller, row.member_id)).balance : null;
+    return { refund: refundAnswer(caller, previous, row, now), replayed: true };
+  }
+  const paid = Number(row.paid);
+  const refundable = row.status === 'completed' ? paid - Number(row.refunded_amount) : 0;
+  if (body.amount > refundable) {
+    throw new ApiError('refund_exceeds_check', {
+      message: `Only ${refundable} of this check can still be refunded.`,
+      details: { refundable },
+    });
+  }
+  const at = clock.now();
+  const refundedAfter = Number(row.refunded_amount) + body.amount;
+  const earnedBack = mulDiv(Number(row.earned), refundedAfter, paid) - Number(row.earned_reversed);
+  const redeemedBack = mulDiv(Number(row.redeemed), refundedAfter, paid) - Number(row.redeemed_returned);
+  const refundRow: repo.RefundRow = {
+    chain_id: caller.chainId,
+    venue_id: caller.venueId,
+    id: newId(),
+    transaction_id: row.id,
+    external_id: body.external_id,
+    amount: body.amount,
+    earned_reversed: earnedBack,
+    redeemed_returned: redeemedBack,
+    livemode: caller.livemode,
+    created_at: at,
+  };
+  const returned = redemptionReturned(row, redeemedBack);
+  const updated: repo.TransactionRow = {
+    ...row,
+    redeemed_lots: returned.left,
+    refunded_amount: refundedAfter,
+    earned_reversed: Number(row.earned_reversed) + earnedBack,
+    redeemed_returned: Number(row.redeemed_returned) + redeemedBack,
+  };
+  const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, request);
+  const refund = refundAnswer(caller, refundRow, updated, reversal.balance);
+  await writeTogether(trx, [
+    ...reversal.steps,
+    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left }),
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
+  ]);
+  return { refund, replayed: false };
+}
+
+/** A refund with its check and the member's cashback balance after it (null: no member, or no cashback). */
+function refundAnswer(caller: PlaceCaller, row: repo.RefundRow, transaction: repo.TransactionRow, balance: number | null): Refund {
+  const amount = Number(row.amount);
+  const display = reversalDisplay(
+    caller,
+    {
+      cashier: `Refund ${formatMoney(amount, caller.venue)} of check ${transaction.external_id}`,
+      amountLine: 'Refund',
+      amount,
+      redeemedReturned: Number(row.redeemed_returned),
+      earnedReversed: Number(row.earned_reversed),
+    },
+    balance,
+  );
+  return presentRefund(row, presentTransaction(transaction), display);
+}
