@@ -21,6 +21,7 @@ import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
 import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
+import { privacyRoutes } from './modules/privacy/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
 import { dashboardApiRoutes } from './modules/dashboard/routes.js';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(webhookRoutes);
       await api.register(webhookDeliveryRoutes);
       await api.register(memberRoutes);
+      await api.register(privacyRoutes);
       await api.register(importRoutes);
       await api.register(menuRoutes);
       await api.register(orderRoutes);

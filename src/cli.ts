@@ -17,7 +17,8 @@ import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
 import { changeProgram, programOf } from './modules/dashboard/service.js';
-import { BatchFailed, importFile } from './modules/members/bulk-import.js';
+import { importFile } from './modules/members/bulk-import-file.js';
+import { BatchFailed } from './modules/members/bulk-import.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, type BarcodeFormat, type ProgramType } from './modules/programs/schemas.js';
@@ -323,7 +324,7 @@ const COMMANDS: Record<string, Command> = {
     usage:
       'category rules --category C [--earns true|false] [--payable true|false] [--percent 7.5|level] [--venue V] [--venue-only | --chain-rule]   The chain\'s rule; --venue-only: venue V\'s own rule, which wins there; --chain-rule: V follows the chain\'s again.',
     options: { venue: { type: 'string' }, category: { type: 'string' }, 'venue-only': { type: 'boolean' }, 'chain-rule': { type: 'boolean' }, ...MONEY_RULE_OPTIONS },
-    optionOf: MONEY_RULE_FIELDS,
+    optionOf: { external_id: 'category', ...MONEY_RULE_FIELDS },
     async run(storage, v) {
       const db = storage.database.db;
       const rules = asBody(CategoryUpdate, { ...moneyRuleOptions(v) });

@@ -38,7 +38,7 @@ describe('npm run cli', () => {
     expect((await runCli(['table', 'list', '--venue', slug], env())).stdout).toContain(`t4  Table 4  http://localhost:3000/m/${slug}/t4`);
 
     const noCategory = await runCli(['category', 'rules', '--venue', slug, '--category', 'wine', '--earns', 'false'], env());
-    expect([noCategory.code, noCategory.stderr]).toEqual([2, 'No category with this external_id in this chain.\n']);
+    expect([noCategory.code, noCategory.stderr]).toEqual([2, 'No category with this external_id in this chain. (param: external_id; option --category)\n']);
     const wine = await runCli(['category', 'create', '--venue', slug, '--category', 'wine', '--name', 'Wine', '--payable', 'false', '--percent', '2.5'], env());
     expect(wine.stdout).toBe('Category wine: Wine: earns cashback yes, payable with cashback no, percent 2.5.\n');
 

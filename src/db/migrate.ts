@@ -19,6 +19,7 @@ import * as hardening from './migrations/0016_hardening.js';
 import * as chains from './migrations/0017_chains.js';
 import * as categoryVenueRules from './migrations/0018_category_venue_rules.js';
 import * as ownersByChain from './migrations/0019_owners_by_chain.js';
+import * as lotsOfNoVenue from './migrations/0020_lots_of_no_venue.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_chains': chains,
   '0018_category_venue_rules': categoryVenueRules,
   '0019_owners_by_chain': ownersByChain,
+  '0020_lots_of_no_venue': lotsOfNoVenue,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

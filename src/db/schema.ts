@@ -1,5 +1,5 @@
 // Kysely table types: the single description of what the migrations create.
-import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, JSONColumnType } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -355,8 +355,13 @@ export interface HoldsTable {
 export interface CashbackLotsTable {
   chain_id: string;
   member_id: string;
-  /** The venue where it was earned: `day` is that venue's day, and its expiry is charged to it (the liability report). */
-  venue_id: string;
+  /**
+   * The venue where it was earned: its expiry is charged to it (the liability report). Null: a lot of no venue
+   * (cashback imported at none), whose days are the chain's first venue's and whose expiry belongs to no venue.
+   */
+  venue_id: string | null;
+  /** venue_id, or the nil uuid for no venue (stored, generated): the primary key's (chain_id, member_id, lot_venue, day). */
+  lot_venue: GeneratedAlways<string>;
   day: string;
   expires_on: string;
   expires_at: Timestamp;

@@ -1,5 +1,6 @@
 // Reads and writes that share one statement, so a request's gather and its write are one round trip each.
-import { sql, type OperationNodeSource } from 'kysely';
+import { sql, type Expression, type OperationNodeSource, type QueryCreator } from 'kysely';
+import type { DB } from './schema.js';
 import type { Db } from './database.js';
 
 /** A scalar sub-query a module contributes to a gather, and how its value is read. */
@@ -43,3 +44,26 @@ export async function writeTogether<Row = never>(db: Db, steps: WriteStep[], ret
 
 /** A number read back from SQL: sums come as numeric (strings), counts as int8. */
 export const asNumber = (value: unknown): number => Number(value ?? 0);
+
+/** A query creator whose statement begins with `steps` as CTEs (none: `db` itself), for a read that also writes. */
+export function withSteps(db: Db, steps: WriteStep[] = []): QueryCreator<DB> {
+  // Kysely puts a built query in parentheses itself, but not raw SQL.
+  const bracketed = (query: OperationNodeSource) => (query.toOperationNode().kind === 'RawNode' ? sql`(${query})` : query);
+  return steps.reduce<QueryCreator<DB>>((qc, step) => qc.with(step.name, () => bracketed(step.query) as never) as unknown as QueryCreator<DB>, db);
+}
+
+/**
+ * A request's Idempotency-Key for a write that claims it in its own first statement and keeps its answer in its own
+ * write statement, so the key costs no round trip (src/http/idempotency.ts builds it; issue 21).
+ */
+export interface FoldedKey {
+  /** The CTEs that claim the key, for the first statement, which reads `outcome` along and hands it to `settle`. */
+  steps(): WriteStep[];
+  readonly outcome: Expression<unknown>;
+  /** Goes on when the key is this request's; throws otherwise (in use, reused, or the kept answer to replay). */
+  settle(value: unknown): void;
+  /** Claims the key in a statement of its own, where the first statement could not carry it. */
+  claim(trx: Db): Promise<void>;
+  /** The step of the write statement that keeps the write's answer. */
+  recordStep(trx: Db, body: unknown): WriteStep;
+}

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../modules/accounts/schemas.js';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../db/database.js';
+import type { FoldedKey, WriteStep } from '../db/statement.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError, isErrorCode, type ErrorBody } from '../shared/errors.js';
 import { callerOf } from './context.js';
@@ -31,11 +32,14 @@ export function checkIdempotencyKey(key: string | string[] | undefined): asserts
 
 /**
  * Method, path, query (parsed, so the order of its parameters does not matter) and canonical body. A path under the
- * legacy POS prefix counts as its /api/v1 twin: one route, so a till moving over mid-retry gets its replay.
+ * legacy POS prefix counts as its /api/v1 twin: one route, so a till moving over mid-retry gets its replay. A chain
+ * key's `venue_id` has left the body by now (src/http/auth.ts): the venue it named counts, so the same key sent for
+ * another venue is another request (a venue key's venue is its namespace already).
  */
 function fingerprintOf(req: FastifyRequest): string {
   const path = currentPathOf(req.url.split('?')[0]!);
-  const request = `${req.method} ${path}\n${stringify(req.query ?? {})}\n${stringify(req.body ?? null)}`;
+  const venue = req.keyIdentity?.keyVenueId === null && req.caller?.venueId ? `\nat ${req.caller.venueId}` : '';
+  const request = `${req.method} ${path}\n${stringify(req.query ?? {})}\n${stringify(req.body ?? null)}${venue}`;
   return createHash('sha256').update(request).digest('hex');
 }
 
@@ -57,10 +61,9 @@ export function runMutation<T>(
   reply: FastifyReply,
   status: number,
   work: (trx: Db) => Promise<T>,
-  scope?: IdempotencyScope,
-  storedAs?: (body: T) => T,
+  options: MutationOptions<T> = {},
 ): Promise<T> {
-  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), scope, storedAs);
+  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), options);
 }
 
 /**
@@ -104,6 +107,82 @@ export interface IdempotencyScope {
 /** Whose Idempotency-Keys a caller's are: its venue's, shared by the venue's keys; a chain key's own (D21). */
 const namespaceOf = (caller: Caller): IdempotencyScope => ({ chainId: caller.chainId, venueId: caller.keyVenueId ?? caller.keyId });
 
+/** The answer kept for the key, to be replayed: thrown by KeyClaim.settle, answered by runMutationWithStatus. */
+class KeptAnswer extends Error {
+  constructor(readonly stored: store.StoredResponse) {
+    super('kept answer');
+  }
+}
+
+/**
+ * A request's Idempotency-Key, claimed and answered inside the request's transaction. By default the claim is a
+ * statement of its own before the work and the answer one after it; a work on the hot path (a check) folds both
+ * into its own statements instead — `steps` and `outcome` into its first, `recordStep` into its write — so a
+ * check with a key costs no round trip more than one without.
+ */
+class KeyClaim implements FoldedKey {
+  /** The key is this request's and no answer is kept: the work has begun. */
+  started = false;
+  recorded = false;
+
+  constructor(
+    private readonly place: store.KeyPlace,
+    private readonly fingerprint: string,
+    private readonly at: Date,
+    private readonly notBefore: Date,
+    private readonly storedAs: (body: never) => unknown,
+    /** The status a folded work's write answers with. */
+    private readonly foldedStatus = 0,
+  ) {}
+
+  /** The CTEs that claim the key, for the work's first statement, which reads `outcome` along and gives it to `settle`. */
+  steps(): WriteStep[] {
+    return store.claimSteps(this.place, this.fingerprint, this.at, this.notBefore);
+  }
+
+  readonly outcome = store.claimOutcome;
+
+  /** Goes on when the key is this request's and nothing is kept for it; throws otherwise (in use, reused, kept). */
+  settle(value: unknown): void {
+    const { locked, prior } = store.claimedOf(value);
+    if (!locked) throw new ApiError('idempotency_key_in_use');
+    if (prior) {
+      if (prior.fingerprint !== this.fingerprint) throw new ApiError('idempotency_key_reused');
+      throw new KeptAnswer(prior);
+    }
+    this.started = true;
+  }
+
+  /** Claims the key in a statement of its own. */
+  async claim(trx: Db): Promise<void> {
+    const claimed = await store.claimKey(trx, this.place, this.fingerprint, this.at, this.notBefore);
+    this.settle(claimed);
+  }
+
+  /** The step of the work's write that keeps its answer. */
+  recordStep<T>(trx: Db, body: T): WriteStep {
+    this.recorded = true;
+    return store.recordStep(trx, this.place, this.foldedStatus, (this.storedAs as (body: T) => T)(body));
+  }
+
+  /** Keeps the answer in a statement of its own (unless the work's write kept it). */
+  async record<T>(trx: Db, result: MutationResult<T>): Promise<void> {
+    if (!this.recorded) await store.recordAnswer(trx, this.place, result.status, (this.storedAs as (body: T) => T)(result.body));
+  }
+}
+
+interface MutationOptions<T> {
+  /** Whose keys (default: the calling key's namespace). */
+  scope?: IdempotencyScope;
+  /** The answer as kept for replays (see runMutationWithStatus). */
+  storedAs?: (body: T) => T;
+  /**
+   * The work claims the key in its first statement and keeps its answer, with this status, in its write (FoldedKey);
+   * otherwise the claim and the answer are statements of their own around the work.
+   */
+  folded?: { status: number };
+}
+
 /**
  * Runs a change in a transaction; the work says which status its answer has (PUT: 201 created, 200 replaced).
  * With an Idempotency-Key, a retry of the same request replays the stored answer, and a crash can never leave
@@ -113,9 +192,8 @@ const namespaceOf = (caller: Caller): IdempotencyScope => ({ chainId: caller.cha
 export async function runMutationWithStatus<T>(
   req: FastifyRequest,
   reply: FastifyReply,
-  work: (trx: Db) => Promise<MutationResult<T>>,
-  scope?: IdempotencyScope,
-  storedAs: (body: T) => T = (body) => body,
+  work: (trx: Db, key: FoldedKey | null) => Promise<MutationResult<T>>,
+  options: MutationOptions<T> = {},
 ): Promise<T> {
   const { db, clock } = req.server.deps;
   const key = req.headers['idempotency-key'];
@@ -124,42 +202,48 @@ export async function runMutationWithStatus<T>(
     if (replayed) reply.header('idempotent-replayed', 'true');
     return body;
   };
-  if (key === undefined) return answer(await inTransaction(db, work));
+  if (key === undefined) return answer(await inTransaction(db, (trx) => work(trx, null)));
   checkIdempotencyKey(key);
+  const { scope } = options;
   const { chainId, venueId } = scope ?? namespaceOf(callerOf(req));
   // Keys of anonymous callers live apart from the venue's own keys, so neither can replay the other's answer:
   // '§' is not ASCII, so no key a caller can send is spelled like a namespaced one.
-  const storedKey = scope?.namespace ? `${scope.namespace}§${key}` : key;
+  const place = { chainId, namespace: venueId, key: scope?.namespace ? `${scope.namespace}§${key}` : key };
   const fingerprint = fingerprintOf(req);
   const at = clock.now();
   const notBefore = new Date(at.getTime() - REMEMBER_MS);
-  let workStarted = false;
+  const claimOf = () => new KeyClaim(place, fingerprint, at, notBefore, options.storedAs ?? ((body: T) => body), options.folded?.status);
+  let claim = claimOf();
   try {
-    const outcome = await inTransaction(db, async (trx) => {
-      if (!(await store.tryLockKey(trx, chainId, venueId, storedKey))) throw new ApiError('idempotency_key_in_use');
-      const prior = await store.findResponse(trx, chainId, venueId, storedKey, notBefore);
-      if (prior) {
-        if (prior.fingerprint !== fingerprint) throw new ApiError('idempotency_key_reused');
-        return { kind: 'replay' as const, prior };
-      }
-      workStarted = true;
-      const result = await work(trx);
-      await store.saveResponse(trx, { chainId, namespace: venueId, key: storedKey, fingerprint, status: result.status, body: storedAs(result.body), at, notBefore });
-      return { kind: 'done' as const, result };
+    const result = await inTransaction(db, async (trx) => {
+      claim = claimOf();
+      if (!options.folded) await claim.claim(trx);
+      const result = await work(trx, options.folded ? claim : null);
+      if (!claim.started) throw new Error('The work did not claim its Idempotency-Key.');
+      await claim.record(trx, result);
+      return result;
     });
-    if (outcome.kind === 'done') return answer(outcome.result);
-    reply.header('idempotent-replayed', 'true');
-    const { status_code, response_body } = outcome.prior;
-    if (status_code >= 400) throw replayError(response_body);
-    reply.code(status_code);
-    return response_body as T;
+    return answer(result);
   } catch (err) {
+    if (err instanceof KeptAnswer) {
+      reply.header('idempotent-replayed', 'true');
+      const { status_code, response_body } = err.stored;
+      if (status_code >= 400) throw replayError(response_body);
+      reply.code(status_code);
+      return response_body as T;
+    }
     // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one.
-    if (workStarted && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
-      // Under the key's lock again: a retry that started since the rollback owns the key, and its answer counts.
+    if (claim.started && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
+      // Claimed again: a retry that started since the rollback owns the key, or has kept its answer, and that counts.
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
       await db.transaction().execute(async (trx) => {
-        if (await store.tryLockKey(trx, chainId, venueId, storedKey)) await store.saveResponse(trx, { chainId, namespace: venueId, key: storedKey, fingerprint, status: err.status, body, at, notBefore });
+        const again = claimOf();
+        try {
+          await again.claim(trx);
+        } catch {
+          return;
+        }
+        await again.record(trx, { status: err.status, body });
       });
     }
     throw err;

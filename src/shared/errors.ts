@@ -152,6 +152,9 @@ export class ApiError extends Error {
   }
 }
 
+/** parameter_invalid for one field: `param` names it, `message` says what is wrong with it. */
+export const parameterInvalid = (param: string, message: string): ApiError => new ApiError('parameter_invalid', { param, message });
+
 export interface ErrorBody {
   type: ErrorType;
   code: string;

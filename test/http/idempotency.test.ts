@@ -9,7 +9,7 @@ import * as accounts from '../../src/modules/accounts/service.js';
 import type { ApiError } from '../../src/shared/errors.js';
 import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { onPostgres } from '../support/database.js';
-import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger, venueWithKey } from '../support/factories.js';
+import { createChainKey, createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger, venueWithKey } from '../support/factories.js';
 import { client, expectError, type Response } from '../support/http.js';
 
 const t = useTestApp();
@@ -192,6 +192,70 @@ function expectReplay(again: Response, first: Response) {
 }
 
 describe('Idempotency-Key on the money routes', () => {
+  // A check claims its key in the statement that locks the member and keeps its answer in its one write (issue 21).
+  it('checks sent at once under one key: one applies, the rest replay it or are told the key is in use; other bodies are refused', async () => {
+    const { api, member, check } = await moneyVenue(t, { balance: 1000 });
+    const before = await figures(t, api, member.id);
+    const body = check('IK-RACE', 2000, { redeem_amount: 300 });
+    const sends = [
+      ...Array.from({ length: 6 }, () => api.post('/api/v1/checks', body, { 'idempotency-key': 'race-check' })),
+      api.post('/api/v1/checks', check('IK-RACE-OTHER', 2000), { 'idempotency-key': 'race-check' }),
+    ];
+    const results = await Promise.all(sends);
+    const applied = results.filter((r) => r.status === 201);
+    expect(applied.length, JSON.stringify(results.map((r) => r.status))).toBeGreaterThanOrEqual(1);
+    expect(new Set(applied.map((r) => r.body.id)).size).toBe(1);
+    for (const r of results.slice(0, 6).filter((r) => r.status !== 201)) expectError(r, 409, 'idempotency_key_in_use', 'idempotency_error');
+    const other = results[6]!;
+    if (other.status === 400) expectError(other, 400, 'idempotency_key_reused', 'idempotency_error');
+    else if (other.status === 409) expectError(other, 409, 'idempotency_key_in_use', 'idempotency_error');
+    else expect(other.body.external_id, 'the other body applied: the key was free then, so the six were refused').toBe('IK-RACE-OTHER');
+    const after = await figures(t, api, member.id);
+    const checks = applied.length > 0 ? 1 : 0;
+    expect(after.transactions - before.transactions).toBe(checks + (other.status === 201 ? 1 : 0));
+    expect(after.balance).toBe(after.ledgerSum);
+    const again = await api.post('/api/v1/checks', body, { 'idempotency-key': 'race-check' });
+    expect(again.body.id === applied[0]!.body.id || again.body.error?.code === 'idempotency_key_reused').toBe(true);
+  });
+
+  it("a chain key's Idempotency-Key is one request at one venue: the same key and body for another venue is refused, nothing applied there", async () => {
+    const first = await createVenue(t);
+    const second = await createVenue(t, { chainId: first.chainId });
+    await createProgram(t, first, 'cashback', { settings: { levels: [{ name: 'Member', min_spend: 0, percent: 10 }] } });
+    const api = client(t, (await createChainKey(t, first.chainId)).secret);
+    const member = (await api.post('/api/v1/members', { venue_id: first.id, card_number: newCardNumber(), consent: true })).body;
+    const body = (venueId: string) => ({ venue_id: venueId, external_id: 'CK-1', member_id: member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: 10_000 }] });
+    const atFirst = await api.post('/api/v1/checks', body(first.id), { 'idempotency-key': 'chain-1' });
+    expect([atFirst.status, atFirst.body.venue_id, atFirst.body.earned]).toEqual([201, first.id, 1000]);
+    expectReplay(await api.post('/api/v1/checks', body(first.id), { 'idempotency-key': 'chain-1' }), atFirst);
+    expectError(await api.post('/api/v1/checks', body(second.id), { 'idempotency-key': 'chain-1' }), 400, 'idempotency_key_reused', 'idempotency_error');
+    expect((await api.get(`/api/v1/transactions/CK-1?venue_id=${second.id}`)).status).toBe(404);
+    const atSecond = await api.post('/api/v1/checks', body(second.id), { 'idempotency-key': 'chain-2' });
+    expect([atSecond.status, atSecond.body.venue_id, atSecond.body.earned]).toEqual([201, second.id, 1000]);
+    expect((await api.get(`/api/v1/members/${member.id}`)).body.balance).toBe(2000);
+  });
+
+  it.runIf(onPostgres())('a check while its key is held by a request still running is 409 idempotency_key_in_use and applies nothing', async () => {
+    const { venue, api, member, check } = await moneyVenue(t, { balance: 1000 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const first = t.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`${venue.chainId}:${venue.id}:held-check`}, 0))`.execute(trx);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const res = await api.post('/api/v1/checks', check('IK-HELD', 2000, { redeem_amount: 300 }), { 'idempotency-key': 'held-check' });
+    release();
+    await first;
+    expectError(res, 409, 'idempotency_key_in_use', 'idempotency_error');
+    expect((await figures(t, api, member.id)).transactions).toBe(0);
+    const retried = await api.post('/api/v1/checks', check('IK-HELD', 2000, { redeem_amount: 300 }), { 'idempotency-key': 'held-check' });
+    expect(retried.status).toBe(201);
+  });
+
   it('a check: replayed once applied, another body under the key is refused and applies nothing', async () => {
     const { api, member, check } = await moneyVenue(t, { balance: 1000 });
     const body = check('IK-C1', 2000, { redeem_amount: 300 });

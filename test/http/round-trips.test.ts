@@ -71,9 +71,11 @@ describe('round trips', () => {
     expect(await statementsOf(() => api.post('/api/v1/scans', { code: member.card_numbers[0] }))).toHaveLength(1);
   });
 
-  it('calculate is at most 2 statements', async () => {
+  it('calculate is 4 statements: a read-only snapshot of the member and the gather', async () => {
     const { api, check } = await tillSetUp();
-    expect(await statementsOf(() => api.post('/api/v1/checks/calculate', check({ redeem_amount: 100 })))).toHaveLength(2);
+    const sent = await statementsOf(() => api.post('/api/v1/checks/calculate', check({ redeem_amount: 100 })));
+    expect(sent).toHaveLength(4);
+    expect(sent[0]).toMatch(/repeatable read/i);
   });
 
   it('applying a check is 5 statements with BEGIN and COMMIT: lock the member, gather, write', async () => {
@@ -81,6 +83,19 @@ describe('round trips', () => {
     const sent = await sentBy(() => api.post('/api/v1/checks', check({ redeem_amount: 100 })));
     expect(sent, sent.join('\n')).toHaveLength(5);
     expect([sent[0], sent[4]].map((q) => q?.toLowerCase())).toEqual(['begin', 'commit']);
+  });
+
+  it('with an Idempotency-Key, applying a check is still 5 statements: the key is claimed with the lock and answered with the write', async () => {
+    const { api, check } = await tillSetUp();
+    const body = check({ redeem_amount: 100 });
+    const headers = { 'idempotency-key': `rt-${body.external_id}` };
+    const sent = await sentBy(() => api.post('/api/v1/checks', body, headers));
+    expect(sent, sent.join('\n')).toHaveLength(5);
+    expect(sent[1]).toMatch(/pg_try_advisory_xact_lock/);
+    expect(sent[3]).toMatch(/update "idempotency_keys"/);
+    // The replay by the key is answered from the claim: BEGIN, the claim with the member's lock, ROLLBACK.
+    const replay = await sentBy(() => api.post('/api/v1/checks', body, headers));
+    expect(replay.length, replay.join('\n')).toBeLessThanOrEqual(3);
   });
 
   it('a replayed check is at most 3 statements', async () => {

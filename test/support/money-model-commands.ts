@@ -1,159 +1,9 @@
-// The harness of the model-based test (test/modules/checks/model.test.ts): generated commands, their resolution
-// into concrete requests against the model's state, the HTTP calls, the comparison of every answer with the model,
-// and a tally of the figures the test itself received (independent of the model and of the code under test).
+// The commands of the model-based test (test/modules/checks/model.test.ts): generated, then resolved into concrete
+// requests against the model's state, each at a venue of the member's chain (A, B, C of c1; D of c2) with one of
+// that venue's keys or c1's chain key; a small share names a member of the other chain, which must not be found.
 import fc from 'fast-check';
-import * as catalogue from '../../src/modules/catalogue/service.js';
-import type { TestApp } from './app.js';
-import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from './factories.js';
-import { client, type Response } from './http.js';
-import { MoneyModel, type Expected, type KeyRules, type MemberView, type ModelCheckBody, type ModelLine, type ModelRequest, type TxView, type VenueConfig } from './money-model.js';
-
-// ---------------------------------------------------------------- the venue of one sequence
-
-export const BASE_TIME = Date.parse('2027-02-01T00:00:00.000Z');
-
-export interface KeyGen {
-  perCheck: number | null;
-  perDay: number | null;
-  maxAge: number | null;
-  viaHolds: boolean;
-}
-
-export interface SequenceConfig {
-  timezone: string;
-  /** Minutes after BASE_TIME (UTC) at which the sequence starts: venue days begin at different moments. */
-  startMinute: number;
-  maxRedeemPercent: number;
-  keys: KeyGen[];
-  /** Opening cashback balance and spend of the two cashback members. */
-  balances: number[];
-  spends: number[];
-}
-
-const LEVELS = [
-  { name: 'Bronze', min_spend: 0, percent: 3 },
-  { name: 'Silver', min_spend: 5_000, percent: 5 },
-  { name: 'Gold', min_spend: 15_000, percent: 7.5 },
-];
-const CATEGORIES = {
-  tobacco: { earns: false, payable: true, bp: null },
-  alcohol: { earns: true, payable: false, bp: null },
-  desserts: { earns: true, payable: true, bp: 1250 },
-};
-const STAMPS = { required: 5, perVisit: 2, minCheckAmount: 500 };
-const HOLD_TTL = 900;
-
-const keyArb: fc.Arbitrary<KeyGen> = fc.record({
-  perCheck: fc.option(fc.integer({ min: 15, max: 150 }), { freq: 2 }),
-  perDay: fc.option(fc.integer({ min: 20, max: 300 }), { freq: 2 }),
-  maxAge: fc.option(fc.constantFrom(60, 600, 3600, 4 * 3600), { freq: 2 }),
-  viaHolds: fc.constantFrom(false, false, false, false, false, true),
-});
-
-export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
-  timezone: fc.constantFrom('Pacific/Auckland', 'America/New_York', 'Australia/Adelaide'),
-  startMinute: fc.integer({ min: 0, max: 24 * 60 - 1 }),
-  maxRedeemPercent: fc.constantFrom(50, 75, 100),
-  keys: fc.tuple(keyArb, keyArb),
-  balances: fc.tuple(fc.constantFrom(0, 60, 300, 1500), fc.constantFrom(150, 800)),
-  spends: fc.tuple(fc.constantFrom(0, 0, 4_500, 14_000), fc.constantFrom(0, 4_800)),
-});
-
-/** Local ids: the model and the commands name members and holds by these; `ids` maps them to the app's. */
-export const MEMBERS = ['m0', 'm1', 's', 'ghost'] as const;
-const GHOST_MEMBER = '01900000-0000-7000-8000-00000000beef';
-const GHOST_HOLD = '01900000-0000-7000-8000-00000000dead';
-
-export interface World {
-  t: TestApp;
-  cfg: SequenceConfig;
-  model: MoneyModel;
-  apis: ReturnType<typeof client>[];
-  /** local id → the app's id (members, holds). */
-  ids: Map<string, string>;
-  local: Map<string, string>;
-  /** The bodies of checks sent, by external_id, for replays. */
-  bodies: Map<string, ModelCheckBody>;
-  n: number;
-  tally: Tally;
-  /** The members as last read from the app. */
-  seen: Map<string, Record<string, any>>;
-  trace: string[];
-}
-
-/** Sets the app's clock to `ms` (the ManualClock moves backwards too: every sequence has its own fresh venue). */
-function setClock(t: TestApp, ms: number) {
-  t.clock.advance(ms - t.clock.now().getTime());
-}
-
-export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World> {
-  setClock(t, BASE_TIME + cfg.startMinute * 60_000);
-  const venue = await createVenue(t, { timezone: cfg.timezone, settings: { manual_adjustments_allowed: true } });
-  await createProgram(t, venue, 'cashback', { settings: { levels: LEVELS, max_redeem_percent: cfg.maxRedeemPercent } });
-  const stamps = await createProgram(t, venue, 'stamps', {
-    settings: { stamps_required: STAMPS.required, reward_name: 'Coffee', stamps_per_visit: STAMPS.perVisit, min_check_amount: STAMPS.minCheckAmount },
-    isDefault: false,
-  });
-  const apis = [];
-  for (const k of cfg.keys) {
-    const rules: Record<string, unknown> = {};
-    if (k.perCheck !== null) rules.max_cashback_per_check = k.perCheck;
-    if (k.perDay !== null) rules.max_cashback_per_day = k.perDay;
-    if (k.maxAge !== null) rules.max_check_age_seconds = k.maxAge;
-    if (k.viaHolds) rules.redeem_only_via_holds = true;
-    apis.push(client(t, (await createKey(t, venue, { rules })).secret));
-  }
-  const owner = apis[0]!;
-  for (const [category, rule] of Object.entries(CATEGORIES)) {
-    const put = await owner.put(`/api/v1/catalog/categories/${category}`, { name: category });
-    if (put.status !== 201 && put.status !== 200) throw new Error(`fixture: category ${category}: ${put.status} ${JSON.stringify(put.body)}`);
-    await catalogue.setCategoryRules(t.db, venue.chainId, category, {
-      earns_cashback: rule.earns,
-      payable_with_cashback: rule.payable,
-      ...(rule.bp === null ? {} : { cashback_percent: rule.bp / 100 }),
-    });
-  }
-  const ids = new Map<string, string>([['ghost', GHOST_MEMBER], ['hX', GHOST_HOLD]]);
-  for (const [i, local] of ['m0', 'm1', 's'].entries()) {
-    const res = await owner.post('/api/v1/members', { card_number: newCardNumber(), consent: true, ...(local === 's' ? { program_id: stamps.id } : {}) });
-    if (res.status !== 201) throw new Error(`fixture: member ${local}: ${res.status} ${JSON.stringify(res.body)}`);
-    ids.set(local, res.body.id);
-    if (i < 2 && (cfg.balances[i] || cfg.spends[i])) {
-      await seedLedger(t, venue, { memberId: res.body.id, kind: 'import', cashback: cfg.balances[i]!, spend: cfg.spends[i]! });
-    }
-  }
-  const config: VenueConfig = {
-    timezone: cfg.timezone,
-    levels: LEVELS.map((l) => ({ name: l.name, minSpend: l.min_spend, bp: Math.round(l.percent * 100) })),
-    maxRedeemBp: cfg.maxRedeemPercent * 100,
-    categories: CATEGORIES,
-    stamps: STAMPS,
-    keys: cfg.keys.map((k): KeyRules => ({ perCheck: k.perCheck, perDay: k.perDay, maxAgeSeconds: k.maxAge, viaHolds: k.viaHolds, holdTtlSeconds: HOLD_TTL })),
-  };
-  const model = MoneyModel.create(config, t.clock.now().getTime(), [
-    { id: 'm0', program: 'cashback', balance: cfg.balances[0], spend: cfg.spends[0] },
-    { id: 'm1', program: 'cashback', balance: cfg.balances[1], spend: cfg.spends[1] },
-    { id: 's', program: 'stamps' },
-  ]);
-  const world: World = {
-    t,
-    cfg,
-    model,
-    apis,
-    ids,
-    local: new Map([...ids].map(([l, s]) => [s, l])),
-    bodies: new Map(),
-    n: 0,
-    tally: new Tally({ m0: cfg.balances[0]!, m1: cfg.balances[1]! }),
-    seen: new Map(),
-    trace: [],
-  };
-  const problems = await checkMembers(world, []);
-  if (problems.length) throw new Error(`fixture: members differ from the model before any command:\n${problems.join('\n')}`);
-  return world;
-}
-
-// ---------------------------------------------------------------- commands
+import { txKey, type MemberBy as By, type ModelCheckBody, type ModelLine, type ModelRequest, type Place } from './money-model.js';
+import { keyAt, MEMBERS, VENUES, type World } from './money-model-world.js';
 
 /** How a generated amount is chosen: a number, or relative to what the model says now (to hit limits exactly). */
 export type Amount = { k: 'abs'; v: number } | { k: 'max' } | { k: 'max+1' } | { k: 'avail' } | { k: 'avail+1' } | { k: 'none' } | { k: 'part'; pct: number };
@@ -168,55 +18,70 @@ export interface LineGen {
   cat?: string;
 }
 
+/**
+ * Every command but a clock move happens at a venue: `v` picks one of the member's chain (or, with `here` false, of
+ * the chain of the check, hold or visit the command names: another venue than its own finds none, or its own
+ * check with the same external_id); `key` 0 and 1 are that venue's keys, 2 its chain's key where it has one.
+ */
 export type Cmd =
-  | { c: 'check'; key: number; who: number; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; omitMember: boolean }
-  | { c: 'calc'; key: number; who: number; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; withId: boolean }
-  | { c: 'replay'; key: number; pick: number }
-  | { c: 'reuse'; key: number; pick: number; delta: number }
-  | { c: 'void'; key: number; pick: number }
-  | { c: 'refund'; key: number; pick: number; amount: RefundAmount }
-  | { c: 'refundAgain'; key: number; pick: number; same: boolean }
-  | { c: 'hold'; key: number; who: number; amount: Amount; expiresIn: number | null }
-  | { c: 'release'; key: number; pick: number }
-  | { c: 'capture'; key: number; holdPick: number; txPick: number; redeem: CaptureAmount }
-  /** Two requests: a hold of pct % of what is available, then its capture into an applied check of that member. */
+  | { c: 'check'; key: number; v: number; who: number; by: By; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; omitMember: boolean }
+  | { c: 'calc'; key: number; v: number; who: number; by: By; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; withId: boolean }
+  | { c: 'replay'; key: number; v: number; pick: number; here: boolean }
+  | { c: 'reuse'; key: number; v: number; pick: number; delta: number; here: boolean }
+  | { c: 'void'; key: number; v: number; pick: number; here: boolean }
+  | { c: 'refund'; key: number; v: number; pick: number; amount: RefundAmount; here: boolean }
+  | { c: 'refundAgain'; key: number; v: number; pick: number; same: boolean; here: boolean }
+  | { c: 'hold'; key: number; v: number; who: number; by: 'id' | 'card'; amount: Amount; expiresIn: number | null }
+  | { c: 'release'; key: number; v: number; pick: number; here: boolean }
+  | { c: 'capture'; key: number; v: number; holdPick: number; txPick: number; redeem: CaptureAmount; here: boolean }
+  /** Two requests at a check's venue: a hold of pct % of what is available, then its capture into that check. */
   | { c: 'holdCapture'; key: number; who: number; pct: number; txPick: number; redeem: CaptureAmount }
-  | { c: 'adjust'; key: number; who: number; amount: AdjustAmount }
-  | { c: 'visit'; key: number; who: number; ext: 'none' | 'new' | 'replay'; pick: number }
+  | { c: 'adjust'; key: number; v: number; who: number; amount: AdjustAmount }
+  | { c: 'visit'; key: number; v: number; who: number; by: 'id' | 'card'; ext: 'none' | 'new' | 'replay'; pick: number; here: boolean }
+  | { c: 'lookup'; key: number; v: number; who: number; by: By | 'scan' }
+  /** A member of the other chain named at a venue (by id, card or barcode): not found, nothing changes. */
+  | { c: 'cross'; key: number; v: number; target: string; by: By; what: 'check' | 'calc' | 'hold' | 'visit' | 'adjust' | 'lookup' | 'scan'; lines: LineGen[] }
   | { c: 'advance'; by: Advance };
 
 const amountText = (a: { k: string; v?: number }) => (a.k === 'abs' ? String(a.v) : a.k);
 const linesText = (lines: LineGen[]) =>
   lines.map((l) => `${l.qty === 1 ? '' : `${l.qty}×`}${l.price}${l.cat ? ` ${l.cat}` : ''}`).join(', ');
+const keyText = (k: number) => (k === 2 ? 'chain key' : `K${k}`);
+const byText = (b: string) => (b === 'id' ? '' : ` by ${b}`);
+const there = (c: { v: number; here: boolean }) => (c.here ? '' : ` at venue#${c.v}`);
 
 export function cmdText(c: Cmd): string {
   switch (c.c) {
     case 'check':
-      return `check K${c.key} ${MEMBERS[c.who]}${c.omitMember ? '(via hold)' : ''} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}`;
+      return `check ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)}${c.omitMember ? '(via hold)' : ''} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}`;
     case 'calc':
-      return `calculate K${c.key} ${MEMBERS[c.who]} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}${c.withId ? '' : ' (no external_id)'}`;
+      return `calculate ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}${c.withId ? '' : ' (no external_id)'}`;
     case 'replay':
-      return `replay check#${c.pick} K${c.key}`;
+      return `replay check#${c.pick} ${keyText(c.key)}${there(c)}`;
     case 'reuse':
-      return `reuse external_id of check#${c.pick} with price +${c.delta} K${c.key}`;
+      return `reuse external_id of check#${c.pick} with price +${c.delta} ${keyText(c.key)}${there(c)}`;
     case 'void':
-      return `void check#${c.pick} K${c.key}`;
+      return `void check#${c.pick} ${keyText(c.key)}${there(c)}`;
     case 'refund':
-      return `refund check#${c.pick} amount=${amountText(c.amount)} K${c.key}`;
+      return `refund check#${c.pick} amount=${amountText(c.amount)} ${keyText(c.key)}${there(c)}`;
     case 'refundAgain':
-      return `resend refund#${c.pick} ${c.same ? 'same amount' : 'other amount'} K${c.key}`;
+      return `resend refund#${c.pick} ${c.same ? 'same amount' : 'other amount'} ${keyText(c.key)}${there(c)}`;
     case 'hold':
-      return `hold K${c.key} ${MEMBERS[c.who]} amount=${amountText(c.amount)}${c.expiresIn === null ? '' : ` expires_in=${c.expiresIn}`}`;
+      return `hold ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} amount=${amountText(c.amount)}${c.expiresIn === null ? '' : ` expires_in=${c.expiresIn}`}`;
     case 'release':
-      return `release hold#${c.pick} K${c.key}`;
+      return `release hold#${c.pick} ${keyText(c.key)}${there(c)}`;
     case 'capture':
-      return `capture hold#${c.holdPick} into check#${c.txPick} redeem=${amountText(c.redeem)} K${c.key}`;
+      return `capture hold#${c.holdPick} into check#${c.txPick} redeem=${amountText(c.redeem)} ${keyText(c.key)}${there(c)}`;
     case 'holdCapture':
-      return `hold ${c.pct}% of available of ${MEMBERS[c.who]} (else ${MEMBERS[1 - c.who]}) and capture it into their check#${c.txPick} redeem=${amountText(c.redeem)} K${c.key}`;
+      return `hold ${c.pct}% of available of ${MEMBERS[c.who]} (else of another cashback member) at the venue of their check#${c.txPick} and capture it into it redeem=${amountText(c.redeem)} ${keyText(c.key)}`;
     case 'adjust':
-      return `adjust K${c.key} ${MEMBERS[c.who]} ${amountText(c.amount)}`;
+      return `adjust ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]} ${amountText(c.amount)}`;
     case 'visit':
-      return `visit K${c.key} ${MEMBERS[c.who]} external_id=${c.ext}${c.ext === 'replay' ? `#${c.pick}` : ''}`;
+      return `visit ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} external_id=${c.ext}${c.ext === 'replay' ? `#${c.pick}${c.here ? '' : ' elsewhere'}` : ''}`;
+    case 'lookup':
+      return `look up ${MEMBERS[c.who]}${byText(c.by)} ${keyText(c.key)} venue#${c.v}`;
+    case 'cross':
+      return `${c.what} naming ${c.target}${byText(c.by)} from another chain's venue#${c.v} ${keyText(c.key)}`;
     case 'advance':
       return `advance ${c.by.k === 'sec' ? `${c.by.v}s` : c.by.k === 'day' ? `${c.by.v}s (day)` : 'to the next hold expiry'}`;
   }
@@ -225,7 +90,9 @@ export function cmdText(c: Cmd): string {
 /** Commands print as one readable line each in fast-check's counter-examples. */
 const readable = <T extends Cmd>(c: T): T => Object.assign(c, { [fc.toStringMethod]: () => cmdText(c) });
 
-const key = fc.constantFrom(0, 0, 1);
+const key = fc.constantFrom(0, 0, 1, 2);
+const v = fc.nat({ max: 11 });
+const here = fc.constantFrom(true, true, true, true, false);
 const pick = fc.nat({ max: 50 });
 const lineArb: fc.Arbitrary<LineGen> = fc.record(
   {
@@ -246,13 +113,18 @@ const closedAgoArb = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 120 }), weight: 1 },
   { arbitrary: fc.integer({ min: 120, max: 48 * 3600 }), weight: 2 },
 );
-const whoArb = fc.constantFrom(0, 0, 0, 1, 1, 1, 2, 2, 3);
-const cashbackWho = fc.constantFrom(0, 0, 0, 1, 1, 1, 3);
+// m0, m1 (cashback, c1), s (stamps, c1), ghost (nobody), x (cashback, c2).
+const whoArb = fc.constantFrom(0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 4);
+const cashbackWho = fc.constantFrom(0, 0, 0, 1, 1, 1, 3, 4, 4);
+const byArb = fc.constantFrom<By>('id', 'id', 'id', 'id', 'card', 'barcode');
+const byCardArb = fc.constantFrom<'id' | 'card'>('id', 'id', 'id', 'card');
 
 const checkArb = fc.record({
   c: fc.constant('check' as const),
   key,
+  v,
   who: whoArb,
+  by: byArb,
   lines: linesArb,
   redeem: redeemArb,
   closedAgo: closedAgoArb,
@@ -260,35 +132,48 @@ const checkArb = fc.record({
   omitMember: fc.boolean(),
 });
 
+const captureRedeem = (absMax: number, noneWeight: number, absWeight: number) =>
+  fc.oneof(
+    { arbitrary: fc.constant<CaptureAmount>({ k: 'none' }), weight: noneWeight },
+    { arbitrary: fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: absMax }) }), weight: absWeight },
+    { arbitrary: fc.constantFrom<CaptureAmount>({ k: 'hold-1' }, { k: 'hold+1' }), weight: 1 },
+  );
+
 const commandArbs = {
   check: checkArb,
   calc: fc.record({
     c: fc.constant('calc' as const),
     key,
+    v,
     who: whoArb,
+    by: byArb,
     lines: linesArb,
     redeem: redeemArb,
     closedAgo: closedAgoArb,
     hold: fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: pick, weight: 1 }),
     withId: fc.boolean(),
   }),
-  replay: fc.record({ c: fc.constant('replay' as const), key, pick }),
-  reuse: fc.record({ c: fc.constant('reuse' as const), key, pick, delta: fc.integer({ min: 1, max: 50 }) }),
-  void: fc.record({ c: fc.constant('void' as const), key, pick }),
+  replay: fc.record({ c: fc.constant('replay' as const), key, v, pick, here }),
+  reuse: fc.record({ c: fc.constant('reuse' as const), key, v, pick, delta: fc.integer({ min: 1, max: 50 }), here }),
+  void: fc.record({ c: fc.constant('void' as const), key, v, pick, here }),
   refund: fc.record({
     c: fc.constant('refund' as const),
     key,
+    v,
     pick,
     amount: fc.oneof(
       fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: 600 }) }),
       fc.constantFrom<RefundAmount>({ k: 'rest' }, { k: 'rest+1' }, { k: 'half' }),
     ),
+    here,
   }),
-  refundAgain: fc.record({ c: fc.constant('refundAgain' as const), key, pick, same: fc.constantFrom(true, true, false) }),
+  refundAgain: fc.record({ c: fc.constant('refundAgain' as const), key, v, pick, same: fc.constantFrom(true, true, false), here }),
   hold: fc.record({
     c: fc.constant('hold' as const),
     key,
+    v,
     who: cashbackWho,
+    by: byCardArb,
     amount: fc.oneof(
       { arbitrary: fc.record({ k: fc.constant('part' as const), pct: fc.integer({ min: 5, max: 100 }) }), weight: 4 },
       { arbitrary: fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: 300 }) }), weight: 1 },
@@ -296,45 +181,45 @@ const commandArbs = {
     ),
     expiresIn: fc.option(fc.integer({ min: 30, max: 1800 }), { freq: 2 }),
   }),
-  release: fc.record({ c: fc.constant('release' as const), key, pick }),
-  capture: fc.record({
-    c: fc.constant('capture' as const),
-    key,
-    holdPick: pick,
-    txPick: pick,
-    redeem: fc.oneof(
-      { arbitrary: fc.constant<CaptureAmount>({ k: 'none' }), weight: 3 },
-      { arbitrary: fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: 300 }) }), weight: 2 },
-      { arbitrary: fc.constantFrom<CaptureAmount>({ k: 'hold-1' }, { k: 'hold+1' }), weight: 1 },
-    ),
-  }),
+  release: fc.record({ c: fc.constant('release' as const), key, v, pick, here }),
+  capture: fc.record({ c: fc.constant('capture' as const), key, v, holdPick: pick, txPick: pick, redeem: captureRedeem(300, 3, 2), here }),
   holdCapture: fc.record({
     c: fc.constant('holdCapture' as const),
     key,
-    who: fc.constantFrom(0, 1),
+    who: fc.constantFrom(0, 1, 4),
     pct: fc.oneof(fc.constant(100), fc.integer({ min: 10, max: 100 })),
     txPick: pick,
-    redeem: fc.oneof(
-      { arbitrary: fc.constant<CaptureAmount>({ k: 'none' }), weight: 3 },
-      { arbitrary: fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: 200 }) }), weight: 1 },
-      { arbitrary: fc.constantFrom<CaptureAmount>({ k: 'hold-1' }, { k: 'hold+1' }), weight: 1 },
-    ),
+    redeem: captureRedeem(200, 3, 1),
   }),
   adjust: fc.record({
     c: fc.constant('adjust' as const),
     key,
+    v,
     who: cashbackWho,
     amount: fc.oneof(
-      fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: -300, max: 500 }).filter((v) => v !== 0) }),
+      fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: -300, max: 500 }).filter((n) => n !== 0) }),
       fc.constantFrom<AdjustAmount>({ k: '-avail' }, { k: '-avail-1' }),
     ),
   }),
   visit: fc.record({
     c: fc.constant('visit' as const),
     key,
+    v,
     who: fc.constantFrom(2, 2, 2, 2, 0, 3),
+    by: byCardArb,
     ext: fc.constantFrom('none' as const, 'new' as const, 'new' as const, 'replay' as const),
     pick,
+    here,
+  }),
+  lookup: fc.record({ c: fc.constant('lookup' as const), key, v, who: fc.constantFrom(0, 1, 2, 4), by: fc.constantFrom<By | 'scan'>('card', 'barcode', 'scan') }),
+  cross: fc.record({
+    c: fc.constant('cross' as const),
+    key,
+    v,
+    target: fc.constantFrom('x', 'x', 'x', 'm0', 'm1', 's'),
+    by: fc.constantFrom<By>('id', 'card', 'barcode'),
+    what: fc.constantFrom('check' as const, 'check' as const, 'calc' as const, 'hold' as const, 'visit' as const, 'adjust' as const, 'lookup' as const, 'scan' as const),
+    lines: linesArb,
   }),
   advance: fc.record({
     c: fc.constant('advance' as const),
@@ -361,6 +246,8 @@ const WEIGHTS: Weights = {
   holdCapture: 6,
   adjust: 5,
   visit: 4,
+  lookup: 2,
+  cross: 4,
   advance: 6,
 };
 
@@ -394,7 +281,26 @@ export function sequenceOf<T>(item: fc.Arbitrary<T>, min: number, max: number): 
 
 const at = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
 
-function resolveAmount(world: World, a: Amount, key: number, body: ModelCheckBody): number | undefined {
+/** A venue of the member's chain (any venue for one who does not exist). */
+function memberVenue(world: World, member: string, v: number): string {
+  const chain = world.model.memberChain(member);
+  return at(chain ? world.model.venuesOf(chain) : [...VENUES], v)!;
+}
+
+/** The venue of the thing named, or with `here` false a venue of its chain (its own, or a sibling). */
+function objectVenue(world: World, own: string, v: number, isHere: boolean): string {
+  return isHere ? own : at(world.model.venuesOf(world.model.chainOf(own)), v)!;
+}
+
+const placeAt = (world: World, venue: string, keySel: number): Place => ({ key: keyAt(world, venue, keySel), at: venue });
+
+/** The model's key of a check: its venue and external_id. */
+const splitKey = (key: string): [string, string] => {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+};
+
+function resolveAmount(world: World, a: Amount, place: Place, body: ModelCheckBody): number | undefined {
   const { model } = world;
   const member = body.memberId ?? (body.holdId ? model.hold(body.holdId)?.memberId : undefined);
   const available = member && model.state.members[member]?.program === 'cashback' ? model.available(member) : 0;
@@ -405,7 +311,7 @@ function resolveAmount(world: World, a: Amount, key: number, body: ModelCheckBod
       return a.v;
     case 'max':
     case 'max+1': {
-      const max = model.maxRedeemFor(key, body) ?? 0;
+      const max = model.maxRedeemFor(place, body) ?? 0;
       return a.k === 'max' ? max : max + 1;
     }
     case 'avail':
@@ -418,19 +324,30 @@ function resolveAmount(world: World, a: Amount, key: number, body: ModelCheckBod
 }
 
 /**
- * A hold for a check or capture: picks ≡ 0, 1 (mod 4) prefer active holds (of the member, when one is named),
- * 2 any hold, 3 one that does not exist.
+ * A hold for a check: picks ≡ 0 (mod 4) prefer the member's active holds of this venue, 1 their active holds of any
+ * venue (another venue's is not found here), 2 any hold, 3 one that does not exist.
  */
-function pickHold(world: World, p: number, member: string | undefined): string {
+function pickHold(world: World, p: number, member: string | undefined, venue: string): string {
   const { model } = world;
   if (p % 4 === 3) return 'hX';
   const all = model.holdIds();
   const active = all.filter((h) => (member === undefined || model.hold(h)!.memberId === member) && model.holdStatus(h) === 'active');
-  return at(p % 4 < 2 && active.length ? active : all, p >> 2) ?? 'hX';
+  const here = active.filter((h) => model.hold(h)!.venue === venue);
+  const list = p % 4 === 0 && here.length ? here : p % 4 < 2 && active.length ? active : all;
+  return at(list, p >> 2) ?? 'hX';
 }
 
 function lineBodies(lines: LineGen[]): ModelLine[] {
   return lines.map((l, i) => ({ name: `Item ${i + 1}`, quantity: l.qty, unitPrice: l.price, ...(l.cat ? { category: l.cat } : {}) }));
+}
+
+/** The checks a hold of `member` can go into at `venue` (any venue when undefined): completed, nothing redeemed or refunded. */
+function fittingChecks(world: World, member: string | undefined, venue?: string): string[] {
+  const { model } = world;
+  return model.checkIds().filter((id) => {
+    const tx = model.tx(id)!;
+    return model.txMember(id) === member && (venue === undefined || tx.venue === venue) && tx.status === 'completed' && tx.redeemed === 0 && tx.refundedAmount === 0;
+  });
 }
 
 /** The concrete requests of a command, against the model's state now; none when there is nothing to act on. */
@@ -442,22 +359,19 @@ export function resolve(world: World, cmd: Cmd): ModelRequest[] {
 
 function resolveHoldCapture(world: World, cmd: Extract<Cmd, { c: 'holdCapture' }>): ModelRequest[] {
   const { model } = world;
-  const fittingOf = (member: string) =>
-    model.checkIds().filter((id) => {
-      const tx = model.tx(id)!;
-      return model.txMember(id) === member && tx.status === 'completed' && tx.redeemed === 0 && tx.refundedAmount === 0;
-    });
-  // The member named, else the other one, if they have a check the hold can go into.
-  const member = [MEMBERS[cmd.who]!, MEMBERS[1 - cmd.who]!].find((m) => fittingOf(m).length > 0);
+  // The member named, else another cashback member, if they have a check the hold can go into.
+  const member = [MEMBERS[cmd.who]!, 'm0', 'm1', 'x'].find((m) => fittingChecks(world, m).length > 0);
   if (!member) return [];
-  const externalId = at(fittingOf(member), cmd.txPick)!;
+  const txId = at(fittingChecks(world, member), cmd.txPick)!;
+  const [venue, externalId] = splitKey(txId);
+  const place = placeAt(world, venue, cmd.key);
   const amount = Math.max(1, Math.floor((model.available(member) * cmd.pct) / 100));
   const holdId = `h${++world.n}`;
   const r = cmd.redeem;
   const redeem = r.k === 'none' ? undefined : r.k === 'abs' ? r.v : r.k === 'hold-1' ? Math.max(1, amount - 1) : amount + 1;
   return [
-    { op: 'createHold', key: cmd.key, holdId, memberId: member, amount },
-    { op: 'capture', key: cmd.key, holdId, externalId, ...(redeem === undefined ? {} : { redeemAmount: redeem }) },
+    { op: 'createHold', ...place, holdId, memberId: member, amount },
+    { op: 'capture', ...place, holdId, externalId, ...(redeem === undefined ? {} : { redeemAmount: redeem }) },
   ];
 }
 
@@ -468,90 +382,112 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
     case 'check':
     case 'calc': {
       const member = MEMBERS[cmd.who]!;
+      const place = placeAt(world, memberVenue(world, member, cmd.v), cmd.key);
       const body: ModelCheckBody = { lines: lineBodies(cmd.lines) };
       if (cmd.c === 'check') body.externalId = `C${++world.n}`;
       else if (cmd.withId) body.externalId = `C${world.n + 1}`;
-      if (cmd.hold !== null && (model.holdIds().length || cmd.hold % 4 === 3)) body.holdId = pickHold(world, cmd.hold, member);
-      if (!(cmd.c === 'check' && cmd.omitMember && body.holdId)) body.memberId = member;
+      if (cmd.hold !== null && (model.holdIds().length || cmd.hold % 4 === 3)) body.holdId = pickHold(world, cmd.hold, member, place.at);
+      if (!(cmd.c === 'check' && cmd.omitMember && body.holdId)) {
+        body.memberId = member;
+        if (cmd.by !== 'id') body.memberBy = cmd.by;
+      }
       if (cmd.closedAgo !== null) body.closedAt = now - cmd.closedAgo * 1000;
-      const redeem = resolveAmount(world, cmd.redeem, cmd.key, body);
+      const redeem = resolveAmount(world, cmd.redeem, place, body);
       if (redeem !== undefined) body.redeemAmount = redeem;
-      if (cmd.c === 'check') world.bodies.set(body.externalId!, body);
-      return { op: cmd.c === 'check' ? 'check' : 'calculate', key: cmd.key, body };
+      return { op: cmd.c === 'check' ? 'check' : 'calculate', ...place, body };
     }
-    case 'replay': {
-      const id = at(model.checkIds(), cmd.pick);
-      return id ? { op: 'check', key: cmd.key, body: world.bodies.get(id)! } : null;
-    }
+    case 'replay':
     case 'reuse': {
+      // At the check's venue: a replay (or external_id_reused); at a sibling: that venue's own check of this external_id.
       const id = at(model.checkIds(), cmd.pick);
       if (!id) return null;
       const original = world.bodies.get(id)!;
+      const place = placeAt(world, objectVenue(world, model.tx(id)!.venue, cmd.v, cmd.here), cmd.key);
+      if (cmd.c === 'replay') return { op: 'check', ...place, body: original };
       const [first, ...rest] = original.lines;
-      return { op: 'check', key: cmd.key, body: { ...original, lines: [{ ...first!, unitPrice: first!.unitPrice + cmd.delta }, ...rest] } };
+      return { op: 'check', ...place, body: { ...original, lines: [{ ...first!, unitPrice: first!.unitPrice + cmd.delta }, ...rest] } };
     }
     case 'void':
-      return { op: 'void', key: cmd.key, externalId: at(model.checkIds(), cmd.pick) ?? 'NOPE' };
     case 'refund': {
-      const id = at(model.checkIds(), cmd.pick) ?? 'NOPE';
-      const tx = model.tx(id);
-      const refundable = tx?.refundable ?? 0;
-      const amount =
-        cmd.amount.k === 'abs' ? cmd.amount.v : cmd.amount.k === 'rest' ? refundable : cmd.amount.k === 'rest+1' ? refundable + 1 : Math.floor(refundable / 2);
-      return { op: 'refund', key: cmd.key, externalId: id, refundId: `R${++world.n}`, amount: Math.max(1, amount) };
+      const id = at(model.checkIds(), cmd.pick);
+      const [own, externalId] = id ? splitKey(id) : [at([...VENUES], cmd.v)!, 'NOPE'];
+      const place = placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key);
+      if (cmd.c === 'void') return { op: 'void', ...place, externalId };
+      const refundable = (id && model.tx(id)?.refundable) || 0;
+      const a = cmd.amount;
+      const amount = a.k === 'abs' ? a.v : a.k === 'rest' ? refundable : a.k === 'rest+1' ? refundable + 1 : Math.floor(refundable / 2);
+      return { op: 'refund', ...place, externalId, refundId: `R${++world.n}`, amount: Math.max(1, amount) };
     }
     case 'refundAgain': {
       const r = at(model.refunds(), cmd.pick);
-      return r ? { op: 'refund', key: cmd.key, externalId: r[0], refundId: r[1], amount: cmd.same ? r[2] : r[2] + 1 } : null;
+      if (!r) return null;
+      const [own, externalId] = splitKey(r[0]);
+      return { op: 'refund', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), externalId, refundId: r[1], amount: cmd.same ? r[2] : r[2] + 1 };
     }
     case 'hold': {
       const member = MEMBERS[cmd.who]!;
       const available = model.state.members[member] ? model.available(member) : 0;
-      const amount =
-        cmd.amount.k === 'abs' ? cmd.amount.v : cmd.amount.k === 'part' ? Math.floor((available * cmd.amount.pct) / 100) : cmd.amount.k === 'avail' ? available : available + 1;
+      const a = cmd.amount;
+      const amount = a.k === 'abs' ? a.v : a.k === 'part' ? Math.floor((available * a.pct) / 100) : a.k === 'avail' ? available : available + 1;
+      // Half the time at the venue of a check of theirs a hold can go into, as a till holds before paying there.
+      const fitting = fittingChecks(world, member);
+      const venue = cmd.v % 2 === 0 && fitting.length ? model.tx(at(fitting, cmd.v >> 1)!)!.venue : memberVenue(world, member, cmd.v);
       return {
         op: 'createHold',
-        key: cmd.key,
+        ...placeAt(world, venue, cmd.key),
         holdId: `h${++world.n}`,
         memberId: member,
+        ...(cmd.by === 'card' ? { by: 'card' as const } : {}),
         amount: Math.max(1, amount),
         ...(cmd.expiresIn === null ? {} : { expiresIn: cmd.expiresIn }),
       };
     }
-    case 'release':
-      return { op: 'release', key: cmd.key, holdId: at(model.holdIds(), cmd.pick) ?? 'hX' };
+    case 'release': {
+      const holdId = at(model.holdIds(), cmd.pick) ?? 'hX';
+      const own = model.hold(holdId)?.venue ?? at([...VENUES], cmd.v)!;
+      return { op: 'release', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), holdId };
+    }
     case 'capture': {
-      // Picks ≡ 0, 1 (mod 4) look for an active hold and a check it can go into (the hold's member's, completed,
-      // nothing redeemed or refunded); 2 any hold and any check; 3 a hold that does not exist.
-      const fits = (holdMember: string | undefined) =>
-        model.checkIds().filter((id) => {
-          const tx = model.tx(id)!;
-          return model.txMember(id) === holdMember && tx.status === 'completed' && tx.redeemed === 0 && tx.refundedAmount === 0;
-        });
-      const usable = model.holdIds().filter((h) => model.holdStatus(h) === 'active' && fits(model.hold(h)!.memberId).length > 0);
+      // Picks ≡ 0, 1 (mod 4) look for an active hold and a check of its venue it can go into (the hold's member's,
+      // completed, nothing redeemed or refunded); 2 any hold and any check; 3 a hold that does not exist.
+      const usable = model.holdIds().filter((h) => model.holdStatus(h) === 'active' && fittingChecks(world, model.hold(h)!.memberId, model.hold(h)!.venue).length > 0);
       const aim = cmd.holdPick % 4 < 2 && usable.length > 0;
-      const holdId = aim ? at(usable, cmd.holdPick >> 2)! : pickHold(world, cmd.holdPick, undefined);
+      const holdId = aim ? at(usable, cmd.holdPick >> 2)! : pickHold(world, cmd.holdPick, undefined, '');
       const hold = model.hold(holdId);
-      const externalId = at(aim ? fits(hold!.memberId) : model.checkIds(), cmd.txPick) ?? 'NOPE';
+      const txId = at(aim ? fittingChecks(world, hold!.memberId, hold!.venue) : model.checkIds(), cmd.txPick);
+      const [txVenue, externalId] = txId ? splitKey(txId) : [at([...VENUES], cmd.v)!, 'NOPE'];
+      const own = hold?.venue ?? txVenue;
       const amount = hold?.amount ?? 100;
-      const redeem =
-        cmd.redeem.k === 'none' ? undefined : cmd.redeem.k === 'abs' ? cmd.redeem.v : cmd.redeem.k === 'hold-1' ? Math.max(1, amount - 1) : amount + 1;
-      return { op: 'capture', key: cmd.key, holdId, externalId, ...(redeem === undefined ? {} : { redeemAmount: redeem }) };
+      const r = cmd.redeem;
+      const redeem = r.k === 'none' ? undefined : r.k === 'abs' ? r.v : r.k === 'hold-1' ? Math.max(1, amount - 1) : amount + 1;
+      return { op: 'capture', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), holdId, externalId, ...(redeem === undefined ? {} : { redeemAmount: redeem }) };
     }
     case 'adjust': {
       const member = MEMBERS[cmd.who]!;
       const available = model.state.members[member] ? model.available(member) : 0;
       const amount = cmd.amount.k === 'abs' ? cmd.amount.v : cmd.amount.k === '-avail' ? -available : -available - 1;
-      return { op: 'adjust', key: cmd.key, memberId: member, amount: amount === 0 ? -1 : amount };
+      return { op: 'adjust', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member, amount: amount === 0 ? -1 : amount };
     }
     case 'visit': {
       const member = MEMBERS[cmd.who]!;
-      const externalId = cmd.ext === 'none' ? undefined : cmd.ext === 'replay' ? (at(model.visitIds(), cmd.pick) ?? `V${++world.n}`) : `V${++world.n}`;
-      return { op: 'visit', key: cmd.key, memberId: member, ...(externalId === undefined ? {} : { externalId }) };
+      const by = cmd.by === 'card' ? { by: 'card' as const } : {};
+      const previous = cmd.ext === 'replay' ? at(model.visitIds(), cmd.pick) : undefined;
+      if (previous) {
+        // Its external_id again: at its venue a replay (or external_id_reused for another member); at a sibling, a new visit there.
+        const [own, externalId] = previous;
+        return { op: 'visit', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), memberId: member, ...by, externalId };
+      }
+      const place = placeAt(world, memberVenue(world, member, cmd.v), cmd.key);
+      return { op: 'visit', ...place, memberId: member, ...by, ...(cmd.ext === 'none' ? {} : { externalId: `V${++world.n}` }) };
     }
+    case 'lookup': {
+      const member = MEMBERS[cmd.who]!;
+      return { op: 'lookup', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member, by: cmd.by };
+    }
+    case 'cross':
+      return resolveCross(world, cmd);
     case 'advance': {
-      if (cmd.by.k === 'sec') return { op: 'advance', ms: cmd.by.v * 1000 };
-      if (cmd.by.k === 'day') return { op: 'advance', ms: cmd.by.v * 1000 };
+      if (cmd.by.k === 'sec' || cmd.by.k === 'day') return { op: 'advance', ms: cmd.by.v * 1000 };
       const next = model
         .holdIds()
         .filter((h) => model.holdStatus(h) === 'active')
@@ -562,280 +498,45 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
   }
 }
 
-// ---------------------------------------------------------------- HTTP
-
-/** The app's id of a local one; a hold that was never created stands for one that does not exist. */
-const sid = (world: World, local: string): string => {
-  const id = world.ids.get(local) ?? (/^h\d+$/.test(local) ? GHOST_HOLD : undefined);
-  if (!id) throw new Error(`harness: no app id for ${local}`);
-  return id;
-};
-
-/** The JSON a till sends for a model body: the same model body always gives the same JSON (replays). */
-export function httpCheckBody(world: World, b: ModelCheckBody): Record<string, unknown> {
-  return {
-    ...(b.externalId === undefined ? {} : { external_id: b.externalId }),
-    ...(b.memberId === undefined ? {} : { member_id: sid(world, b.memberId) }),
-    line_items: b.lines.map((l) => ({ name: l.name, quantity: l.quantity, unit_price: l.unitPrice, ...(l.category ? { category: l.category } : {}) })),
-    ...(b.redeemAmount === undefined ? {} : { redeem_amount: b.redeemAmount }),
-    ...(b.holdId === undefined ? {} : { hold_id: sid(world, b.holdId) }),
-    ...(b.closedAt === undefined ? {} : { closed_at: new Date(b.closedAt).toISOString() }),
-  };
-}
-
-const ADVANCED: Response = { status: 0, headers: {}, body: null };
-
-export async function send(world: World, req: ModelRequest): Promise<Response> {
-  if (req.op === 'advance') {
-    world.t.clock.advance(req.ms);
-    return ADVANCED;
-  }
-  const api = world.apis[req.key]!;
-  const path = encodeURIComponent;
-  switch (req.op) {
+/** A member of the other chain named at a venue: nothing but what the command needs, so the refusal is the member's. */
+function resolveCross(world: World, cmd: Extract<Cmd, { c: 'cross' }>): ModelRequest {
+  const { model } = world;
+  const chain = model.memberChain(cmd.target)!;
+  const venue = at(VENUES.filter((x) => model.chainOf(x) !== chain), cmd.v)!;
+  const place = placeAt(world, venue, cmd.key);
+  const member = cmd.target;
+  const byCard = cmd.by === 'id' ? {} : { by: 'card' as const };
+  switch (cmd.what) {
     case 'check':
-      return api.post('/api/v1/checks', httpCheckBody(world, req.body));
-    case 'calculate':
-      return api.post('/api/v1/checks/calculate', httpCheckBody(world, req.body));
-    case 'void':
-      return api.post(`/api/v1/transactions/${path(req.externalId)}/void`);
-    case 'refund':
-      return api.post(`/api/v1/transactions/${path(req.externalId)}/refunds`, { external_id: req.refundId, amount: req.amount });
-    case 'createHold': {
-      const res = await api.post('/api/v1/holds', { member_id: sid(world, req.memberId), amount: req.amount, ...(req.expiresIn === undefined ? {} : { expires_in: req.expiresIn }) });
-      if (res.status === 201 && typeof res.body?.id === 'string') {
-        world.ids.set(req.holdId, res.body.id);
-        world.local.set(res.body.id, req.holdId);
-      }
-      return res;
+    case 'calc': {
+      const body: ModelCheckBody = { ...(cmd.what === 'check' ? { externalId: `C${++world.n}` } : {}), memberId: member, lines: lineBodies(cmd.lines) };
+      if (cmd.by !== 'id') body.memberBy = cmd.by;
+      return { op: cmd.what === 'check' ? 'check' : 'calculate', ...place, body };
     }
-    case 'release':
-      return api.post(`/api/v1/holds/${sid(world, req.holdId)}/release`);
-    case 'capture':
-      return api.post(`/api/v1/holds/${sid(world, req.holdId)}/capture`, {
-        external_id: req.externalId,
-        ...(req.redeemAmount === undefined ? {} : { redeem_amount: req.redeemAmount }),
-      });
+    case 'hold':
+      return { op: 'createHold', ...place, holdId: `h${++world.n}`, memberId: member, ...byCard, amount: 1 + (cmd.v % 3) * 40 };
+    case 'visit':
+      return { op: 'visit', ...place, memberId: member, ...byCard, ...(cmd.v % 2 ? { externalId: `V${++world.n}` } : {}) };
     case 'adjust':
-      return api.post(`/api/v1/members/${sid(world, req.memberId)}/adjustments`, { amount: req.amount, reason: 'model test' });
-    case 'visit':
-      return api.post('/api/v1/visits', { member_id: sid(world, req.memberId), ...(req.externalId === undefined ? {} : { external_id: req.externalId }) });
+      return { op: 'adjust', ...place, memberId: member, amount: cmd.v % 2 ? 100 : -1 };
+    case 'lookup':
+      return { op: 'lookup', ...place, memberId: member, by: cmd.by };
+    case 'scan':
+      return { op: 'lookup', ...place, memberId: member, by: 'scan' };
   }
 }
 
-// ---------------------------------------------------------------- text for traces
+// ---------------------------------------------------------------- what a request touches
 
-const linesOf = (lines: ModelLine[]) =>
-  lines.map((l) => `${l.quantity === 1 ? '' : `${l.quantity}×`}${l.unitPrice}${l.category ? ` ${l.category}` : ''}`).join(', ');
-
-export function reqText(world: World, req: ModelRequest): string {
-  const clock = (ms: number) => {
-    const ago = (world.model.state.now - ms) / 1000;
-    return `${new Date(ms).toISOString()} (${ago}s ago, venue day ${dayOf(world, ms)})`;
-  };
-  switch (req.op) {
-    case 'check':
-    case 'calculate': {
-      const b = req.body;
-      return (
-        `${req.op === 'check' ? 'POST /checks' : 'POST /checks/calculate'} K${req.key} ${b.externalId ?? '(no external_id)'} ` +
-        `member=${b.memberId ?? '-'} [${linesOf(b.lines)}]` +
-        `${b.redeemAmount === undefined ? '' : ` redeem_amount=${b.redeemAmount}`}${b.holdId ? ` hold=${b.holdId}` : ''}` +
-        `${b.closedAt === undefined ? '' : ` closed_at=${clock(b.closedAt)}`}`
-      );
-    }
-    case 'void':
-      return `POST /transactions/${req.externalId}/void K${req.key}`;
-    case 'refund':
-      return `POST /transactions/${req.externalId}/refunds K${req.key} {external_id: ${req.refundId}, amount: ${req.amount}}`;
-    case 'createHold':
-      return `POST /holds K${req.key} ${req.holdId} member=${req.memberId} amount=${req.amount}${req.expiresIn === undefined ? '' : ` expires_in=${req.expiresIn}`}`;
-    case 'release':
-      return `POST /holds/${req.holdId}/release K${req.key}`;
-    case 'capture':
-      return `POST /holds/${req.holdId}/capture K${req.key} {external_id: ${req.externalId}${req.redeemAmount === undefined ? '' : `, redeem_amount: ${req.redeemAmount}`}}`;
-    case 'adjust':
-      return `POST /members/${req.memberId}/adjustments K${req.key} amount=${req.amount}`;
-    case 'visit':
-      return `POST /visits K${req.key} member=${req.memberId}${req.externalId ? ` external_id=${req.externalId}` : ''}`;
-    case 'advance':
-      return `clock +${req.ms / 1000}s`;
-  }
-}
-
-function dayOf(world: World, ms: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: world.cfg.timezone, dateStyle: 'short' }).format(new Date(ms));
-}
-
-export function nowText(world: World): string {
-  const ms = world.t.clock.now().getTime();
-  const local = new Intl.DateTimeFormat('en-GB', { timeZone: world.cfg.timezone, dateStyle: 'short', timeStyle: 'medium' }).format(new Date(ms));
-  return `${new Date(ms).toISOString()} = ${local} ${world.cfg.timezone}`;
-}
-
-export function resText(res: Response): string {
-  if (res === ADVANCED) return 'ok';
-  const b = res.body;
-  const replayed = res.headers['idempotent-replayed'] === 'true' ? ' (replayed)' : '';
-  if (b?.error) {
-    const extra = ['available', 'max_redeem', 'refundable'].filter((k) => b.error[k] !== undefined).map((k) => ` ${k}=${b.error[k]}`).join('');
-    return `${res.status} ${b.error.code}${extra}${b.error.param ? ` param=${b.error.param}` : ''}`;
-  }
-  switch (b?.object) {
-    case 'transaction':
-      return `${res.status}${replayed} ${txText(b)}`;
-    case 'check_calculation':
-      return `${res.status} max_redeem=${b.max_redeem} redeemed=${b.redeemed} earned=${b.earned}${b.earn_capped ? ' (capped)' : ''} stamps=${b.stamps_earned} paid=${b.paid} balance_after=${b.balance_after} available_after=${b.available_after}`;
-    case 'refund':
-      return `${res.status}${replayed} refund ${b.amount}: earned_reversed=${b.earned_reversed} redeemed_returned=${b.redeemed_returned}; check ${txText(b.transaction)}`;
-    case 'hold':
-      return `${res.status} hold ${b.amount} ${b.status} expires_at=${b.expires_at}`;
-    case 'adjustment':
-      return `${res.status} adjustment ${b.amount}: balance=${b.balance} available=${b.available}`;
-    case 'visit':
-      return `${res.status}${replayed} visit stamps_earned=${b.stamps_earned} (stamps ${b.member?.stamps?.count})`;
-    default:
-      return `${res.status} ${JSON.stringify(b).slice(0, 300)}`;
-  }
-}
-
-const txText = (b: any) =>
-  `${b.external_id} ${b.status} subtotal=${b.subtotal} redeemed=${b.redeemed} earned=${b.earned}${b.earn_capped ? ' (capped)' : ''} paid=${b.paid} refunded=${b.refunded_amount} refundable=${b.refundable}${b.stamps_earned ? ` stamps=${b.stamps_earned}` : ''}` +
-  ` lines=[${(b.line_items ?? []).map((l: any) => `${l.amount}@${l.cashback_percent}%:-${l.redeemed}/+${l.earned}`).join(' ')}]`;
-
-const txViewText = (v: TxView) =>
-  `${v.status} subtotal=${v.subtotal} redeemed=${v.redeemed} earned=${v.earned}${v.earnCapped ? ' (capped)' : ''} paid=${v.paid} refunded=${v.refundedAmount} refundable=${v.refundable}${v.stampsEarned ? ` stamps=${v.stampsEarned}` : ''}` +
-  ` lines=[${v.lines.map((l) => `${l.amount}@${l.bp / 100}%:-${l.redeemed}/+${l.earned}`).join(' ')}]`;
-
-export function expectedText(e: Expected): string {
-  switch (e.kind) {
-    case 'error':
-      return `${e.status} ${e.code}${Object.entries(e.details ?? {}).map(([k, v]) => ` ${k}=${v}`).join('')}${(e.or ?? []).map((o) => ` (or ${o.status} ${o.code})`).join('')}`;
-    case 'transaction':
-      return `${e.status}${e.replayed ? ' (replayed)' : ''} ${txViewText(e.tx)}`;
-    case 'calculation': {
-      const c = e.calc;
-      return `200 max_redeem=${c.maxRedeem} redeemed=${c.redeemed} earned=${c.earned}${c.earnCapped ? ' (capped)' : ''} stamps=${c.stampsEarned} paid=${c.paid} balance_after=${c.balanceAfter} available_after=${c.availableAfter}`;
-    }
-    case 'refund':
-      return `${e.status}${e.replayed ? ' (replayed)' : ''} refund ${e.amount}: earned_reversed=${e.earnedReversed} redeemed_returned=${e.redeemedReturned}; check ${txViewText(e.tx)}`;
-    case 'hold':
-      return `${e.status} hold ${e.amount} ${e.holdStatus} expires_at=${new Date(e.expiresAt).toISOString()}`;
-    case 'adjustment':
-      return `201 adjustment ${e.amount}: balance=${e.balance} available=${e.available}`;
-    case 'visit':
-      return `${e.status}${e.replayed ? ' (replayed)' : ''} visit stamps_earned=${e.stampsEarned} (stamps ${e.stampsCount})`;
-    case 'advanced':
-      return 'ok';
-  }
-}
-
-// ---------------------------------------------------------------- comparing an answer with the model
-
-function diff(out: string[], what: string, expected: unknown, actual: unknown) {
-  if (expected !== actual) out.push(`${what}: model ${JSON.stringify(expected)}, app ${JSON.stringify(actual)}`);
-}
-
-function compareTx(out: string[], prefix: string, v: TxView, b: any) {
-  if (!b || b.object !== 'transaction') {
-    out.push(`${prefix}: not a transaction: ${JSON.stringify(b).slice(0, 200)}`);
-    return;
-  }
-  diff(out, `${prefix}status`, v.status, b.status);
-  diff(out, `${prefix}subtotal`, v.subtotal, b.subtotal);
-  diff(out, `${prefix}redeemed`, v.redeemed, b.redeemed);
-  diff(out, `${prefix}earned`, v.earned, b.earned);
-  diff(out, `${prefix}earn_capped`, v.earnCapped, b.earn_capped);
-  diff(out, `${prefix}stamps_earned`, v.stampsEarned, b.stamps_earned);
-  diff(out, `${prefix}paid`, v.paid, b.paid);
-  diff(out, `${prefix}refunded_amount`, v.refundedAmount, b.refunded_amount);
-  diff(out, `${prefix}refundable`, v.refundable, b.refundable);
-  compareLines(out, prefix, v.lines, b.line_items);
-}
-
-function compareLines(out: string[], prefix: string, lines: TxView['lines'], actual: any[] | undefined) {
-  if (!Array.isArray(actual) || actual.length !== lines.length) {
-    out.push(`${prefix}line_items: expected ${lines.length} lines, got ${JSON.stringify(actual)?.slice(0, 200)}`);
-    return;
-  }
-  lines.forEach((l, i) => {
-    const a = actual[i];
-    diff(out, `${prefix}line_items[${i}].amount`, l.amount, a.amount);
-    diff(out, `${prefix}line_items[${i}].redeemed`, l.redeemed, a.redeemed);
-    diff(out, `${prefix}line_items[${i}].earned`, l.earned, a.earned);
-    diff(out, `${prefix}line_items[${i}].cashback_percent`, l.bp / 100, a.cashback_percent);
-  });
-}
-
-/** Where the app's answer differs from the model's: an empty list when they agree. */
-export function compare(e: Expected, res: Response): string[] {
-  const out: string[] = [];
-  if (e.kind === 'advanced') return out;
-  const b = res.body;
-  if (e.kind === 'error') {
-    if (e.or?.some((alt) => res.status === alt.status && b?.error?.code === alt.code)) return out;
-    if (res.status !== e.status || b?.error?.code !== e.code) return [`answer: model ${expectedText(e)}, app ${resText(res)}`];
-    for (const [k, v] of Object.entries(e.details ?? {})) diff(out, `error.${k}`, v, b.error[k]);
-    return out;
-  }
-  if (res.status !== e.status) return [`answer: model ${expectedText(e)}, app ${resText(res)}`];
-  const replayed = res.headers['idempotent-replayed'] === 'true';
-  switch (e.kind) {
-    case 'transaction':
-      if (e.status === 201 || e.replayed) diff(out, 'Idempotent-Replayed', e.replayed, replayed);
-      compareTx(out, '', e.tx, b);
-      break;
-    case 'calculation': {
-      const c = e.calc;
-      diff(out, 'subtotal', c.subtotal, b.subtotal);
-      diff(out, 'payable_base', c.payableBase, b.payable_base);
-      diff(out, 'max_redeem', c.maxRedeem, b.max_redeem);
-      diff(out, 'redeemed', c.redeemed, b.redeemed);
-      diff(out, 'earned', c.earned, b.earned);
-      diff(out, 'earn_capped', c.earnCapped, b.earn_capped);
-      diff(out, 'stamps_earned', c.stampsEarned, b.stamps_earned);
-      diff(out, 'paid', c.paid, b.paid);
-      diff(out, 'balance_after', c.balanceAfter, b.balance_after);
-      diff(out, 'available_after', c.availableAfter, b.available_after);
-      compareLines(out, '', c.lines, b.line_items);
-      break;
-    }
-    case 'refund':
-      diff(out, 'Idempotent-Replayed', e.replayed, replayed);
-      diff(out, 'amount', e.amount, b.amount);
-      diff(out, 'earned_reversed', e.earnedReversed, b.earned_reversed);
-      diff(out, 'redeemed_returned', e.redeemedReturned, b.redeemed_returned);
-      compareTx(out, 'transaction.', e.tx, b.transaction);
-      break;
-    case 'hold':
-      diff(out, 'amount', e.amount, b.amount);
-      diff(out, 'status', e.holdStatus, b.status);
-      diff(out, 'expires_at', new Date(e.expiresAt).toISOString(), new Date(Date.parse(b.expires_at)).toISOString());
-      break;
-    case 'adjustment':
-      diff(out, 'amount', e.amount, b.amount);
-      diff(out, 'balance', e.balance, b.balance);
-      diff(out, 'available', e.available, b.available);
-      break;
-    case 'visit':
-      diff(out, 'Idempotent-Replayed', e.replayed, replayed);
-      diff(out, 'stamps_earned', e.stampsEarned, b.stamps_earned);
-      diff(out, 'member.stamps.count', e.stampsCount, b.member?.stamps?.count);
-      break;
-  }
-  return out;
-}
-
-function compareMember(out: string[], local: string, v: MemberView, m: any) {
-  const p = `member ${local}.`;
-  diff(out, `${p}balance`, v.balance, m.balance);
-  diff(out, `${p}held`, v.held, m.held);
-  diff(out, `${p}available`, v.available, m.available);
-  diff(out, `${p}total_spend`, v.totalSpend, m.total_spend);
-  diff(out, `${p}visits`, v.visits, m.visits);
-  diff(out, `${p}level`, v.level, m.level?.name ?? null);
-  diff(out, `${p}stamps.count`, v.stamps?.count ?? null, m.stamps?.count ?? null);
-  diff(out, `${p}stamps.rewards_available`, v.stamps?.rewardsAvailable ?? null, m.stamps?.rewards_available ?? null);
+/** The member a request names when it is of another chain than the venue's (or the key's): the app must not find them. */
+export function crossChain(world: World, req: ModelRequest): string | null {
+  if (req.op === 'advance') return null;
+  const { model } = world;
+  const named =
+    req.op === 'check' || req.op === 'calculate' ? req.body.memberId : req.op === 'createHold' || req.op === 'adjust' || req.op === 'visit' || req.op === 'lookup' ? req.memberId : undefined;
+  const chain = named === undefined ? undefined : model.memberChain(named);
+  const here = req.op === 'lookup' && req.by !== 'scan' ? model.config.keys[req.key]!.chain : model.chainOf(req.at);
+  return chain !== undefined && chain !== here ? named! : null;
 }
 
 /** The members the request may change (the others are read after clock moves and at the end). */
@@ -848,172 +549,17 @@ export function touched(world: World, req: ModelRequest): string[] {
       return real(req.body.memberId ?? (req.body.holdId ? model.hold(req.body.holdId)?.memberId : undefined));
     case 'void':
     case 'refund':
-      return real(model.txMember(req.externalId));
+      return real(model.txMember(txKey(req.at, req.externalId)));
     case 'createHold':
     case 'adjust':
     case 'visit':
+    case 'lookup':
       return real(req.memberId);
     case 'release':
       return real(model.hold(req.holdId)?.memberId);
     case 'capture':
-      return [...new Set([...real(model.hold(req.holdId)?.memberId), ...real(model.txMember(req.externalId))])];
+      return [...new Set([...real(model.hold(req.holdId)?.memberId), ...real(model.txMember(txKey(req.at, req.externalId)))])];
     case 'advance':
-      return ['m0', 'm1', 's'];
-  }
-}
-
-/** Reads members from the app: `only` one by one, else all three in one list call. */
-export async function readMembers(world: World, only?: string[]): Promise<Map<string, any>> {
-  const out = new Map<string, any>();
-  if (only && only.length < 3) {
-    const read = await Promise.all(only.map((local) => world.apis[0]!.get(`/api/v1/members/${sid(world, local)}`)));
-    only.forEach((local, i) => {
-      if (read[i]!.status !== 200) throw new Error(`GET member ${local}: ${read[i]!.status} ${JSON.stringify(read[i]!.body)}`);
-      out.set(local, read[i]!.body);
-    });
-    return out;
-  }
-  const list = await world.apis[0]!.get('/api/v1/members?limit=10');
-  if (list.status !== 200) throw new Error(`GET members: ${list.status} ${JSON.stringify(list.body)}`);
-  for (const local of ['m0', 'm1', 's']) {
-    const m = list.body.data.find((x: any) => x.id === sid(world, local));
-    if (!m) throw new Error(`GET members: ${local} missing`);
-    out.set(local, m);
-  }
-  return out;
-}
-
-export function membersText(members: Map<string, any>): string {
-  return [...members]
-    .map(([local, m]) =>
-      m.program_type === 'cashback'
-        ? `${local}: balance=${m.balance} held=${m.held} available=${m.available} spend=${m.total_spend} visits=${m.visits} level=${m.level?.name}`
-        : `${local}: stamps=${m.stamps?.count} rewards=${m.stamps?.rewards_available} spend=${m.total_spend} visits=${m.visits}`,
-    )
-    .join('; ');
-}
-
-/** Compares the members with a model, without the independent invariants. */
-export function compareMembers(model: MoneyModel, members: Map<string, any>): string[] {
-  const out: string[] = [];
-  for (const [local, m] of members) compareMember(out, local, model.memberView(local), m);
-  return out;
-}
-
-/**
- * Reads every member, compares them with the model and checks the invariants of the tally (from the answers of
- * `done`, the requests since the last read); remembers what it read.
- */
-export async function checkMembers(world: World, done: { req: ModelRequest; res: Response }[], only?: string[]): Promise<string[]> {
-  const members = await readMembers(world, only);
-  const out = compareMembers(world.model, members);
-  out.push(...world.tally.check(world, members, done));
-  for (const [local, m] of members) world.seen.set(local, m);
-  return out;
-}
-
-// ---------------------------------------------------------------- the independent tally
-
-interface TallyTx {
-  member: string | null;
-  status: string;
-  earned: number;
-  redeemed: number;
-  earnedBack: number;
-  redeemedBack: number;
-}
-
-/**
- * Balances and holds worked out from the figures the test received in answers (earned, redeemed, adjustment
- * amounts, refund reversals, voids' before/after), not from the model nor from the app's own totals.
- */
-export class Tally {
-  balance: Record<string, number>;
-  txs = new Map<string, TallyTx>();
-  holds = new Map<string, { member: string; amount: number; expiresAt: number; status: string }>();
-
-  constructor(opening: Record<string, number>) {
-    this.balance = { ...opening };
-  }
-
-  private move(member: string | null, by: number) {
-    if (member !== null && member in this.balance) this.balance[member]! += by;
-  }
-
-  private captureHold(world: World, holdServerId: string | null | undefined) {
-    const local = holdServerId ? world.local.get(holdServerId) : undefined;
-    const hold = local ? this.holds.get(local) : undefined;
-    if (hold) hold.status = 'captured';
-  }
-
-  /** Takes in one answer. */
-  observe(world: World, req: ModelRequest, res: Response) {
-    const b = res.body;
-    if (req.op === 'check' && res.status === 201) {
-      const member = b.member_id ? (world.local.get(b.member_id) ?? null) : null;
-      this.txs.set(b.external_id, { member, status: b.status, earned: b.earned, redeemed: b.redeemed, earnedBack: 0, redeemedBack: 0 });
-      this.move(member, b.earned - b.redeemed);
-      if (b.hold_id) this.captureHold(world, b.hold_id);
-    }
-    if (req.op === 'capture' && res.status === 200) {
-      const before = this.txs.get(b.external_id);
-      if (before) {
-        this.move(before.member, -(b.redeemed - before.redeemed) - (before.earned - b.earned));
-        before.earned = b.earned;
-        before.redeemed = b.redeemed;
-      }
-      this.captureHold(world, world.ids.get(req.holdId));
-    }
-    if (req.op === 'void' && res.status === 200) {
-      const before = this.txs.get(b.external_id);
-      if (before && before.status === 'completed' && b.status === 'voided') {
-        this.move(before.member, before.redeemed - before.redeemedBack - (before.earned - before.earnedBack));
-        before.status = 'voided';
-        before.earnedBack = before.earned;
-        before.redeemedBack = before.redeemed;
-      }
-    }
-    if (req.op === 'refund' && res.status === 201) {
-      const tx = this.txs.get(req.externalId);
-      if (tx) {
-        this.move(tx.member, b.redeemed_returned - b.earned_reversed);
-        tx.earnedBack += b.earned_reversed;
-        tx.redeemedBack += b.redeemed_returned;
-      }
-    }
-    if (req.op === 'adjust' && res.status === 201) this.move(req.memberId, b.amount);
-    if (req.op === 'createHold' && res.status === 201) {
-      this.holds.set(req.holdId, { member: req.memberId, amount: b.amount, expiresAt: Date.parse(b.expires_at), status: 'active' });
-    }
-    if (req.op === 'release' && res.status === 200) {
-      const hold = this.holds.get(req.holdId);
-      if (hold) hold.status = 'released';
-    }
-  }
-
-  /** The invariants, against the members just read; `done` are the requests since the last read. */
-  check(world: World, members: Map<string, any>, done: { req: ModelRequest; res: Response }[]): string[] {
-    const out: string[] = [];
-    const now = world.t.clock.now().getTime();
-    for (const local of Object.keys(this.balance)) {
-      const m = members.get(local);
-      if (!m) continue;
-      if (m.balance !== this.balance[local]) {
-        out.push(`invariant: member ${local}.balance ${m.balance} ≠ ${this.balance[local]}, the sum of the earned/redeemed/adjustment/reversal figures the answers gave`);
-      }
-      let held = 0;
-      for (const h of this.holds.values()) if (h.member === local && h.status === 'active' && h.expiresAt > now) held += h.amount;
-      if (m.held !== held) out.push(`invariant: member ${local}.held ${m.held} ≠ ${held}, the active unexpired holds the test created`);
-      const before = world.seen.get(local)?.available ?? m.available;
-      // Only a void or a refund may leave (or deepen) a debt; anything else leaves available ≥ 0 or raises it.
-      const reversed = done.some(
-        ({ req, res }) =>
-          ((req.op === 'void' && res.status === 200) || (req.op === 'refund' && res.status === 201)) && this.txs.get(req.externalId)?.member === local,
-      );
-      if (m.available < 0 && !reversed && m.available < before) {
-        out.push(`invariant: member ${local}.available went from ${before} to ${m.available} without a void or refund`);
-      }
-    }
-    return out;
+      return ['m0', 'm1', 's', 'x'];
   }
 }

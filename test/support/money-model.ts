@@ -1,129 +1,35 @@
-// A reference model of one venue's money (D3, D9, D10, D11, D12 and issue 9), written from the design alone.
-// It imports nothing: neither the code under test nor other test helpers. Amounts are integers in minor units,
-// percents are basis points, time is milliseconds. The model is plain data, so `clone()` is a structured copy
-// (the concurrent test tries every serial order of a batch on copies).
+// A reference model of the money of chains of venues (D3, D9, D10, D11, D12, D21 and issue 9), written from the
+// design alone. It imports nothing but its own types (money-model-types.ts): neither the code under test nor other
+// test helpers. Amounts are integers in minor units, percents are basis points, time is milliseconds. The model is
+// plain data, so `clone()` is a structured copy (the concurrent test tries every serial order of a batch on copies).
+//
+// D21 as the model has it: members, programs, categories and balances are a chain's; a key, its register rules, a
+// time zone, checks (external_id unique per venue), holds and visits are a venue's (a chain key acts at the venue it
+// names). A member of another chain is not found, exactly as one that does not exist. What holds keep is judged
+// across the chain; a per-day cap counts the member's checks at every venue of the chain whose venue day (in the
+// time zone of the venue where each happened) is this check's.
+import type {
+  ProgramKind,
+  Level,
+  CategoryRule,
+  KeyRules,
+  WorldConfig,
+  ModelCheckBody,
+  Place,
+  ModelRequest,
+  TxView,
+  Expected,
+  MemberView,
+} from './money-model-types.js';
 
-export type ProgramKind = 'cashback' | 'stamps';
+export type * from './money-model-types.js';
 
-export interface Level {
-  name: string;
-  minSpend: number;
-  bp: number;
-}
-
-export interface CategoryRule {
-  earns: boolean;
-  payable: boolean;
-  /** The category's own percent; null: the member's level percent. */
-  bp: number | null;
-}
-
-/** A key's effective register rules (D12): the venue's defaults with the key's own values applied. */
-export interface KeyRules {
-  perCheck: number | null;
-  perDay: number | null;
-  maxAgeSeconds: number | null;
-  viaHolds: boolean;
-  holdTtlSeconds: number;
-}
-
-export interface VenueConfig {
-  timezone: string;
-  levels: Level[];
-  maxRedeemBp: number;
-  categories: Record<string, CategoryRule>;
-  stamps: { required: number; perVisit: number; minCheckAmount: number };
-  keys: KeyRules[];
-}
-
-export interface ModelLine {
-  name: string;
-  quantity: number;
-  unitPrice: number;
-  category?: string;
-}
-
-/** A check body with the model's own ids (members, holds) and closed_at in milliseconds. */
-export interface ModelCheckBody {
-  externalId?: string;
-  memberId?: string;
-  lines: ModelLine[];
-  redeemAmount?: number;
-  holdId?: string;
-  closedAt?: number;
-}
-
-export type ModelRequest =
-  | { op: 'check'; key: number; body: ModelCheckBody }
-  | { op: 'calculate'; key: number; body: ModelCheckBody }
-  | { op: 'void'; key: number; externalId: string }
-  | { op: 'refund'; key: number; externalId: string; refundId: string; amount: number }
-  | { op: 'createHold'; key: number; holdId: string; memberId: string; amount: number; expiresIn?: number }
-  | { op: 'release'; key: number; holdId: string }
-  | { op: 'capture'; key: number; holdId: string; externalId: string; redeemAmount?: number }
-  | { op: 'adjust'; key: number; memberId: string; amount: number }
-  | { op: 'visit'; key: number; memberId: string; externalId?: string }
-  | { op: 'advance'; ms: number };
-
-export interface LineView {
-  amount: number;
-  redeemed: number;
-  /** Before caps. */
-  earned: number;
-  bp: number;
-}
-
-export interface TxView {
-  status: 'completed' | 'voided';
-  subtotal: number;
-  redeemed: number;
-  earned: number;
-  earnCapped: boolean;
-  stampsEarned: number;
-  paid: number;
-  refundedAmount: number;
-  refundable: number;
-  lines: LineView[];
-}
-
-export interface CalcView {
-  subtotal: number;
-  payableBase: number;
-  maxRedeem: number;
-  redeemed: number;
-  earned: number;
-  earnCapped: boolean;
-  stampsEarned: number;
-  paid: number;
-  balanceAfter: number | null;
-  availableAfter: number | null;
-  lines: LineView[];
-}
-
-export type Expected =
-  /** `or`: other refusals the design leaves equally right (when two reasons apply and no order is set). */
-  | { kind: 'error'; status: number; code: string; details?: Record<string, number>; or?: { status: number; code: string }[] }
-  | { kind: 'transaction'; status: 200 | 201; replayed: boolean; tx: TxView }
-  | { kind: 'calculation'; status: 200; calc: CalcView }
-  | { kind: 'refund'; status: 200 | 201; replayed: boolean; amount: number; earnedReversed: number; redeemedReturned: number; tx: TxView }
-  | { kind: 'hold'; status: 200 | 201; amount: number; holdStatus: 'active' | 'released'; expiresAt: number }
-  | { kind: 'adjustment'; status: 201; amount: number; balance: number; available: number }
-  | { kind: 'visit'; status: 200 | 201; replayed: boolean; stampsEarned: number; stampsCount: number }
-  | { kind: 'advanced' };
-
-export interface MemberView {
-  program: ProgramKind;
-  balance: number | null;
-  held: number | null;
-  available: number | null;
-  totalSpend: number;
-  visits: number;
-  level: string | null;
-  stamps: { count: number; rewardsAvailable: number } | null;
-}
+const DEFAULT_HOLD_TTL_SECONDS = 900;
 
 interface MemberState {
   id: string;
+  chain: string;
+  home: string;
   program: ProgramKind;
   balance: number;
   spend: number;
@@ -147,6 +53,7 @@ interface RefundState {
 }
 
 interface TxState {
+  venue: string;
   externalId: string;
   memberId: string | null;
   fingerprint: string;
@@ -162,7 +69,7 @@ interface TxState {
   /** Earned taken back and redeemed given back by refunds (a void takes the rest). */
   earnedBack: number;
   redeemedBack: number;
-  /** The venue day (YYYY-MM-DD in the venue's time zone) of closed_at, else of receipt. */
+  /** The venue day (YYYY-MM-DD in the time zone of the check's venue) of closed_at, else of receipt. */
   day: string;
   holdId: string | null;
   refunds: Record<string, RefundState>;
@@ -170,6 +77,7 @@ interface TxState {
 
 interface HoldState {
   id: string;
+  venue: string;
   memberId: string;
   amount: number;
   status: 'active' | 'captured' | 'released';
@@ -177,6 +85,7 @@ interface HoldState {
 }
 
 interface VisitState {
+  venue: string;
   externalId: string;
   memberId: string;
   stampsEarned: number;
@@ -185,10 +94,15 @@ interface VisitState {
 export interface ModelState {
   now: number;
   members: Record<string, MemberState>;
+  /** Checks by `txKey(venue, external_id)`: an external_id is unique per venue. */
   txs: Record<string, TxState>;
   holds: Record<string, HoldState>;
+  /** Visits with an external_id, by `txKey(venue, external_id)`. */
   visits: Record<string, VisitState>;
 }
+
+/** A check's (or a visit's) key in the model: its venue and its external_id, which is unique per venue. */
+export const txKey = (venue: string, externalId: string): string => `${venue}/${externalId}`;
 
 class Refusal {
   constructor(
@@ -258,6 +172,8 @@ export function canonical(value: unknown): string {
 
 export interface NewMember {
   id: string;
+  /** The venue where the member enrolled: they are its chain's. */
+  home: string;
   program: ProgramKind;
   balance?: number;
   spend?: number;
@@ -265,14 +181,23 @@ export interface NewMember {
 
 export class MoneyModel {
   constructor(
-    readonly config: VenueConfig,
+    readonly config: WorldConfig,
     public state: ModelState,
   ) {}
 
-  static create(config: VenueConfig, now: number, members: NewMember[]): MoneyModel {
+  static create(config: WorldConfig, now: number, members: NewMember[]): MoneyModel {
     const state: ModelState = { now, members: {}, txs: {}, holds: {}, visits: {} };
     for (const m of members) {
-      state.members[m.id] = { id: m.id, program: m.program, balance: m.balance ?? 0, spend: m.spend ?? 0, visits: 0, stamps: 0 };
+      state.members[m.id] = {
+        id: m.id,
+        chain: config.venues[m.home]!.chain,
+        home: m.home,
+        program: m.program,
+        balance: m.balance ?? 0,
+        spend: m.spend ?? 0,
+        visits: 0,
+        stamps: 0,
+      };
     }
     return new MoneyModel(config, state);
   }
@@ -283,12 +208,41 @@ export class MoneyModel {
 
   // ---- reading ----
 
-  holdStatus(id: string): 'active' | 'captured' | 'released' | 'expired' | undefined {
+  chainOf(venue: string): string {
+    return this.config.venues[venue]!.chain;
+  }
+
+  /** The venues of a chain, in the order of the configuration. */
+  venuesOf(chain: string): string[] {
+    return Object.keys(this.config.venues).filter((v) => this.config.venues[v]!.chain === chain);
+  }
+
+  /** The member's chain; undefined for one that does not exist. */
+  memberChain(id: string): string | undefined {
+    return this.state.members[id]?.chain;
+  }
+
+  /** A key's effective register rules at a venue (D12): its own values, else the venue's, else the defaults. */
+  rulesAt(keyIx: number, venue: string): KeyRules {
+    const own = this.config.keys[keyIx]!.rules;
+    const defaults = this.config.venues[venue]!.rules;
+    return {
+      perCheck: own.perCheck ?? defaults.perCheck,
+      perDay: own.perDay ?? defaults.perDay,
+      maxAgeSeconds: own.maxAgeSeconds ?? defaults.maxAgeSeconds,
+      viaHolds: own.viaHolds ?? defaults.viaHolds ?? false,
+      holdTtlSeconds: own.holdTtlSeconds ?? defaults.holdTtlSeconds ?? DEFAULT_HOLD_TTL_SECONDS,
+    };
+  }
+
+  /** The hold's status wherever it is (undefined: none); `at` a venue: as that venue sees it (another venue's is not found there). */
+  holdStatus(id: string, at?: string): 'active' | 'captured' | 'released' | 'expired' | undefined {
     const h = this.state.holds[id];
-    if (!h) return undefined;
+    if (!h || (at !== undefined && h.venue !== at)) return undefined;
     return h.status === 'active' && this.state.now >= h.expiresAt ? 'expired' : h.status;
   }
 
+  /** What the member's active holds keep, at every venue of the chain. */
   held(memberId: string): number {
     let sum = 0;
     for (const h of Object.values(this.state.holds)) {
@@ -301,9 +255,10 @@ export class MoneyModel {
     return this.state.members[memberId]!.balance - this.held(memberId);
   }
 
-  levelOf(spend: number): Level {
-    let level = this.config.levels[0]!;
-    for (const l of this.config.levels) if (l.minSpend <= spend && l.minSpend >= level.minSpend) level = l;
+  levelOf(chain: string, spend: number): Level {
+    const levels = this.config.chains[chain]!.levels;
+    let level = levels[0]!;
+    for (const l of levels) if (l.minSpend <= spend && l.minSpend >= level.minSpend) level = l;
     return level;
   }
 
@@ -312,19 +267,21 @@ export class MoneyModel {
     if (m.program === 'cashback') {
       return {
         program: m.program,
+        home: m.home,
         balance: m.balance,
         held: this.held(id),
         available: this.available(id),
         totalSpend: m.spend,
         visits: m.visits,
-        level: this.levelOf(m.spend).name,
+        level: this.levelOf(m.chain, m.spend).name,
         stamps: null,
       };
     }
     const stamps = Math.max(0, m.stamps);
-    const required = this.config.stamps.required;
+    const required = this.config.chains[m.chain]!.stamps.required;
     return {
       program: m.program,
+      home: m.home,
       balance: null,
       held: null,
       available: null,
@@ -335,49 +292,59 @@ export class MoneyModel {
     };
   }
 
-  /** Applied checks' external ids, in order of application. */
+  /** What the member's ledger adds up to (D19): cashback, spend, stamps. */
+  ledgerOf(id: string): { cashback: number; spend: number; stamps: number } {
+    const m = this.state.members[id]!;
+    return { cashback: m.program === 'cashback' ? m.balance : 0, spend: m.spend, stamps: m.stamps };
+  }
+
+  /** Applied checks' keys (`txKey`), in order of application. */
   checkIds(): string[] {
     return Object.keys(this.state.txs);
   }
 
-  tx(externalId: string): TxView | undefined {
-    const tx = this.state.txs[externalId];
+  tx(key: string): TxView | undefined {
+    const tx = this.state.txs[key];
     return tx && this.txView(tx);
   }
 
-  txMember(externalId: string): string | null | undefined {
-    return this.state.txs[externalId]?.memberId;
+  txMember(key: string): string | null | undefined {
+    return this.state.txs[key]?.memberId;
   }
 
-  /** Refunds applied so far: [check external_id, refund external_id, amount]. */
+  /** Refunds applied so far: [check key, refund external_id, amount]. */
   refunds(): [string, string, number][] {
-    return Object.values(this.state.txs).flatMap((tx) => Object.values(tx.refunds).map((r): [string, string, number] => [tx.externalId, r.refundId, r.amount]));
+    return Object.entries(this.state.txs).flatMap(([key, tx]) => Object.values(tx.refunds).map((r): [string, string, number] => [key, r.refundId, r.amount]));
   }
 
   holdIds(): string[] {
     return Object.keys(this.state.holds);
   }
 
-  hold(id: string): { memberId: string; amount: number; expiresAt: number } | undefined {
+  hold(id: string): { venue: string; memberId: string; amount: number; expiresAt: number } | undefined {
     const h = this.state.holds[id];
-    return h && { memberId: h.memberId, amount: h.amount, expiresAt: h.expiresAt };
+    return h && { venue: h.venue, memberId: h.memberId, amount: h.amount, expiresAt: h.expiresAt };
   }
 
-  visitIds(): string[] {
-    return Object.keys(this.state.visits);
+  /** Visits with an external_id: [venue, external_id, member]. */
+  visitIds(): [string, string, string][] {
+    return Object.values(this.state.visits).map((v): [string, string, string] => [v.venue, v.externalId, v.memberId]);
   }
 
   /** What a calculation of this body would allow to redeem (for steering generated amounts); null if refused. */
-  maxRedeemFor(key: number, body: ModelCheckBody): number | null {
-    const outcome = this.clone().apply({ op: 'calculate', key, body: { ...body, redeemAmount: 0 } });
+  maxRedeemFor(place: Place, body: ModelCheckBody): number | null {
+    const outcome = this.clone().apply({ op: 'calculate', ...place, body: { ...body, redeemAmount: 0 } });
     return outcome.kind === 'calculation' ? outcome.calc.maxRedeem : null;
   }
 
-  /** The member's cashback total earned on one venue day by checks, net of what voids and refunds took back. */
+  /**
+   * The member's cashback earned on one venue day by checks at any venue of the chain (each judged in its own
+   * venue's time zone), net of what voids and refunds took back; `except` a check's key.
+   */
   daySum(memberId: string, day: string, except: string | null): number {
     let sum = 0;
-    for (const tx of Object.values(this.state.txs)) {
-      if (tx.memberId !== memberId || tx.day !== day || tx.externalId === except) continue;
+    for (const [key, tx] of Object.entries(this.state.txs)) {
+      if (tx.memberId !== memberId || tx.day !== day || key === except) continue;
       sum += tx.status === 'voided' ? 0 : tx.earned - tx.earnedBack;
     }
     return sum;
@@ -399,35 +366,52 @@ export class MoneyModel {
   private run(req: ModelRequest): Expected {
     switch (req.op) {
       case 'check':
-        return this.applyCheck(req.key, req.body);
+        return this.applyCheck(req, req.body);
       case 'calculate':
-        return this.calculate(req.key, req.body);
+        return this.calculate(req, req.body);
       case 'void':
-        return this.voidCheck(req.externalId);
+        return this.voidCheck(txKey(req.at, req.externalId));
       case 'refund':
-        return this.refund(req.externalId, req.refundId, req.amount);
+        return this.refund(txKey(req.at, req.externalId), req.refundId, req.amount);
       case 'createHold':
-        return this.createHold(req.key, req.holdId, req.memberId, req.amount, req.expiresIn);
+        return this.createHold(req, req.holdId, req.memberId, req.amount, req.expiresIn);
       case 'release':
-        return this.release(req.holdId);
+        return this.release(req.at, req.holdId);
       case 'capture':
-        return this.capture(req.key, req.holdId, req.externalId, req.redeemAmount);
+        return this.capture(req, req.holdId, req.externalId, req.redeemAmount);
       case 'adjust':
-        return this.adjust(req.memberId, req.amount);
+        return this.adjust(req.at, req.memberId, req.amount);
       case 'visit':
-        return this.visit(req.memberId, req.externalId);
+        return this.visit(req.at, req.memberId, req.externalId);
+      case 'lookup': {
+        // Members are the chain's: any key of the chain finds them, no key of another chain does.
+        const m = this.memberIn(this.config.keys[req.key]!.chain, req.memberId) ?? refuse(404, 'member_not_found');
+        // A scan is recorded (201), a look-up only reads (200).
+        return { kind: 'member', status: req.by === 'scan' ? 201 : 200, member: m.id, view: this.memberView(m.id) };
+      }
       case 'advance':
         this.state.now += req.ms;
         return { kind: 'advanced' };
     }
   }
 
-  private lineRule(category: string | undefined): CategoryRule {
-    return (category !== undefined && this.config.categories[category]) || { earns: true, payable: true, bp: null };
+  /** The member if they are of the chain; a member of another chain is not found, as one that does not exist. */
+  private memberIn(chain: string, id: string): MemberState | undefined {
+    const m = this.state.members[id];
+    return m && m.chain === chain ? m : undefined;
+  }
+
+  /** A line's rule at a venue: the venue's own rule for its category, else the chain's, else the defaults. */
+  private lineRule(venue: string, category: string | undefined): CategoryRule {
+    if (category === undefined) return { earns: true, payable: true, bp: null };
+    const v = this.config.venues[venue]!;
+    return v.categories[category] ?? this.config.chains[v.chain]!.categories[category] ?? { earns: true, payable: true, bp: null };
   }
 
   private txView(tx: TxState): TxView {
     return {
+      venue: tx.venue,
+      externalId: tx.externalId,
       status: tx.status,
       subtotal: tx.subtotal,
       redeemed: tx.redeemed,
@@ -448,16 +432,19 @@ export class MoneyModel {
   }
 
   /** Everything a check is refused for, in order, then its numbers; writes nothing. */
-  private evaluate(keyIx: number, body: ModelCheckBody) {
+  private evaluate(place: Place, body: ModelCheckBody) {
     const s = this.state;
-    const key = this.config.keys[keyIx]!;
+    const chainId = this.chainOf(place.at);
+    const chain = this.config.chains[chainId]!;
+    const key = this.rulesAt(place.key, place.at);
     if (key.maxAgeSeconds !== null && body.closedAt !== undefined && s.now - body.closedAt > key.maxAgeSeconds * 1000) {
       refuse(400, 'check_too_old');
     }
     if (key.viaHolds && (body.redeemAmount ?? 0) > 0 && body.holdId === undefined) refuse(400, 'hold_required');
-    const status = body.holdId === undefined ? null : this.holdStatus(body.holdId);
+    // Holds are the venue's: another venue's hold is not found here.
+    const status = body.holdId === undefined ? null : this.holdStatus(body.holdId, place.at);
     const holdRefusal = status === undefined ? { status: 404, code: 'hold_not_found' } : status && status !== 'active' ? { status: 409, code: `hold_${status}` } : null;
-    const memberRefusal = body.memberId !== undefined && !s.members[body.memberId] ? { status: 404, code: 'member_not_found' } : null;
+    const memberRefusal = body.memberId !== undefined && !this.memberIn(chainId, body.memberId) ? { status: 404, code: 'member_not_found' } : null;
     // The hold is judged before the member; when both are refused the design does not say which answer wins
     // (expiry may be judged once the member is locked), so either is right.
     if (holdRefusal) throw new Refusal(holdRefusal.status, holdRefusal.code, undefined, memberRefusal ? [memberRefusal] : undefined);
@@ -473,29 +460,29 @@ export class MoneyModel {
 
     const cashback = member?.program === 'cashback';
     const available = cashback ? this.available(member!.id) + (hold?.amount ?? 0) : 0;
-    const rules = body.lines.map((l) => this.lineRule(l.category));
+    const rules = body.lines.map((l) => this.lineRule(place.at, l.category));
     const amounts = body.lines.map((l) => lineAmount(l.quantity, l.unitPrice));
     const subtotal = amounts.reduce((a, b) => a + b, 0);
     const payableBase = amounts.reduce((sum, a, i) => sum + (rules[i]!.payable ? a : 0), 0);
-    const maxRedeem = cashback ? Math.max(0, minOf(available, Math.floor((payableBase * this.config.maxRedeemBp) / 10_000), key.perCheck)) : 0;
+    const maxRedeem = cashback ? Math.max(0, minOf(available, Math.floor((payableBase * chain.maxRedeemBp) / 10_000), key.perCheck)) : 0;
     if (redeem > 0 && redeem > available) refuse(402, 'insufficient_balance', { available });
     if (redeem > maxRedeem) refuse(402, 'redeem_limit_exceeded', { max_redeem: maxRedeem });
 
-    const levelBp = cashback ? this.levelOf(member!.spend).bp : 0;
+    const levelBp = cashback ? this.levelOf(chainId, member!.spend).bp : 0;
     const lines = this.earnLines(
       amounts.map((amount, i) => ({ amount, payable: rules[i]!.payable, bp: cashback && rules[i]!.earns ? (rules[i]!.bp ?? levelBp) : 0 })),
       redeem,
     );
     const uncapped = lines.reduce((sum, l) => sum + l.earned, 0);
-    const day = venueDay(body.closedAt ?? s.now, this.config.timezone);
+    const day = venueDay(body.closedAt ?? s.now, this.config.venues[place.at]!.timezone);
     const leftDay = member && key.perDay !== null ? key.perDay - this.daySum(member.id, day, null) : null;
     const earned = minOf(uncapped, key.perCheck, leftDay === null ? null : Math.max(0, leftDay));
-    const stampsEarned = member?.program === 'stamps' && subtotal >= this.config.stamps.minCheckAmount ? this.config.stamps.perVisit : 0;
+    const stampsEarned = member?.program === 'stamps' && subtotal >= chain.stamps.minCheckAmount ? chain.stamps.perVisit : 0;
     return { member, hold, cashback, lines, subtotal, payableBase, maxRedeem, redeem, earned, earnCapped: earned < uncapped, stampsEarned, day };
   }
 
-  private calculate(keyIx: number, body: ModelCheckBody): Expected {
-    const e = this.evaluate(keyIx, body);
+  private calculate(place: Place, body: ModelCheckBody): Expected {
+    const e = this.evaluate(place, body);
     const balanceAfter = e.cashback ? e.member!.balance + e.earned - e.redeem : null;
     const heldAfter = e.cashback ? this.held(e.member!.id) - (e.hold?.amount ?? 0) : 0;
     return {
@@ -517,16 +504,18 @@ export class MoneyModel {
     };
   }
 
-  private applyCheck(keyIx: number, body: ModelCheckBody): Expected {
+  private applyCheck(place: Place, body: ModelCheckBody): Expected {
     const externalId = body.externalId!;
-    const existing = this.state.txs[externalId];
+    const key = txKey(place.at, externalId);
+    const existing = this.state.txs[key];
     // A replay is answered before any rule, setting or the clock is looked at.
     if (existing) {
       if (existing.fingerprint !== canonical(body)) refuse(409, 'external_id_reused');
       return { kind: 'transaction', status: 200, replayed: true, tx: this.txView(existing) };
     }
-    const e = this.evaluate(keyIx, body);
+    const e = this.evaluate(place, body);
     const tx: TxState = {
+      venue: place.at,
       externalId,
       memberId: e.member?.id ?? null,
       fingerprint: canonical(body),
@@ -545,7 +534,7 @@ export class MoneyModel {
       holdId: e.hold?.id ?? null,
       refunds: {},
     };
-    this.state.txs[externalId] = tx;
+    this.state.txs[key] = tx;
     if (e.member) {
       e.member.balance += e.earned - e.redeem;
       e.member.spend += tx.paid;
@@ -556,8 +545,8 @@ export class MoneyModel {
     return { kind: 'transaction', status: 201, replayed: false, tx: this.txView(tx) };
   }
 
-  private voidCheck(externalId: string): Expected {
-    const tx = this.state.txs[externalId] ?? refuse(404, 'transaction_not_found');
+  private voidCheck(key: string): Expected {
+    const tx = this.state.txs[key] ?? refuse(404, 'transaction_not_found');
     if (tx.status === 'completed') {
       const member = tx.memberId === null ? null : this.state.members[tx.memberId]!;
       if (member) {
@@ -571,8 +560,8 @@ export class MoneyModel {
     return { kind: 'transaction', status: 200, replayed: false, tx: this.txView(tx) };
   }
 
-  private refund(externalId: string, refundId: string, amount: number): Expected {
-    const tx = this.state.txs[externalId] ?? refuse(404, 'transaction_not_found');
+  private refund(key: string, refundId: string, amount: number): Expected {
+    const tx = this.state.txs[key] ?? refuse(404, 'transaction_not_found');
     const previous = tx.refunds[refundId];
     if (previous) {
       if (previous.amount !== amount) refuse(409, 'external_id_reused');
@@ -603,30 +592,32 @@ export class MoneyModel {
     return { kind: 'refund', status: 201, replayed: false, amount, earnedReversed, redeemedReturned, tx: this.txView(tx) };
   }
 
-  private createHold(keyIx: number, holdId: string, memberId: string, amount: number, expiresIn: number | undefined): Expected {
-    const member = this.state.members[memberId] ?? refuse(404, 'member_not_found');
+  private createHold(place: Place, holdId: string, memberId: string, amount: number, expiresIn: number | undefined): Expected {
+    const member = this.memberIn(this.chainOf(place.at), memberId) ?? refuse(404, 'member_not_found');
     if (member.program !== 'cashback') refuse(400, 'redeem_not_supported');
+    // What holds at every venue of the chain keep is not available here.
     const available = this.available(memberId);
     if (amount > available) refuse(402, 'insufficient_balance', { available });
-    const expiresAt = this.state.now + (expiresIn ?? this.config.keys[keyIx]!.holdTtlSeconds) * 1000;
-    this.state.holds[holdId] = { id: holdId, memberId, amount, status: 'active', expiresAt };
-    return { kind: 'hold', status: 201, amount, holdStatus: 'active', expiresAt };
+    const expiresAt = this.state.now + (expiresIn ?? this.rulesAt(place.key, place.at).holdTtlSeconds) * 1000;
+    this.state.holds[holdId] = { id: holdId, venue: place.at, memberId, amount, status: 'active', expiresAt };
+    return { kind: 'hold', status: 201, venue: place.at, amount, holdStatus: 'active', expiresAt };
   }
 
-  private release(holdId: string): Expected {
-    const status = this.holdStatus(holdId);
+  private release(at: string, holdId: string): Expected {
+    const status = this.holdStatus(holdId, at);
     if (status === undefined) refuse(404, 'hold_not_found');
     if (status !== 'active') refuse(409, `hold_${status}`);
     const hold = this.state.holds[holdId]!;
     hold.status = 'released';
-    return { kind: 'hold', status: 200, amount: hold.amount, holdStatus: 'released', expiresAt: hold.expiresAt };
+    return { kind: 'hold', status: 200, venue: hold.venue, amount: hold.amount, holdStatus: 'released', expiresAt: hold.expiresAt };
   }
 
-  /** Pays an applied check with a hold: its stored lines worked out again with the redemption. */
-  private capture(keyIx: number, holdId: string, externalId: string, redeemAmount: number | undefined): Expected {
-    const key = this.config.keys[keyIx]!;
-    const status = this.holdStatus(holdId);
-    const found = this.state.txs[externalId];
+  /** Pays an applied check with a hold, both of this venue: the check's stored lines worked out again with the redemption. */
+  private capture(place: Place, holdId: string, externalId: string, redeemAmount: number | undefined): Expected {
+    const key = this.rulesAt(place.key, place.at);
+    const status = this.holdStatus(holdId, place.at);
+    const txId = txKey(place.at, externalId);
+    const found = this.state.txs[txId];
     const holdRefusal =
       status === undefined ? { status: 404, code: 'hold_not_found' } : status !== 'active' ? { status: 409, code: `hold_${status}` } : null;
     const txRefusal = !found
@@ -647,12 +638,12 @@ export class MoneyModel {
     const member = this.state.members[hold.memberId]!;
     const available = this.available(member.id) + hold.amount;
     const payableBase = tx.lines.reduce((sum, l) => sum + (l.payable ? l.amount : 0), 0);
-    const maxRedeem = Math.max(0, minOf(available, Math.floor((payableBase * this.config.maxRedeemBp) / 10_000), key.perCheck));
+    const maxRedeem = Math.max(0, minOf(available, Math.floor((payableBase * this.config.chains[member.chain]!.maxRedeemBp) / 10_000), key.perCheck));
     if (redeem > 0 && redeem > available) refuse(402, 'insufficient_balance', { available });
     if (redeem > maxRedeem) refuse(402, 'redeem_limit_exceeded', { max_redeem: maxRedeem });
     const lines = this.earnLines(tx.lines, redeem);
     const uncapped = lines.reduce((sum, l) => sum + l.earned, 0);
-    const leftDay = key.perDay === null ? null : key.perDay - this.daySum(member.id, tx.day, tx.externalId);
+    const leftDay = key.perDay === null ? null : key.perDay - this.daySum(member.id, tx.day, txId);
     const earned = minOf(uncapped, key.perCheck, leftDay === null ? null : Math.max(0, leftDay), tx.earned);
     const takenBack = tx.earned - earned;
     // The earning taken back leaves the balance too: the capture must not overdraw.
@@ -669,8 +660,8 @@ export class MoneyModel {
     return { kind: 'transaction', status: 200, replayed: false, tx: this.txView(tx) };
   }
 
-  private adjust(memberId: string, amount: number): Expected {
-    const member = this.state.members[memberId] ?? refuse(404, 'member_not_found');
+  private adjust(at: string, memberId: string, amount: number): Expected {
+    const member = this.memberIn(this.chainOf(at), memberId) ?? refuse(404, 'member_not_found');
     if (member.program !== 'cashback') refuse(400, 'redeem_not_supported');
     const available = this.available(memberId);
     // Taking cashback must not leave available below zero; giving it always applies (it pays a debt back first).
@@ -679,21 +670,22 @@ export class MoneyModel {
     return { kind: 'adjustment', status: 201, amount, balance: member.balance, available: this.available(memberId) };
   }
 
-  private visit(memberId: string, externalId: string | undefined): Expected {
+  private visit(at: string, memberId: string, externalId: string | undefined): Expected {
+    const required = this.config.chains[this.chainOf(at)]!.stamps.required;
     if (externalId !== undefined) {
-      const previous = this.state.visits[externalId];
+      const previous = this.state.visits[txKey(at, externalId)];
       if (previous) {
         if (previous.memberId !== memberId) refuse(409, 'external_id_reused');
         const stamps = Math.max(0, this.state.members[memberId]!.stamps);
-        return { kind: 'visit', status: 200, replayed: true, stampsEarned: previous.stampsEarned, stampsCount: stamps % this.config.stamps.required };
+        return { kind: 'visit', status: 200, venue: at, replayed: true, stampsEarned: previous.stampsEarned, stampsCount: stamps % required };
       }
     }
-    const member = this.state.members[memberId] ?? refuse(404, 'member_not_found');
+    const member = this.memberIn(this.chainOf(at), memberId) ?? refuse(404, 'member_not_found');
     if (member.program === 'cashback') refuse(400, 'visit_not_supported');
-    const stampsEarned = this.config.stamps.perVisit;
+    const stampsEarned = this.config.chains[member.chain]!.stamps.perVisit;
     member.stamps += stampsEarned;
     member.visits += 1;
-    if (externalId !== undefined) this.state.visits[externalId] = { externalId, memberId, stampsEarned };
-    return { kind: 'visit', status: 201, replayed: false, stampsEarned, stampsCount: Math.max(0, member.stamps) % this.config.stamps.required };
+    if (externalId !== undefined) this.state.visits[txKey(at, externalId)] = { venue: at, externalId, memberId, stampsEarned };
+    return { kind: 'visit', status: 201, venue: at, replayed: false, stampsEarned, stampsCount: Math.max(0, member.stamps) % required };
   }
 }

@@ -1341,7 +1341,7 @@ export interface components {
             object: "webhook_endpoint";
             /** Format: uuid */
             id: string;
-            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+            /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
             venue_id: string | null;
             url: string;
             description: string | null;

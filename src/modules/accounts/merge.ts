@@ -3,7 +3,7 @@
 // every clash is listed. The rules are in docs/chains.md, "Merging a venue into a chain".
 import type { Db } from '../../db/database.js';
 import type { SecretBox } from '../../shared/secret-box.js';
-import { lockVenueImports } from '../members/bulk-import-repo.js';
+import { lockVenueImports } from '../members/bulk-import.js';
 import { programsChanged } from '../programs/cache.js';
 import { storeSecret } from '../webhooks/repo.js';
 import { endpointSecret, secretContext } from '../webhooks/sender.js';

@@ -1,10 +1,8 @@
 // Owners: sign-up, sign-in by e-mail and password (argon2), and password changes. An owner runs their chain (D21).
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../shared/errors.js';
+import { parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import * as repo from './repo.js';
-
-const invalidField = (param: string, message: string) => new ApiError('parameter_invalid', { param, message });
 
 // argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
 const argon2 = () => import('@node-rs/argon2');
@@ -12,8 +10,8 @@ const argon2Hash = async (password: string) => (await argon2()).hash(password);
 const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
 
 export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string }) {
-  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw invalidField('email', 'email must be an e-mail address.');
-  if (input.password.length < 10) throw invalidField('password', 'password must have at least 10 characters.');
+  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw parameterInvalid('email', 'email must be an e-mail address.');
+  if (input.password.length < 10) throw parameterInvalid('password', 'password must have at least 10 characters.');
   const row = await repo.insertOwner(db, {
     chain_id: input.chainId,
     venue_id: input.venueId,
@@ -55,9 +53,9 @@ export async function findOwner(db: Db, chainId: string, ownerId: string): Promi
 export async function changeOwnerPassword(db: Db, owner: Owner, current: string, next: string): Promise<void> {
   const row = await repo.findOwner(db, owner.chainId, owner.id);
   if (!row || !(await argon2Verify(row.password_hash, current).catch(() => false))) {
-    throw invalidField('current_password', 'The current password is wrong.');
+    throw parameterInvalid('current_password', 'The current password is wrong.');
   }
-  if (next.length < 10) throw invalidField('new_password', 'password must have at least 10 characters.');
+  if (next.length < 10) throw parameterInvalid('new_password', 'password must have at least 10 characters.');
   await repo.setOwnerPasswordHash(db, owner.chainId, owner.id, await argon2Hash(next));
 }
 

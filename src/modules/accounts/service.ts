@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
-import { ApiError } from '../../shared/errors.js';
+import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-key-format.js';
@@ -74,10 +74,6 @@ export function effectiveSettings(venueSettings: unknown, keyRules: unknown): Ve
   return { ...DEFAULT_VENUE_SETTINGS, ...(venueSettings as object), ...(keyRules as object) };
 }
 
-function invalid(param: string, message: string): ApiError {
-  return new ApiError('parameter_invalid', { param, message });
-}
-
 /**
  * Any IANA zone the runtime can use. Intl.supportedValuesOf lists only canonical names, and on Node 20 those are
  * the old ones (Asia/Calcutta, not Asia/Kolkata), so a name is tried rather than looked up.
@@ -92,15 +88,15 @@ function isTimeZone(name: string): boolean {
 }
 
 function checkVenueFields(v: Required<Omit<NewVenue, 'settings' | 'chainId'>>): void {
-  if (!v.name.trim()) throw invalid('name', 'name must not be empty.');
-  if (!SLUG.test(v.slug)) throw invalid('slug', 'slug must be 1-48 lowercase letters, digits or dashes.');
-  if (!Intl.supportedValuesOf('currency').includes(v.currency)) throw invalid('currency', `Unknown currency ${v.currency}.`);
-  if (!isTimeZone(v.timezone)) throw invalid('timezone', `Unknown time zone ${v.timezone}.`);
-  if (!/^[A-Z]{2}$/.test(v.country)) throw invalid('country', 'country must be an ISO 3166 alpha-2 code such as IE.');
+  if (!v.name.trim()) throw parameterInvalid('name', 'name must not be empty.');
+  if (!SLUG.test(v.slug)) throw parameterInvalid('slug', 'slug must be 1-48 lowercase letters, digits or dashes.');
+  if (!Intl.supportedValuesOf('currency').includes(v.currency)) throw parameterInvalid('currency', `Unknown currency ${v.currency}.`);
+  if (!isTimeZone(v.timezone)) throw parameterInvalid('timezone', `Unknown time zone ${v.timezone}.`);
+  if (!/^[A-Z]{2}$/.test(v.country)) throw parameterInvalid('country', 'country must be an ISO 3166 alpha-2 code such as IE.');
   try {
     Intl.getCanonicalLocales(v.locale);
   } catch {
-    throw invalid('locale', `Unknown locale ${v.locale}.`);
+    throw parameterInvalid('locale', `Unknown locale ${v.locale}.`);
   }
 }
 
@@ -108,7 +104,7 @@ export async function createVenue(db: Db, input: NewVenue): Promise<Venue> {
   const chain = input.chainId === undefined ? undefined : await repo.findChain(db, input.chainId);
   if (input.chainId !== undefined && !chain) throw new ApiError('venue_not_found', { message: `No chain ${input.chainId}.` });
   if (chain && input.currency !== undefined && input.currency !== chain.currency) {
-    throw invalid('currency', `The chain "${chain.slug}" counts in ${chain.currency}: every venue of a chain uses its currency, so ${input.currency} cannot join it.`);
+    throw parameterInvalid('currency', `The chain "${chain.slug}" counts in ${chain.currency}: every venue of a chain uses its currency, so ${input.currency} cannot join it.`);
   }
   const fields = {
     name: input.name,
@@ -120,11 +116,11 @@ export async function createVenue(db: Db, input: NewVenue): Promise<Venue> {
   };
   checkVenueFields(fields);
   const settings = { ...DEFAULT_VENUE_SETTINGS, ...input.settings };
-  if (!Value.Check(VenueSettings, settings)) throw invalid('settings', 'settings has an unknown field or a wrong value.');
-  if (await repo.findVenueBySlug(db, fields.slug)) throw invalid('slug', `A venue with slug "${fields.slug}" exists.`);
+  if (!Value.Check(VenueSettings, settings)) throw parameterInvalid('settings', 'settings has an unknown field or a wrong value.');
+  if (await repo.findVenueBySlug(db, fields.slug)) throw parameterInvalid('slug', `A venue with slug "${fields.slug}" exists.`);
   let chainId = chain?.chain_id;
   if (!chainId) {
-    if (await repo.findChainBySlug(db, fields.slug)) throw invalid('slug', `A chain with slug "${fields.slug}" exists.`);
+    if (await repo.findChainBySlug(db, fields.slug)) throw parameterInvalid('slug', `A chain with slug "${fields.slug}" exists.`);
     chainId = (await repo.insertChain(db, { chain_id: newId(), slug: fields.slug, name: fields.name, currency: fields.currency })).chain_id;
   }
   const venue = presentVenue(await repo.insertVenue(db, { venue_id: newId(), chain_id: chainId, ...fields, settings: JSON.stringify(settings) }));
@@ -210,11 +206,11 @@ export async function updateVenue(db: Db, venueId: string, changes: VenueChanges
   };
   checkVenueFields(fields);
   const settings = effectiveSettings(current.settings, changes.settings ?? {});
-  if (!Value.Check(VenueSettings, settings)) throw invalid('settings', 'settings has an unknown field or a wrong value.');
+  if (!Value.Check(VenueSettings, settings)) throw parameterInvalid('settings', 'settings has an unknown field or a wrong value.');
   if (fields.currency !== current.currency) {
     // Balances are amounts in the chain's currency: once money is on the books, changing it would re-denominate them.
     if (await repo.chainHasLedgerEntries(db, current.chain_id)) {
-      throw invalid('currency', `The currency cannot change once members of the chain have balances or history (it is ${current.currency}).`);
+      throw parameterInvalid('currency', `The currency cannot change once members of the chain have balances or history (it is ${current.currency}).`);
     }
     await repo.setChainCurrency(db, current.chain_id, fields.currency);
   }
@@ -234,7 +230,7 @@ async function forgetKeysOf(db: Db, chainId: string): Promise<void> {
 
 /** Replaces a key's own rules (D12), which override the venue's; undefined when the chain has no such key. */
 export async function setApiKeyRules(db: Db, chainId: string, keyId: string, rules: Record<string, unknown>): Promise<ApiKeyInfo | undefined> {
-  if (!Value.Check(KeyRules, rules)) throw invalid('rules', 'rules has an unknown field or a wrong value.');
+  if (!Value.Check(KeyRules, rules)) throw parameterInvalid('rules', 'rules has an unknown field or a wrong value.');
   const row = await repo.setApiKeyRules(db, chainId, keyId, JSON.stringify(rules));
   if (!row) return undefined;
   await repo.notifyAuthChanged(db, row.secret_hash);
@@ -256,9 +252,9 @@ export interface NewApiKey {
 export async function createApiKey(db: Db, pepper: string, input: NewApiKey): Promise<{ key: ApiKeyInfo; secret: string }> {
   const scopes = input.scopes ?? [];
   const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length) throw invalid('scopes', `Unknown scope(s): ${unknown.join(', ')}.`);
+  if (unknown.length) throw parameterInvalid('scopes', `Unknown scope(s): ${unknown.join(', ')}.`);
   const rules = input.rules ?? {};
-  if (!Value.Check(KeyRules, rules)) throw invalid('rules', 'rules has an unknown field or a wrong value.');
+  if (!Value.Check(KeyRules, rules)) throw parameterInvalid('rules', 'rules has an unknown field or a wrong value.');
   const secret = generateKeySecret(input.livemode);
   const venue = input.venueId === undefined ? undefined : await repo.findVenue(db, input.venueId);
   const chainId = venue?.chain_id ?? input.chainId;

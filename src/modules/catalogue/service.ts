@@ -125,6 +125,9 @@ export async function putCategory(trx: Db, caller: Caller, externalId: string, b
   return { category: await presentCategory(trx, caller.chainId, row), created: row.inserted };
 }
 
+/** The owner's tools name the category by its external_id (the path's, or the CLI's --category). */
+const categoryNotFound = () => new ApiError('category_not_found', { param: 'external_id' });
+
 /** The rule columns the owner's changes set (only those sent), checked. */
 function ruleChanges(rules: CategoryRules): Partial<RuleColumns> {
   const percent = rules.cashback_percent;
@@ -141,7 +144,7 @@ function ruleChanges(rules: CategoryRules): Partial<RuleColumns> {
 /** The owner's tool (dashboard, CLI) sets a category's money rules for the chain; the category must exist. */
 export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules): Promise<Category> {
   const row = await repo.updateCategoryRules(db, chainId, externalId, ruleChanges(rules));
-  if (!row) throw new ApiError('category_not_found');
+  if (!row) throw categoryNotFound();
   return presentCategory(db, chainId, row);
 }
 
@@ -152,7 +155,7 @@ export async function setCategoryRules(db: Db, chainId: string, externalId: stri
 export async function setVenueCategoryRules(db: Db, place: Place, externalId: string, rules: CategoryRules): Promise<Category> {
   const changes = ruleChanges(rules);
   const category = await repo.findCategory(db, place.chainId, externalId);
-  if (!category) throw new ApiError('category_not_found');
+  if (!category) throw categoryNotFound();
   const own = (await repo.venueRulesOf(db, place.chainId, [category.id])).find((v) => v.venue_id === place.venueId);
   const base: RuleColumns = own ?? category;
   await repo.putVenueRule(db, {
@@ -169,7 +172,7 @@ export async function setVenueCategoryRules(db: Db, place: Place, externalId: st
 /** The venue follows the chain's rule for the category again. */
 export async function clearVenueCategoryRules(db: Db, place: Place, externalId: string): Promise<Category> {
   const category = await repo.findCategory(db, place.chainId, externalId);
-  if (!category) throw new ApiError('category_not_found');
+  if (!category) throw categoryNotFound();
   await repo.deleteVenueRule(db, place, category.id);
   return presentCategory(db, place.chainId, category);
 }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
+import { readTogether, writeTogether, type FoldedKey, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -11,6 +11,7 @@ import type { PlaceCaller } from '../accounts/schemas.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
+import * as tillMembers from '../members/till.js';
 import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
@@ -28,10 +29,10 @@ export interface CheckContext {
 }
 
 /** The member before and after the check, as the API shows them. */
-export function memberViews(caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
+export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
   if (!member) return { before: null, after: null };
   const r = member.record;
-  const after = members.settledAfter(caller, member, {
+  const after = tillMembers.settledAfter(caller, member, {
     ...r,
     cashback: r.cashback + effect.earned - effect.redeemed,
     held: r.held + effect.held,
@@ -84,7 +85,7 @@ export function effectSteps(
  * soonest, the earning goes into the lot of the check's venue day, and earning a capture takes back comes out of
  * that lot first. Nothing when the member's program does not expire cashback.
  */
-export function checkLots(trx: Db, caller: PlaceCaller, member: members.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
+export function checkLots(trx: Db, caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
   return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
     ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
     ...(effect.earned > 0 ? [{ credit: effect.earned, day }] : []),
@@ -107,23 +108,23 @@ const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed
 /**
  * Everything a new check's decision reads besides the member's row, in one statement: what the member's holds keep
  * as of `asOf` (for a locked member: the clock read after the lock), the hold, the day's earnings, the recent scan,
- * the lines' rules, and with `key` a transaction of that number committed while the lock was awaited.
+ * the lines' rules, and with `numbered` a transaction of that number committed while the lock was awaited.
  */
 async function readForCheck(
   db: Db,
   caller: PlaceCaller,
   body: CalculateBody,
   ctx: CheckContext,
-  member: members.LockedMember | null,
+  member: tillMembers.LockedMember | null,
   asOf: Date,
-  key?: repo.TransactionKey,
+  numbered?: repo.TransactionKey,
 ) {
   const rules = catalogue.lineRules(caller, body.line_items);
   const memberId = member?.id;
   const read = await readTogether(db, {
-    existing: key && member ? repo.transactionRead(db, key) : undefined,
-    held: memberId ? members.heldRead(db, caller, memberId, asOf) : undefined,
-    lots: member ? await members.lotsReadFor(db, caller, member) : undefined,
+    existing: numbered && member ? repo.transactionRead(db, numbered) : undefined,
+    held: memberId ? tillMembers.heldRead(db, caller, memberId, asOf) : undefined,
+    lots: member ? await tillMembers.lotsReadFor(db, caller, member) : undefined,
     hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
     dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
@@ -141,7 +142,7 @@ async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: 
   const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
   if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
   const gathered: Gathered = {
-    member: member && (await members.withHeld(db, caller, member, read.held ?? 0, asOf, read.lots)),
+    member: member && (await tillMembers.withHeld(db, caller, member, read.held ?? 0, asOf, read.lots)),
     hold,
     earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
   };
@@ -154,11 +155,23 @@ function replay(existing: repo.TransactionRow, fingerprint: string) {
   return { transaction: presentTransaction(existing), replayed: true };
 }
 
-/** What the check would do, writing nothing: the till shows it before the guest pays. */
+/**
+ * What the check would do, writing nothing: the till shows it before the guest pays. The member's row and the
+ * gather are read in one snapshot (a read-only repeatable-read transaction), as apply reads them under the lock:
+ * a check committing between the two reads would otherwise mix a balance before it with a day's earnings after.
+ */
 export async function calculateCheck(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
   checkQuantities(body);
   checkRegisterRules(caller, body);
-  const named = await members.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((snapshot) => calculateIn(snapshot, caller, body, ctx));
+}
+
+async function calculateIn(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
+  const named = await tillMembers.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
   if (!named.found) throw namedNotFound(body);
   const read = await readForCheck(db, caller, body, ctx, named.member, caller.now);
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
@@ -198,24 +211,26 @@ export async function applyCheck(
   body: CheckBody,
   ctx: CheckContext,
   request: EventRequest,
+  key: FoldedKey | null = null,
 ): Promise<{ transaction: Transaction; replayed: boolean }> {
   checkQuantities(body);
-  const key = keyOf(caller, body.external_id, body.register_id);
+  const numbered = keyOf(caller, body.external_id, body.register_id);
   const fingerprint = createHash('sha256').update(stringify(body)).digest('hex');
-  const locked = await members.memberNamed(trx, caller, body, {
+  const locked = await tillMembers.memberNamed(trx, caller, body, {
     lock: true,
     memberOf: memberOfHold(trx, caller, body),
-    alongside: repo.transactionJson(trx, key),
+    alongside: repo.transactionJson(trx, numbered),
+    key,
   });
   // Read with the lock's snapshot: what it finds is a replay for sure; a check committed while this request
   // waited for the lock is found by the gather, and one without a member by the external-id constraints.
-  const existing = locked.member ? repo.transactionFromJson(locked.alongside) : await repo.findTransaction(trx, key);
+  const existing = locked.member ? repo.transactionFromJson(locked.alongside) : await repo.findTransaction(trx, numbered);
   if (existing) return replay(existing, fingerprint);
   checkRegisterRules(caller, body);
   if (!locked.found) throw namedNotFound(body);
 
   const at = ctx.clock.now();
-  const read = await readForCheck(trx, caller, body, ctx, locked.member, at, key);
+  const read = await readForCheck(trx, caller, body, ctx, locked.member, at, numbered);
   if (read.existing) return replay(read.existing, fingerprint);
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const decision = decide(caller, gathered, lines, body.redeem_amount);
@@ -227,7 +242,7 @@ export async function applyCheck(
     venue_id: caller.venueId,
     id: newId(),
     external_id: body.external_id,
-    register_key: key[2],
+    register_key: numbered[2],
     register_id: body.register_id ?? null,
     member_id: gathered.member?.record.id ?? null,
     status: 'completed',
@@ -254,6 +269,9 @@ export async function applyCheck(
     numbered_twice: false,
   };
   const transaction = presentTransaction(row);
-  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request));
+  await writeTogether(trx, [
+    ...effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request),
+    ...(key ? [key.recordStep(trx, transaction)] : []),
+  ]);
   return { transaction, replayed: false };
 }

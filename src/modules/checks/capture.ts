@@ -4,7 +4,7 @@ import { readTogether, writeTogether } from '../../db/statement.js';
 import { ApiError } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import * as holds from '../holds/service.js';
-import * as members from '../members/service.js';
+import * as tillMembers from '../members/till.js';
 import type { EventRequest } from '../webhooks/events.js';
 import { checkLots, effectSteps, memberViews, type CheckContext } from './apply.js';
 import { dayRoom, decide, type Gathered } from './decide.js';
@@ -28,16 +28,16 @@ export async function captureHoldIntoCheck(
   ctx: CheckContext,
   request: EventRequest,
 ): Promise<Transaction> {
-  const { member: locked } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: holds.memberOfHold(trx, caller, holdId) });
+  const { member: locked } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: holds.memberOfHold(trx, caller, holdId) });
   if (!locked) throw new ApiError('hold_not_found', { param: 'hold_id' });
   const at = ctx.clock.now();
   const key = keyOf(caller, body.external_id, body.register_id);
   const read = await readTogether(trx, {
     hold: holds.holdRead(trx, caller, holdId),
-    held: members.heldRead(trx, caller, locked.id, at),
+    held: tillMembers.heldRead(trx, caller, locked.id, at),
     row: repo.transactionRead(trx, key),
     dayEarned: caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(trx, caller.chainId, locked.id, { of: key }) : undefined,
-    lots: await members.lotsReadFor(trx, caller, locked),
+    lots: await tillMembers.lotsReadFor(trx, caller, locked),
   });
   const hold = holds.usableHold(read.hold, at);
   const row = read.row ?? missingTransaction(caller, body.register_id);
@@ -48,7 +48,7 @@ export async function captureHoldIntoCheck(
       message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
     });
   }
-  const member = await members.withHeld(trx, caller, locked, read.held, at, read.lots);
+  const member = await tillMembers.withHeld(trx, caller, locked, read.held, at, read.lots);
   const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
   const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore) };

@@ -3,7 +3,7 @@ import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type * as holds from '../holds/service.js';
-import type * as members from '../members/service.js';
+import type * as tillMembers from '../members/till.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
 import type * as repo from './repo.js';
 import type { CalculateBody } from './schemas.js';
@@ -46,7 +46,7 @@ export function checkRegisterRules(caller: PlaceCaller, body: CalculateBody): vo
 
 /** What a decision reads, after the member is locked. */
 export interface Gathered {
-  member: members.CheckMember | null;
+  member: tillMembers.CheckMember | null;
   hold: holds.UsableHold | null;
   /** The most this check may earn besides the per-check cap (what the per-day cap leaves); null: no limit. */
   earnRoom: number | null;

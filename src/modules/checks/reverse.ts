@@ -7,6 +7,7 @@ import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
+import * as tillMembers from '../members/till.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import { mulDiv } from './calculation.js';
 import { keyOf, missingTransaction } from './reads.js';
@@ -22,26 +23,26 @@ import { presentRefund, presentTransaction, reversalDisplay } from './view.js';
  */
 async function gatherReversal(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
   const key = keyOf(caller, externalId, registerId);
-  const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
+  const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
   if (member) {
     const asOf = clock.now();
     const read = await readTogether(trx, {
       row: repo.transactionRead(trx, key),
       refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
-      ...(await members.reversalReads(trx, caller, member, asOf)),
+      ...(await tillMembers.reversalReads(trx, caller, member, asOf)),
     });
-    const { balance, lots } = await members.reversalMember(trx, caller, member, read, asOf);
+    const { balance, lots } = await tillMembers.reversalMember(trx, caller, member, read, asOf);
     return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots };
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
   const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.chainId, row.id, refundExternalId)) ?? null);
   // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
   // rare deadlock this order can meet, and the transaction runs again).
-  const late = row.member_id ? (await members.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
+  const late = row.member_id ? (await tillMembers.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
   if (!late) return { row, previous, balance: null, lots: null };
   const asOf = clock.now();
-  const read = await readTogether(trx, await members.reversalReads(trx, caller, late, asOf));
-  return { row, previous, ...(await members.reversalMember(trx, caller, late, read, asOf)) };
+  const read = await readTogether(trx, await tillMembers.reversalReads(trx, caller, late, asOf));
+  return { row, previous, ...(await tillMembers.reversalMember(trx, caller, late, read, asOf)) };
 }
 
 /**
@@ -60,7 +61,7 @@ function reversalWrite(
   trx: Db,
   caller: PlaceCaller,
   row: repo.TransactionRow,
-  gathered: { balance: number | null; lots: Awaited<ReturnType<typeof members.reversalMember>>['lots'] },
+  gathered: { balance: number | null; lots: Awaited<ReturnType<typeof tillMembers.reversalMember>>['lots'] },
   back: { redeemed: number; earned: number; entry: members.LedgerInput | null | ''; returned: ReturnType<typeof redemptionReturned> },
   at: Date,
   request: EventRequest,

@@ -57,10 +57,15 @@ export async function checkRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) =>
-      runMutationWithStatus(req, reply, async (trx) => {
-        const { transaction, replayed } = await applyCheck(trx, placeCallerOf(req), req.body, ctx, eventRequestOf(req));
-        return { status: replayed ? 200 : 201, body: transaction, replayed };
-      }),
+      runMutationWithStatus(
+        req,
+        reply,
+        async (trx, key) => {
+          const { transaction, replayed } = await applyCheck(trx, placeCallerOf(req), req.body, ctx, eventRequestOf(req), key);
+          return { status: replayed ? 200 : 201, body: transaction, replayed };
+        },
+        { folded: { status: 201 } },
+      ),
   );
 
   app.post(

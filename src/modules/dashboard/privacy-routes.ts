@@ -1,12 +1,12 @@
 // The dashboard's member data requests: download a member's export, erase a member after a typed confirmation; both
-// through the members' privacy service, as the API's routes.
+// through the privacy service, as the API's routes.
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { eventRequestOf, type App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
-import * as privacy from '../members/privacy.js';
-import { MemberErasure, MemberExport } from '../members/privacy-schemas.js';
+import { MemberErasure, MemberExport } from '../privacy/schemas.js';
+import * as privacy from '../privacy/service.js';
 import { sessionOf } from './request.js';
 import { IdParams } from './schemas.js';
 import * as service from './service.js';

@@ -12,43 +12,16 @@ export interface DayFigures {
   redeemed: number;
 }
 
-/**
- * Per venue day (the day a check closed, in the venue's time zone) and mode, from `fromDay` to `toDay` included:
- * completed checks, what was paid net of refunds, and cashback earned and redeemed net of what voids and refunds reversed.
- */
-export async function checksByDay(db: Db, place: Place, fromDay: string, toDay: string): Promise<DayFigures[]> {
-  const rows = await db
-    .selectFrom('transactions')
-    .select((eb) => [
-      'venue_day',
-      'livemode',
-      eb.fn.count<string>('id').filterWhere('status', '=', 'completed').as('checks'),
-      eb.fn.sum<string>(sql`case when status = 'completed' then paid - refunded_amount else 0 end`).as('sales'),
-      eb.fn.sum<string>(sql`earned - earned_reversed`).as('earned'),
-      eb.fn.sum<string>(sql`redeemed - redeemed_returned`).as('redeemed'),
-    ])
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
-    .where('venue_day', '>=', fromDay)
-    .where('venue_day', '<=', toDay)
-    .groupBy(['venue_day', 'livemode'])
-    .execute();
-  return rows.map((r) => ({
-    day: r.venue_day,
-    livemode: r.livemode,
-    checks: Number(r.checks),
-    sales: Number(r.sales ?? 0),
-    earned: Number(r.earned ?? 0),
-    redeemed: Number(r.redeemed ?? 0),
-  }));
-}
-
 export interface VenueDayFigures extends DayFigures {
   venueId: string;
 }
 
-/** As checksByDay, for every venue of the chain at once (each row is a venue's own day, judged in its time zone). */
-export async function checksByVenueDay(db: Db, chainId: string, fromDay: string, toDay: string): Promise<VenueDayFigures[]> {
+/**
+ * Per venue and venue day (the day a check closed, in the venue's time zone) and mode, from `fromDay` to `toDay` included:
+ * completed checks, what was paid net of refunds, and cashback earned and redeemed net of what voids and refunds reversed.
+ * Every venue of the chain at once (each row is a venue's own day, judged in its time zone), or only `venueId`.
+ */
+export async function checksByVenueDay(db: Db, chainId: string, fromDay: string, toDay: string, venueId?: string): Promise<VenueDayFigures[]> {
   const rows = await db
     .selectFrom('transactions')
     .select((eb) => [
@@ -61,6 +34,7 @@ export async function checksByVenueDay(db: Db, chainId: string, fromDay: string,
       eb.fn.sum<string>(sql`redeemed - redeemed_returned`).as('redeemed'),
     ])
     .where('chain_id', '=', chainId)
+    .$if(venueId !== undefined, (q) => q.where('venue_id', '=', venueId!))
     .where('venue_day', '>=', fromDay)
     .where('venue_day', '<=', toDay)
     .groupBy(['venue_id', 'venue_day', 'livemode'])
@@ -74,6 +48,11 @@ export async function checksByVenueDay(db: Db, chainId: string, fromDay: string,
     earned: Number(r.earned ?? 0),
     redeemed: Number(r.redeemed ?? 0),
   }));
+}
+
+/** As checksByVenueDay, for the one venue of `place`. */
+export function checksByDay(db: Db, place: Place, fromDay: string, toDay: string): Promise<DayFigures[]> {
+  return checksByVenueDay(db, place.chainId, fromDay, toDay, place.venueId);
 }
 
 /** The chain's members enrolled per day of the venue and mode, from the start of `fromDay` in the venue's time zone. */

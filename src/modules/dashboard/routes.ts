@@ -9,24 +9,19 @@ import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
 import { SCOPES } from '../accounts/schemas.js';
-import * as catalogue from '../catalogue/service.js';
-import { Category, type CategoryRules } from '../catalogue/schemas.js';
 import * as members from '../members/service.js';
 import { Adjustment, HistoryEntry, Member } from '../members/schemas.js';
 import * as programs from '../programs/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, Program } from '../programs/schemas.js';
 import {
   ApiKey,
-  CategoryUpdate,
   ChangePassword,
   CreatedApiKey,
-  ExternalIdParams,
   IdParams,
   KeyRulesBody,
   MemberQuery,
   Meta,
   NewApiKey,
-  NewCategory,
   NewProgram,
   Ok,
   OwnerAdjust,
@@ -42,6 +37,7 @@ import {
   Venue,
   VenueUpdate,
 } from './schemas.js';
+import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
 import { dashboardLiabilityRoutes } from './liability-routes.js';
@@ -286,29 +282,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     return service.presentKey(key);
   });
 
-  // Categories and their money rules (owner only).
-  app.get('/categories', { schema: { tags, summary: 'Categories, newest first', querystring: PageQuery, response: withErrors({ 200: ListOf(Category) }) } }, async (req) =>
-    catalogue.listCategories(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), { limit: req.query.limit ?? 100, startingAfter: req.query.starting_after }),
-  );
-
-  app.post('/categories', { schema: { tags, summary: 'Create a category (or rename one) with its money rules', body: NewCategory, response: withErrors({ 201: Category }) } }, async (req, reply) => {
-    const { external_id, ...category } = req.body as { external_id: string; name: string } & CategoryRules;
-    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
-    const created = await inTransaction(app.deps.db, (trx) => catalogue.putCategoryWithRules(trx, caller, external_id, category));
-    return reply.code(201).send(created);
-  });
-
-  app.patch('/categories/:external_id', { schema: { tags, summary: 'Rename a category or change its money rules', params: ExternalIdParams, body: CategoryUpdate, response: withErrors({ 200: Category }) } }, async (req) => {
-    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
-    const { name, ...rules } = req.body;
-    return inTransaction(app.deps.db, async (trx) => {
-      // setCategoryRules answers 404 for a category the chain does not have, before any rename could create it.
-      let category = await catalogue.setCategoryRules(trx, caller.chainId, req.params.external_id, rules);
-      if (name !== undefined) category = (await catalogue.putCategory(trx, caller, req.params.external_id, { name })).category;
-      return category;
-    });
-  });
-
   // Programs (D9).
   app.get('/programs', { schema: { tags, summary: "The chain's programs", response: withErrors({ 200: Type.Array(Program) }) } }, async (req) =>
     (await programs.listPrograms(app.deps.db, sessionOf(req).venue.chainId)).map(programs.presentProgram),
@@ -390,6 +363,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
   await dashboardOperationsRoutes(app, tags);
+  // Categories and their money rules, the chain's and a venue's own.
+  await dashboardCatalogueRoutes(app, tags);
   // A member's export and erasure: in their own file, on this same instance.
   await dashboardPrivacyRoutes(app, tags);
   // The chain's venue liability report and its CSV.

@@ -170,6 +170,24 @@ export const CategoryUpdate = Type.Object(
 );
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
+/** One venue's own rule for one of the chain's categories (D21). */
+export const CategoryVenueParams = Type.Object({
+  external_id: Type.String({ maxLength: 64 }),
+  venue_id: Type.String({ maxLength: 64, description: 'A venue of the owner’s chain.' }),
+});
+
+export const VenueCategoryRule = Type.Object(
+  {
+    earns_cashback: Type.Optional(MoneyRules.earns_cashback),
+    payable_with_cashback: Type.Optional(MoneyRules.payable_with_cashback),
+    cashback_percent: Type.Optional(MoneyRules.cashback_percent),
+  },
+  {
+    additionalProperties: false,
+    description: "The changes, over the venue's own rule if it has one, else over the chain's; the whole rule then wins at that venue.",
+  },
+);
+
 const ProgramType = Type.Unsafe<ProgramTypeName>({ type: 'string', enum: [...PROGRAM_TYPES] });
 const BarcodeFormat = Type.Unsafe<BarcodeFormatName>({ type: 'string', enum: [...BARCODE_FORMATS] });
 

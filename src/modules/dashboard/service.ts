@@ -110,10 +110,16 @@ export async function sessionOf(db: Db, token: string, now: Date): Promise<Owner
   return { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt: row.expires_at };
 }
 
-/** Moves the session to another venue of the owner's chain; a venue of another chain is 404 like one that does not exist. */
-export async function switchVenue(db: Db, session: OwnerSession, venueId: string): Promise<OwnerSession> {
+/** A venue of the owner's chain by id; a venue of another chain is 404 like one that does not exist. */
+export async function chainVenueOf(db: Db, session: OwnerSession, venueId: string): Promise<accounts.Venue> {
   const venue = isUuid(venueId) ? await accounts.findVenue(db, venueId) : undefined;
   if (!venue || venue.chainId !== session.venue.chainId) throw new ApiError('venue_not_found', { param: 'venue_id' });
+  return venue;
+}
+
+/** Moves the session to another venue of the owner's chain. */
+export async function switchVenue(db: Db, session: OwnerSession, venueId: string): Promise<OwnerSession> {
+  const venue = await chainVenueOf(db, session, venueId);
   await repo.setSessionVenue(db, { chainId: session.venue.chainId, id: session.id }, venue.id);
   return { ...session, venue };
 }

@@ -11,7 +11,7 @@ import { isUuid, newId } from '../../shared/ids.js';
 import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller, PlaceCaller } from '../accounts/schemas.js';
-import * as members from '../members/service.js';
+import * as tillMembers from '../members/till.js';
 import * as repo from './repo.js';
 import type { CreateHold, Hold } from './schemas.js';
 
@@ -41,7 +41,7 @@ function present(row: repo.HoldRow, caller: Caller): Hold {
 }
 
 export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold, clock: Clock): Promise<Hold> {
-  const member = await members.lockMemberForCheck(trx, caller, input, clock);
+  const member = await tillMembers.lockMemberForCheck(trx, caller, input, clock);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   if (member.program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported');
   if (input.amount > member.available) {
@@ -111,7 +111,7 @@ export function usableHold(row: repo.HoldRow | null, now: Date): UsableHold {
 }
 
 export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<Hold> {
-  const { member } = await members.memberNamed(trx, caller, {}, { lock: true, memberOf: memberOfHold(trx, caller, id) });
+  const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: memberOfHold(trx, caller, id) });
   if (!member) throw new ApiError('hold_not_found', { param: 'hold_id' });
   const { hold } = await readTogether(trx, { hold: holdRead(trx, caller, id) });
   usableHold(hold, clock.now());

@@ -1,5 +1,5 @@
 // SQL of the members import: one set-based statement per batch writes the members, their cards and their `import`
-// ledger entries.
+// ledger entries; the chain's import lock; the erased members' card numbers an import skips, as keyed hashes.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Lot } from './expiry.js';
@@ -10,7 +10,7 @@ export interface ImportedMember {
   ledger_id: string;
   serial: string;
   card_number: string;
-  /** The card number's keyed hash as an erased card would be recorded (members/privacy.ts), null if none can be. */
+  /** The card number's keyed hash as an erased card would be recorded (erased-cards.ts), null if none can be. */
   card_hash: string | null;
   phone: string | null;
   name: string | null;
@@ -41,6 +41,19 @@ export interface ImportBatchTarget {
  */
 export async function lockVenueImports(trx: Db, chainId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`member_import:${chainId}`}, 0))`.execute(trx);
+}
+
+/** The chain's key for hashing erased card numbers; with `create`, drawn (`secret`) if the chain has none yet. */
+export async function erasureKey(db: Db, chainId: string, create?: { secret: string }): Promise<string | undefined> {
+  if (create) await db.insertInto('member_erasure_keys').values({ chain_id: chainId, secret: create.secret }).onConflict((oc) => oc.column('chain_id').doNothing()).execute();
+  const row = await db.selectFrom('member_erasure_keys').select('secret').where('chain_id', '=', chainId).executeTakeFirst();
+  return row?.secret;
+}
+
+/** Records erased card numbers by their keyed hashes (an import skips them). */
+export async function insertErasedCards(db: Db, chainId: string, hashes: string[]): Promise<void> {
+  if (hashes.length === 0) return;
+  await db.insertInto('erased_cards').values(hashes.map((card_hash) => ({ chain_id: chainId, card_hash }))).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /**

@@ -25,6 +25,8 @@ export interface MemberLots {
   asOf: Date;
   /** What the member's holds keep as of `asOf`. */
   held: number;
+  /** Expiry is an event of no venue (D21): it reaches the chain's endpoints and those of the member's home venue. */
+  homeVenueId: string | null;
 }
 
 /** Whether the program expires cashback: only then is anything about lots read or written. */
@@ -45,7 +47,7 @@ export function settle(record: repo.MemberRecord, program: ProgramInfo, place: L
   if (!rule || !lots) return { record, lots: null };
   const book = new LotBook(lots, record.cashback, rule, place);
   const expired = book.expire(record.held, asOf);
-  const settled: MemberLots = { book, expired, asOf, held: record.held };
+  const settled: MemberLots = { book, expired, asOf, held: record.held, homeVenueId: record.home_venue_id };
   return { record: { ...record, cashback: record.cashback - expired.amount, lots: book.open() }, lots: settled };
 }
 
@@ -59,20 +61,25 @@ export function balanceAfter(lots: MemberLots | null, cashback: number, open: Lo
 
 /**
  * The lots' part of a write: the expiry's ledger entries (first; one per venue whose lots expired, belonging to
- * that venue: expiry is charged where the cashback was earned), the lots' new amounts, cashback.expired.
+ * that venue: expiry is charged where the cashback was earned; one of no venue for the lot of no venue), the lots'
+ * new amounts, cashback.expired.
  */
 export interface LotsWrite {
-  entries: { memberId: string; kind: string; cashback: number; reason: string; venueId: string }[];
+  /** venueId null: an entry of no venue (the venue liability report's row of no venue). */
+  entries: { memberId: string; kind: string; cashback: number; reason: string; venueId: string | null }[];
   steps: WriteStep[];
   /** The member's open lots after the write. */
   open: Lot[];
-  /** What the write's redemption took from each lot, by lotKey "venueId:day" (the check records it); null: from no lot. */
+  /** What the write's redemption took from each lot, by lotKey "venueId:day" (":day": the lot of no venue; the check records it); null: from no lot. */
   redeemedLots: Record<string, number> | null;
 }
 
-/** The `expiry` ledger entries of what expired: one per venue whose lots it came from, in the order they expired. */
+/**
+ * The `expiry` ledger entries of what expired: one per venue whose lots it came from (one of no venue for the lot of
+ * no venue), in the order they expired.
+ */
 function expiryEntries(memberId: string, expired: ExpiredPart[]): LotsWrite['entries'] {
-  const byVenue = new Map<string, ExpiredPart[]>();
+  const byVenue = new Map<string | null, ExpiredPart[]>();
   for (const part of expired) byVenue.set(part.venueId, [...(byVenue.get(part.venueId) ?? []), part]);
   return [...byVenue].map(([venueId, parts]) => ({
     memberId,
@@ -108,7 +115,8 @@ export function lotsWrite(
             trx,
             {
               chainId: caller.chainId,
-              venueId: caller.venueId,
+              venueId: null,
+              homeVenueId: lots.homeVenueId,
               type: 'cashback.expired',
               livemode: caller.livemode,
               object: {
@@ -185,14 +193,15 @@ export async function programChanging(db: Db, chainId: string, current: ProgramI
 /**
  * The lot an opening balance imported at `at` forms (the import day's, D20), for a program that expires cashback;
  * null otherwise. It is a lot of the importing venue; an import of no venue (`venueId` null: a chain key naming
- * none) forms it at the chain's first venue, since a lot is always some venue's — its `import` ledger entry still
- * belongs to no venue, but its expiry is charged to that first venue. The venue is read once, here.
+ * none) forms the lot of no venue, like its `import` ledger entry, so its expiry belongs to no venue too. That lot
+ * counts its days in the chain's first venue's time zone (as zonesRead gives it to LotPlace). The venue is read
+ * once, here.
  */
 export async function openingLots(db: Db, chainId: string, venueId: string | null, program: ProgramInfo): Promise<(at: Date) => Lot | null> {
   const rule = expiryRuleOf(program.rules);
   if (!rule) return () => null;
-  const venue = venueId === null ? (await findChain(db, chainId))!.venues[0]! : (await findVenue(db, venueId))!;
-  return (at) => newLot(venue.id, venueDay(at, venue.timezone), rule, venue.timezone);
+  const { timezone } = venueId === null ? (await findChain(db, chainId))!.venues[0]! : (await findVenue(db, venueId))!;
+  return (at) => newLot(venueId, venueDay(at, timezone), rule, timezone);
 }
 
 export interface ExpiryPass {
@@ -229,7 +238,8 @@ export async function runExpiry(db: Db, now: Date, batch = 200): Promise<ExpiryP
         if (!warned) return false;
         await recordEvent(trx, {
           chainId: lot.chain_id,
-          venueId: lot.venue_id,
+          venueId: null,
+          homeVenueId: lot.home_venue_id,
           type: 'cashback.expiring',
           livemode: lot.livemode,
           object: {

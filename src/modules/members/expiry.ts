@@ -10,8 +10,12 @@ export interface ExpiryRule {
 }
 
 export interface Lot {
-  /** The venue where the cashback was earned (D21): the day is that venue's, and its expiry is charged to it. */
-  venueId: string;
+  /**
+   * The venue where the cashback was earned (D21): the day is that venue's, and its expiry is charged to it. Null: a
+   * lot of no venue (cashback imported at none): its days are the chain's first venue's (LotPlace.zoneOf(NO_VENUE)),
+   * and its expiry belongs to no venue.
+   */
+  venueId: string | null;
   /** The venue day the cashback was earned on, 'YYYY-MM-DD'. */
   day: string;
   /** The venue-local date it expires on, and the moment that day starts there. */
@@ -25,29 +29,39 @@ export interface Lot {
 /**
  * How cashback moves, in the order it moves. `credit` goes into the lot of `day` (none: cashback that does not
  * expire, such as an adjustment), after paying back any debt; `debit` takes from the lot of `day` first (the
- * reversal of an earning), then from the lots that expire soonest. The lot of `day` is the one of `venueId`, or
- * without it of the venue of the write (LotPlace): a check earns into its own venue's lot of its day.
+ * reversal of an earning), then from the lots that expire soonest. The lot of `day` is the one of `venueId` (null:
+ * the lot of no venue), or without it of the venue of the write (LotPlace): a check earns into its own venue's lot of
+ * its day.
  */
-export type Movement = { credit: number; day: string | null; venueId?: string } | { debit: number; day: string | null; venueId?: string };
+export type Movement = { credit: number; day: string | null; venueId?: string | null } | { debit: number; day: string | null; venueId?: string | null };
 
 /** Where a write moves lots from: its venue (null: none, a chain key naming none), and each venue's time zone. */
 export interface LotPlace {
   /** The venue a movement naming a day but no venue means; null: the write happens at none. */
   venueId: string | null;
-  /** The time zone of a venue of the chain: a new lot of that venue counts its days there. */
+  /**
+   * The time zone of a venue of the chain: a new lot of that venue counts its days there. Asked for NO_VENUE, the
+   * zone a lot of no venue counts its days in: the chain's first venue's (zonesRead reads it under that name).
+   */
   zoneOf(venueId: string): string;
 }
 
-/** A lot's name among a member's lots, and in a check's `redeemed_lots`: "venueId:day". */
-export const lotKey = (venueId: string, day: string): string => `${venueId}:${day}`;
+/** What LotPlace.zoneOf is asked for the zone of a lot of no venue; also the venue part of such a lot's lotKey. */
+export const NO_VENUE = '';
+
+/** A lot's name among a member's lots, and in a check's `redeemed_lots`: "venueId:day"; a lot of no venue ":day". */
+export const lotKey = (venueId: string | null, day: string): string => `${venueId ?? NO_VENUE}:${day}`;
 
 /**
- * A lot named in a check's `redeemed_lots`: "venueId:day", or, written before lots had venues (migration 0017), the
- * day alone — a lot of the check's own venue, which was then the only one (venueId undefined: the write's venue).
+ * A lot named in a check's `redeemed_lots`: "venueId:day", ":day" for the lot of no venue (venueId null), or, written
+ * before lots had venues (migration 0017), the day alone — a lot of the check's own venue, which was then the only
+ * one (venueId undefined: the write's venue).
  */
-export function parseLotKey(key: string): { venueId: string | undefined; day: string } {
+export function parseLotKey(key: string): { venueId: string | null | undefined; day: string } {
   const colon = key.indexOf(':');
-  return colon < 0 ? { venueId: undefined, day: key } : { venueId: key.slice(0, colon), day: key.slice(colon + 1) };
+  if (colon < 0) return { venueId: undefined, day: key };
+  const venueId = key.slice(0, colon);
+  return { venueId: venueId === NO_VENUE ? null : venueId, day: key.slice(colon + 1) };
 }
 
 export function expiryRuleOf(rules: ProgramRules): ExpiryRule | null {
@@ -55,8 +69,8 @@ export function expiryRuleOf(rules: ProgramRules): ExpiryRule | null {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-/** FIFO, deterministic: the lot expiring first, then the earlier day, then by venue id. */
-const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || compare(a.day, b.day) || compare(a.venueId, b.venueId);
+/** FIFO, deterministic: the lot expiring first, then the earlier day, then by venue id (no venue first). */
+const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || compare(a.day, b.day) || compare(a.venueId ?? NO_VENUE, b.venueId ?? NO_VENUE);
 
 /** A date string moved by whole days (calendar arithmetic, no time zone involved). */
 export function addDays(day: string, days: number): string {
@@ -92,8 +106,8 @@ export function startOfVenueDay(day: string, timezone: string): Date {
   return new Date(at);
 }
 
-/** A lot of `venueId`'s day `day`, empty, with its dates in that venue's time zone. */
-export function newLot(venueId: string, day: string, rule: ExpiryRule, timezone: string): Lot {
+/** A lot of `venueId`'s day `day` (null: of no venue), empty, with its dates in `timezone` (that venue's). */
+export function newLot(venueId: string | null, day: string, rule: ExpiryRule, timezone: string): Lot {
   const expiresOn = addDays(day, rule.afterDays);
   const warnAt = rule.warningDays > 0 ? startOfVenueDay(addDays(expiresOn, -rule.warningDays), timezone) : null;
   return { venueId, day, expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone), remaining: 0, warnAt };
@@ -101,7 +115,8 @@ export function newLot(venueId: string, day: string, rule: ExpiryRule, timezone:
 
 /** What expired of one lot. */
 export interface ExpiredPart {
-  venueId: string;
+  /** Null: the lot of no venue. */
+  venueId: string | null;
   day: string;
   amount: number;
 }
@@ -154,12 +169,15 @@ export class LotBook {
     return { amount: due.amount, lots: due.taken.map((t) => ({ venueId: t.lot.venueId, day: t.lot.day, amount: t.amount })) };
   }
 
-  /** The key of the lot a movement names (null: none); a day with no venue is the lot of the write's venue. */
-  private named(m: Movement): string | null {
+  /**
+   * The venue and key of the lot a movement names (null: none); a day with no venue named (undefined) is the lot of
+   * the write's venue, one with venue null the lot of no venue.
+   */
+  private named(m: Movement): { venueId: string | null; key: string } | null {
     if (m.day === null) return null;
-    const venueId = m.venueId ?? this.place.venueId;
-    if (venueId === null) throw new Error(`a movement names the lot of ${m.day} but neither its venue nor the write's`);
-    return lotKey(venueId, m.day);
+    const venueId = m.venueId === undefined ? this.place.venueId : m.venueId;
+    if (venueId === null && m.venueId === undefined) throw new Error(`a movement names the lot of ${m.day} but neither its venue nor the write's`);
+    return { venueId, key: lotKey(venueId, m.day) };
   }
 
   move(movements: Movement[]): void {
@@ -168,17 +186,17 @@ export class LotBook {
         // A debt is paid back first; only the rest is cashback the member has, in a lot.
         const intoLot = m.credit - Math.min(m.credit, Math.max(0, -this.balance));
         this.balance += m.credit;
-        const key = this.named(m);
-        if (key !== null && intoLot > 0) {
-          const venueId = key.slice(0, key.indexOf(':'));
-          const lot = this.lots.get(key) ?? newLot(venueId, m.day!, this.rule, this.place.zoneOf(venueId));
+        const named = this.named(m);
+        if (named !== null && intoLot > 0) {
+          const { venueId, key } = named;
+          const lot = this.lots.get(key) ?? newLot(venueId, m.day!, this.rule, this.place.zoneOf(venueId ?? NO_VENUE));
           this.lots.set(key, lot);
           this.add(lot, intoLot);
         }
       } else {
         this.balance -= m.debit;
         let left = m.debit;
-        const key = this.named(m);
+        const key = this.named(m)?.key ?? null;
         const own = key === null ? undefined : this.lots.get(key);
         for (const lot of [...(own ? [own] : []), ...[...this.lots.values()].filter((l) => l !== own).sort(soonestFirst)]) {
           const amount = Math.min(lot.remaining, left);
@@ -225,7 +243,7 @@ export class LotBook {
 export function redemptionBack(lots: Record<string, number> | null, outstanding: number, back: number): { credits: Movement[]; left: Record<string, number> | null } {
   const order = (key: string) => {
     const { venueId, day } = parseLotKey(key);
-    return [day, venueId ?? ''] as const;
+    return [day, venueId ?? NO_VENUE] as const;
   };
   const parts: [string | null, number][] = Object.entries(lots ?? {}).sort(([a], [b]) => {
     const [dayA, venueA] = order(a);

@@ -1,7 +1,8 @@
 // SQL for members, their cards and their ledger.
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { asNumber, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
+import { keysetPage } from '../../db/keyset.js';
+import { asNumber, withSteps, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import { lotsColumn, lotsFromJson } from './expiry-repo.js';
@@ -81,25 +82,30 @@ const withNumbers = <R extends MemberRow>(r: R): R => ({
 /**
  * The member a match names with their cards, in one statement; with `lock`, their row is locked for the rest of the
  * transaction. `alongside` is read by the same statement, so with the snapshot of its start, before the lock was
- * granted: only what may be stale goes there.
+ * granted: only what may be stale goes there. `before` are steps (CTEs) the statement runs first, and `outcome`
+ * what the row reads of them (`key_outcome`).
  */
 export async function matchingMember<A>(
   db: Db,
   chainId: string,
   match: MemberMatch,
-  options: { lock: boolean; alongside?: Expression<A> },
-): Promise<(LockedMember & { alongside: A | null }) | undefined> {
-  const row = await db
+  options: { lock: boolean; alongside?: Expression<A>; before?: WriteStep[]; outcome?: Expression<unknown> },
+): Promise<(LockedMember & { alongside: A | null; key_outcome: unknown }) | undefined> {
+  const row = await withSteps(db, options.before)
     .selectFrom('members as m')
     .selectAll('m')
-    .select([cardNumbers.as('card_numbers'), sql<A | null>`${options.alongside ?? sql`null`}`.as('alongside')])
+    .select([
+      cardNumbers.as('card_numbers'),
+      sql<A | null>`${options.alongside ?? sql`null`}`.as('alongside'),
+      sql<unknown>`${options.outcome ?? sql`null`}`.as('key_outcome'),
+    ])
     .where('m.chain_id', '=', chainId)
     .where((eb) => matching(eb, chainId, match))
     .orderBy('m.id', 'desc')
     .limit(1)
     .$if(options.lock, (q) => q.forUpdate('m'))
     .executeTakeFirst();
-  return row && (withNumbers(row) as LockedMember & { alongside: A | null });
+  return row && (withNumbers(row) as LockedMember & { alongside: A | null; key_outcome: unknown });
 }
 
 /**
@@ -163,13 +169,11 @@ export async function listMemberIds(
     .select('id')
     .where('chain_id', '=', chainId)
     .where('erased_at', 'is', null)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
     .$if(filter.programId !== undefined, (q) => q.where('program_id', '=', filter.programId!))
     .$if(filter.phone !== undefined, (q) => q.where('phone', '=', filter.phone!))
     .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
     .$if(filter.homeVenueId !== undefined, (q) => q.where('home_venue_id', '=', filter.homeVenueId!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
   return rows.map((r) => r.id);
 }
@@ -264,9 +268,7 @@ export async function listLedger(db: Db, chainId: string, memberId: string, page
     .selectAll()
     .where('chain_id', '=', chainId)
     .where('member_id', '=', memberId)
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 

@@ -16,7 +16,6 @@ import {
   RewardRedemption,
   UpdateMember,
 } from './schemas.js';
-import { memberPrivacyRoutes } from './privacy-routes.js';
 import * as service from './service.js';
 
 const tags = ['Members'];
@@ -173,6 +172,4 @@ export async function memberRoutes(app: App): Promise<void> {
     },
     (req, reply) => runMutation(req, reply, 201, (trx) => service.redeemReward(trx, callerOf(req), req.params.id, app.deps.clock)),
   );
-
-  await memberPrivacyRoutes(app);
 }

@@ -1,8 +1,8 @@
-// Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards.
+// Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards (the member
+// a check, hold or visit names is in till.ts).
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
+import { readTogether, writeTogether } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -11,17 +11,16 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
-import * as programs from '../programs/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import * as expiry from './expiry-service.js';
-import type { Lot, LotPlace, Movement } from './expiry.js';
+import type { Movement } from './expiry.js';
 import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
+import { lotPlace, lotsReadFor, memberView, notFound, programsById } from './settled.js';
 import { availableOf, presentMember } from './view.js';
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const notFound = () => new ApiError('member_not_found');
 
 export function newSerial(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
@@ -33,26 +32,6 @@ export function normalisePhone(raw: string, country: string, param = 'phone'): s
   const phone = parsePhoneNumberFromString(raw, country as CountryCode);
   if (!phone?.isValid()) throw new ApiError('parameter_invalid', { param, message: `${param} is not a valid phone number for ${country}.` });
   return phone.number;
-}
-
-async function programsById(db: Db, chainId: string): Promise<Map<string, ProgramInfo>> {
-  return new Map((await programs.listPrograms(db, chainId)).map((p) => [p.id, p]));
-}
-
-/**
- * Where the caller's write forms cashback lots (D20, D21): at its venue, in its time zone; a lot of another venue
- * (a reversal giving back to a lot no longer open) in that venue's, from `zones` (zonesRead) when read.
- */
-function lotPlace(caller: Caller, zones?: Record<string, string>): LotPlace {
-  return { venueId: caller.venueId, zoneOf: (venueId) => zones?.[venueId] ?? caller.venue.timezone };
-}
-
-async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
-  if (!record) throw notFound();
-  const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
-  // A record read without its lots (one read before the program began to expire cashback) reads them now.
-  const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.chainId, record.id) })).lots : undefined);
-  return presentMember(expiry.settle(record, program, lotPlace(caller), lots, caller.now).record, program, caller.venue);
 }
 
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
@@ -306,113 +285,6 @@ export async function redeemReward(trx: Db, caller: Caller, id: string, clock: C
   };
 }
 
-export interface CheckMember {
-  record: repo.MemberRecord;
-  program: ProgramInfo;
-  available: number;
-  /** Their cashback lots with what was due by `asOf` expired; null when the program does not expire cashback. */
-  lots: expiry.MemberLots | null;
-  /** The time `held` was judged at: what else the decision judges by time must use the same. */
-  asOf: Date;
-}
-
-export type MemberRef = { member_id?: string; card_number?: string; barcode?: string };
-
-/**
- * The match a check's member reference stands for; `memberOf` (a hold's member, say) when it names none; null
- * when there is neither.
- */
-function checkMatch(ref: MemberRef, memberOf?: Expression<string | null>): repo.MemberMatch | null {
-  const given = [ref.member_id, ref.card_number, ref.barcode].filter((v) => v !== undefined);
-  if (given.length === 0) return memberOf ? { by: 'named', memberId: memberOf } : null;
-  if (given.length > 1) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
-  if (ref.member_id !== undefined) return { by: 'id', id: isUuid(ref.member_id) ? ref.member_id : '00000000-0000-0000-0000-000000000000' };
-  return ref.card_number !== undefined ? { by: 'card', cardNumber: ref.card_number } : { by: 'code', code: ref.barcode!.trim() };
-}
-
-async function checkMember(db: Db, caller: Caller, record: repo.MemberRecord | undefined, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
-  if (!record) throw notFound();
-  const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
-  const settled = expiry.settle(record, program, lotPlace(caller), lots ?? record.lots, asOf);
-  return { record: settled.record, program, available: availableOf(settled.record), lots: settled.lots, asOf };
-}
-
-/**
- * The member a scanned code names (card number or serial) as the first step of a statement that does more
- * (`named_member`); `presentNamed` shows the row it gives.
- */
-export async function memberByCodeStep(db: Db, caller: Caller, code: string): Promise<WriteStep> {
-  // Shared lock on the member's row: a scan sent with an Idempotency-Key stores its answer (the member, named) in
-  // its transaction, and an erasure locks the row before it rewrites stored answers. So the scan either commits its
-  // answer first, and the erasure then finds and redacts it, or waits for the erasure and finds no one (404).
-  // The lots ride along when the chain expires cashback (programs are cached: no round trip to know).
-  const withLots = await expiry.venueExpires(db, caller.chainId);
-  const query = repo.membersQuery(db, caller.chainId, caller.now, { by: 'code', code: code.trim() }, 1, withLots).forShare('m');
-  return { name: 'named_member', query };
-}
-
-export async function presentNamed(db: Db, caller: Caller, row: Parameters<typeof repo.recordOf>[0] | undefined): Promise<Member> {
-  return memberView(db, caller, row && repo.recordOf(row));
-}
-
-/** The member a check names by one of member_id, card_number or barcode; null when none. */
-export async function findMemberForCheck(db: Db, caller: Caller, ref: MemberRef): Promise<CheckMember | null> {
-  const match = checkMatch(ref);
-  if (!match) return null;
-  const [record] = await repo.findMembers(db, caller.chainId, caller.now, match, 1, await expiry.venueExpires(db, caller.chainId));
-  return checkMember(db, caller, record, caller.now);
-}
-
-/** A member's row and cards, their holds not yet read: see `withHeld`. */
-export type LockedMember = repo.LockedMember;
-
-/**
- * The member a check names (else `memberOf`'s), their row locked with `lock`, in one statement; `alongside` is read
- * by the same statement. `found` is false when a member was named but the chain has none such; `member` is null
- * when none was named.
- */
-export async function memberNamed<A>(
-  trx: Db,
-  caller: Caller,
-  ref: MemberRef,
-  options: { lock: boolean; memberOf?: Expression<string | null>; alongside?: Expression<A> },
-): Promise<{ member: LockedMember | null; found: boolean; alongside: A | null }> {
-  const match = checkMatch(ref, options.memberOf);
-  if (!match) return { member: null, found: true, alongside: null };
-  const row = await repo.matchingMember(trx, caller.chainId, match, options);
-  if (!row) return { member: null, found: false, alongside: null };
-  const { alongside, ...member } = row;
-  return { member, found: true, alongside };
-}
-
-/** What the member's holds keep as of `asOf`, across the chain: a read for the gather that follows the member's lock. */
-export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
-  return repo.heldRead(trx, caller.chainId, memberId, asOf);
-}
-
-/** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */
-export async function withHeld(db: Db, caller: Caller, member: LockedMember, held: number, asOf: Date, lots?: Lot[]): Promise<CheckMember> {
-  return checkMember(db, caller, { ...member, held }, asOf, lots);
-}
-
-/**
- * The member's open cashback lots as a read of the gather that follows their lock, when their program expires
- * cashback; undefined otherwise, and nothing more is read.
- */
-export async function lotsReadFor(db: Db, caller: Caller, member: LockedMember): Promise<Read<Lot[]> | undefined> {
-  const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
-  return expiry.expires(program) ? expiry.lotsRead(caller.chainId, member.id) : undefined;
-}
-
-/**
- * The member after a write as a read at that moment shows them (D20): `record` with the lots the write left
- * (`open`), less what of them is due already — cashback that went into a lot already past its date (a check closed
- * long ago, a reversal giving back to such a lot) is gone at once, as a GET would say.
- */
-export function settledAfter<R extends repo.MemberRecord>(caller: Caller, member: CheckMember, record: R, open: Lot[]): R {
-  return member.lots ? { ...record, ...expiry.settle(record, member.program, lotPlace(caller), open, member.lots.asOf).record } : record;
-}
-
 /** What a write that moves the member's cashback does to their lots (see expiry-service.ts). */
 export { appendLedger, ledgerSteps, type LedgerInput, type LedgerPlace } from './money.js';
 export { programChanging } from './expiry-service.js';
@@ -422,48 +294,6 @@ export const balanceAfter = expiry.balanceAfter;
 export type LotsWrite = expiry.LotsWrite;
 /** Where a reversal gives a check's redemption back to: the lots it took from, and no lot (see expiry.ts). */
 export { redemptionBack } from './expiry.js';
-
-/**
- * What a reversal (void, refund) stands on besides the check: the locked member's cashback balance as their
- * answers show it (null when their program keeps none) and their lots, with what was due by `asOf` expired.
- * `read` is what `reversalReads` asked for, read after the lock.
- */
-export async function reversalMember(
-  db: Db,
-  caller: Caller,
-  member: LockedMember,
-  read: { held?: number; lots?: Lot[]; zones?: Record<string, string> },
-  asOf: Date,
-) {
-  const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
-  if (program.rules.type !== 'cashback') return { balance: null, lots: null };
-  const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, lotPlace(caller, read.zones), read.lots, asOf);
-  return { balance: settled.record.cashback, lots: settled.lots };
-}
-
-/**
- * The reads `reversalMember` needs when the program expires cashback — what holds keep, the lots, and the chain's
- * time zones (a redemption given back may re-form a lot of another venue) —; none otherwise.
- */
-export async function reversalReads(db: Db, caller: Caller, member: LockedMember, asOf: Date) {
-  const lots = await lotsReadFor(db, caller, member);
-  return lots
-    ? { held: repo.heldRead(db, caller.chainId, member.id, asOf), lots, zones: expiry.zonesRead(caller.chainId) }
-    : { held: undefined, lots: undefined, zones: undefined };
-}
-
-/**
- * Locks the member a check names and reads them after the lock: what holds keep is judged by the clock read then,
- * not when the request arrived. Two statements; a check folds the second into its gather.
- */
-export async function lockMemberForCheck(trx: Db, caller: Caller, ref: MemberRef, clock: Clock): Promise<CheckMember | null> {
-  const { member, found } = await memberNamed(trx, caller, ref, { lock: true });
-  if (!found) throw notFound();
-  if (!member) return null;
-  const asOf = clock.now();
-  const { held, lots } = await readTogether(trx, { held: heldRead(trx, caller, member.id, asOf), lots: await lotsReadFor(trx, caller, member) });
-  return withHeld(trx, caller, member, held, asOf, lots);
-}
 
 /** The member's current view, for answers that show it after a change. */
 export async function memberById(db: Db, caller: Caller, id: string): Promise<Member> {

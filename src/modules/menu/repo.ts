@@ -1,5 +1,5 @@
 // SQL for dishes and tables; the bulk sync is one upsert and one delete, whatever the number of dishes.
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { DishesTable } from '../../db/schema.js';
@@ -7,6 +7,12 @@ import type { Page } from '../../shared/pagination.js';
 import type { Place } from '../accounts/schemas.js';
 
 export type DishRow = Selectable<DishesTable>;
+
+/** Applied with `.$call(atPlace(place))` to a select, update or delete: only the rows of the place's venue in its chain. */
+function atPlace(place: Place) {
+  return <QB extends { where(lhs: RawBuilder<unknown>, op: '=', rhs: string): QB }>(qb: QB): QB =>
+    qb.where(sql.ref('chain_id'), '=', place.chainId).where(sql.ref('venue_id'), '=', place.venueId);
+}
 
 /**
  * Inserts new dishes and updates changed ones; a dish whose fields are all the same is left alone and not
@@ -41,8 +47,7 @@ export async function upsertDishes(db: Db, rows: Insertable<DishesTable>[]): Pro
 export async function deleteDishesExcept(db: Db, place: Place, keep: string[]): Promise<number> {
   const result = await db
     .deleteFrom('dishes')
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .$if(keep.length > 0, (q) => q.where('external_id', 'not in', keep))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
@@ -52,8 +57,7 @@ export async function findDish(db: Db, place: Place, externalId: string): Promis
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('external_id', '=', externalId)
     .executeTakeFirst();
 }
@@ -63,8 +67,7 @@ export async function findDishes(db: Db, place: Place, externalIds: string[]): P
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('external_id', 'in', externalIds)
     .execute();
 }
@@ -73,8 +76,7 @@ export async function dishIdExists(db: Db, place: Place, id: string): Promise<bo
   const row = await db
     .selectFrom('dishes')
     .select('id')
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('id', '=', id)
     .executeTakeFirst();
   return row !== undefined;
@@ -84,8 +86,7 @@ export async function listDishes(db: Db, place: Place, page: Page, filter: { ava
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .$if(filter.available !== undefined, (q) => q.where('available', '=', filter.available!))
     .$if(filter.category !== undefined, (q) => q.where('category', '=', filter.category!))
     .$call(keysetPage(page))
@@ -97,8 +98,7 @@ export async function availableDishes(db: Db, place: Place): Promise<DishRow[]> 
   return db
     .selectFrom('dishes')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('available', '=', true)
     .orderBy(sql`coalesce(category, '')`)
     .orderBy('name')
@@ -109,8 +109,7 @@ export async function updateDish(db: Db, place: Place, externalId: string, chang
   return db
     .updateTable('dishes')
     .set({ ...changes, updated_at: sql<Date>`now()` })
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('external_id', '=', externalId)
     .returningAll()
     .executeTakeFirst();
@@ -119,8 +118,7 @@ export async function updateDish(db: Db, place: Place, externalId: string, chang
 export async function deleteDish(db: Db, place: Place, externalId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('dishes')
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('external_id', '=', externalId)
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
@@ -139,8 +137,7 @@ export async function findTable(db: Db, place: Place, tableCode: string) {
   return db
     .selectFrom('venue_tables')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .where('table_code', '=', tableCode)
     .executeTakeFirst();
 }
@@ -149,8 +146,7 @@ export async function listTables(db: Db, place: Place) {
   return db
     .selectFrom('venue_tables')
     .selectAll()
-    .where('chain_id', '=', place.chainId)
-    .where('venue_id', '=', place.venueId)
+    .$call(atPlace(place))
     .orderBy('name')
     .execute();
 }

@@ -93,8 +93,7 @@ export async function publicOrderRoutes(app: App): Promise<void> {
       const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
       if (!venue) throw new ApiError('menu_not_found');
       return runMutation(req, reply, 201, (trx) => service.placeOrder(trx, req.params.venue_slug, req.body), {
-        ...accounts.placeOf(venue),
-        namespace: 'public',
+        scope: { ...accounts.placeOf(venue), namespace: 'public' },
       });
     },
   );

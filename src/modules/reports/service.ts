@@ -14,7 +14,8 @@ type Column = 'earned' | 'campaign' | 'redeemed' | 'expired' | 'adjusted' | 'imp
  * the kind never moves cashback — its entries carry spend, visits or stamps only). Where an entry counts is its own
  * `venue_id`: a check's entries and their voids and refunds at the check's venue, an adjustment at the venue of the
  * key that made it (a chain key's: the venue it named, else none), an import at the venue it was sent at (else none),
- * an expiry at the venue where the expired cashback was earned (members/expiry-service.ts writes one entry per venue).
+ * an expiry at the venue where the expired cashback was earned (members/expiry-service.ts writes one entry per venue;
+ * the lot of cashback imported at no venue expires at none).
  *
  * | kind                  | cashback  | column   |
  * |-----------------------|-----------|----------|

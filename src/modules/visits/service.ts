@@ -8,6 +8,7 @@ import { toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
+import * as tillMembers from '../members/till.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Scan, Visit, VisitBody } from './schemas.js';
@@ -45,7 +46,7 @@ export async function recordVisit(
     const existing = await repo.findVisitEntry(trx, caller, body.external_id);
     if (existing) {
       // A body naming no member, or one that does not exist, is another visit as much as another member is.
-      const named = await members.findMemberForCheck(trx, caller, body).catch((err: unknown) => {
+      const named = await tillMembers.findMemberForCheck(trx, caller, body).catch((err: unknown) => {
         if (err instanceof ApiError) return null;
         throw err;
       });
@@ -53,7 +54,7 @@ export async function recordVisit(
       return { visit: await presentVisit(trx, caller, existing), replayed: true };
     }
   }
-  const member = await members.lockMemberForCheck(trx, caller, body, clock);
+  const member = await tillMembers.lockMemberForCheck(trx, caller, body, clock);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   const rules = member.program.rules;
   if (rules.type === 'cashback') throw new ApiError('visit_not_supported');
@@ -75,12 +76,12 @@ export async function recordVisit(
  */
 export async function scan(db: Db, caller: PlaceCaller, code: string): Promise<Scan> {
   const id = newId();
-  const [row] = await writeTogether<Parameters<typeof members.presentNamed>[2]>(
+  const [row] = await writeTogether<Parameters<typeof tillMembers.presentNamed>[2]>(
     db,
-    [await members.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { chain_id: caller.chainId, venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
+    [await tillMembers.memberByCodeStep(db, caller, code), repo.scanOfNamedStep(db, { chain_id: caller.chainId, venue_id: caller.venueId, id, key_id: caller.keyId, created_at: caller.now })],
     'named_member',
   );
-  const member = await members.presentNamed(db, caller, row);
+  const member = await tillMembers.presentNamed(db, caller, row);
   return { object: 'scan', id, member, created_at: formatTimestamp(caller.now), display: member.display };
 }
 

@@ -74,8 +74,9 @@ export async function insertDirectDelivery(db: Db, endpoint: { chain_id: string;
 }
 
 /**
- * The events a venue sees: its own and its chain's events of no venue, which its endpoints receive too; with no
- * venue named (a chain key), every event of the chain.
+ * The events a venue sees: its own and its chain's events of no venue (its endpoints receive those about members
+ * whose home venue it is; members are the chain's, so the list shows them all); with no venue named (a chain
+ * key), every event of the chain.
  */
 function eventsAt(db: Db, reach: Reach) {
   return db

@@ -2,9 +2,9 @@
 // Apart from schemas.ts, which the modules whose objects are listed here import themselves.
 import type { TSchema } from 'typebox';
 import { Transaction } from '../checks/schemas.js';
-import { MemberErasure } from '../members/privacy-schemas.js';
 import { Adjustment } from '../members/schemas.js';
 import { Order } from '../orders/schemas.js';
+import { MemberErasure } from '../privacy/schemas.js';
 import { Visit } from '../visits/schemas.js';
 import { WebhookEndpoint, type EventType } from './schemas.js';
 

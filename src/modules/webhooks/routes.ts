@@ -42,7 +42,7 @@ export async function webhookRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) =>
-      runMutation(req, reply, 201, (trx) => service.createEndpoint(trx, callerOf(req), req.body, policy, app.deps.secretBox), undefined, withoutSecret),
+      runMutation(req, reply, 201, (trx) => service.createEndpoint(trx, callerOf(req), req.body, policy, app.deps.secretBox), { storedAs: withoutSecret }),
   );
 
   app.get(

@@ -23,7 +23,7 @@ export const WebhookEndpoint = Type.Object({
   object: Type.Literal('webhook_endpoint'),
   id: Type.String({ format: 'uuid' }),
   venue_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
-    description: "The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21).",
+    description: "The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21).",
   }),
   url: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),

@@ -9,8 +9,8 @@ import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLe
 import { client } from '../../support/http.js';
 
 const gate = vi.hoisted(() => ({ pause: null as null | Promise<void>, entered: null as null | (() => void) }));
-vi.mock('../../../src/modules/members/service.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/modules/members/service.js')>();
+vi.mock('../../../src/modules/members/till.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/modules/members/till.js')>();
   return {
     ...real,
     // Pauses a void/refund right after its lock statement when that statement found no member (test hook only).

@@ -1,39 +1,44 @@
-// Model-based test (issue 9): random sequences of checks, calculations, replays, voids, partial refunds, holds,
-// captures (both paths), adjustments, visits and clock moves go through HTTP to the real app; every answer and,
-// after every command, every member is compared with the reference model in test/support/money-model.ts (written
-// from D11/D12 alone), and with a tally of the figures the answers themselves gave.
+// Model-based test (issues 9 and 20): random sequences of checks, calculations, replays, voids, partial refunds,
+// holds, captures (both paths), adjustments, visits, look-ups and clock moves go through HTTP to the real app; every
+// answer and, after every command, every member it may change is compared with the reference model in
+// test/support/money-model.ts (written from D11, D12 and D21 alone), and with a tally of the figures the answers
+// themselves gave; at the end every balance, spend and stamp count must equal the sum of the member's ledger.
+//
+// The world (test/support/money-model-world.ts): chain c1 of venues A, B, C in time zones far apart (a venue day
+// starts at different moments), chain c2 of venue D; two keys per venue and c1's chain key (sending venue_id), each
+// with its own register rules over its venue's. m0, m1 (cashback) and s (stamps) are c1's members, x (cashback)
+// c2's. Each command goes to a venue of the member's chain: one balance, holds kept at any venue, per-day caps by
+// the venue day of each check, external_id per venue. A small share names a member of the other chain (by id,
+// card number, barcode or a scan): not found, nothing changes.
 //
 // MODEL_RUNS (default 200) sequences of 32–36 commands on any database; on PostgreSQL also MODEL_CONCURRENT_RUNS
-// (default 30) sequences of concurrent batches, where any serial order of each batch may explain the answers.
+// (default 30) sequences of concurrent batches, where any serial order of each batch may explain the answers (many
+// batches have one member checking at two venues at once).
 // MODEL_SEED (and MODEL_PATH) replay a reported run; MODEL_SHRINK=0 reports the first failure without shrinking it;
 // MODEL_STATS=1 prints how often each answer came and where the time went.
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
+import type { Response } from '../../support/http.js';
+import { txKey, type Expected, type ModelRequest, type MoneyModel } from '../../support/money-model.js';
+import { cmdText, commandArb, crossChain, resolve, sequenceOf, touched, type Cmd } from '../../support/money-model-commands.js';
+import { compare, expectedText, reqText, resText, send, transactionAbsent } from '../../support/money-model-http.js';
 import {
+  CASHBACK_MEMBERS,
+  CHAIN_KEY,
+  checkLedger,
   checkMembers,
-  cmdText,
-  commandArb,
-  compare,
   compareMembers,
   configArb,
-  expectedText,
+  configText,
+  keyAt,
   membersText,
   nowText,
   readMembers,
-  reqText,
-  resolve,
-  resText,
-  send,
-  sequenceOf,
   setUpWorld,
-  touched,
-  type Cmd,
   type SequenceConfig,
   type World,
-} from '../../support/money-model-commands.js';
-import type { Expected, ModelRequest, MoneyModel } from '../../support/money-model.js';
-import type { Response } from '../../support/http.js';
+} from '../../support/money-model-world.js';
 import { needs } from '../../support/services.js';
 
 const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000_000 } });
@@ -52,28 +57,6 @@ const count = (key: string, by = 1) => STATS && stats.set(key, (stats.get(key) ?
 
 function params(numRuns: number): fc.Parameters<unknown> {
   return { numRuns, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH === undefined ? {} : { path: PATH }), endOnFailure: !SHRINK, verbose: 1 };
-}
-
-function configText(cfg: SequenceConfig): string {
-  const keys = cfg.keys
-    .map(
-      (k, i) =>
-        `K${i}{${[
-          k.perCheck === null ? '' : `max_cashback_per_check=${k.perCheck}`,
-          k.perDay === null ? '' : `max_cashback_per_day=${k.perDay}`,
-          k.maxAge === null ? '' : `max_check_age_seconds=${k.maxAge}`,
-          k.viaHolds ? 'redeem_only_via_holds' : '',
-        ]
-          .filter(Boolean)
-          .join(' ')}}`,
-    )
-    .join(' ');
-  return (
-    `venue ${cfg.timezone}, max_redeem_percent ${cfg.maxRedeemPercent}, levels Bronze 0 3% / Silver 5000 5% / Gold 15000 7.5%, ` +
-    `categories tobacco (earns no cashback), alcohol (not payable with cashback), desserts 12.5%, misc (no rules); ` +
-    `stamps: 5 required, 2 per visit, min_check_amount 500; ${keys}; ` +
-    `opening m0 balance=${cfg.balances[0]} spend=${cfg.spends[0]}, m1 balance=${cfg.balances[1]} spend=${cfg.spends[1]}`
-  );
 }
 
 function failure(world: World, problems: string[]): Error {
@@ -99,29 +82,53 @@ async function step(world: World, i: string, req: ModelRequest) {
   const res = await send(world, req);
   const t2 = performance.now();
   count(`answer ${req.op} ${res.status} ${res.body?.error?.code ?? ''}${res.headers['idempotent-replayed'] ? ' replayed' : ''}`);
+  const cross = crossChain(world, req);
   if (STATS) {
     if ((expected.kind === 'transaction' || expected.kind === 'refund') && expected.tx.earnCapped) count(`model: ${req.op} answer earn_capped`);
     if (expected.kind === 'calculation' && expected.calc.earnCapped) count('model: calculation earn_capped');
     if (expected.kind === 'error' && req.op === 'capture' && expected.code === 'insufficient_balance' && !expected.details) count('model: capture refused for overdraw');
-    for (const m of ['m0', 'm1']) if (world.model.available(m) < 0) count(`model: ${m} in debt after ${req.op}`);
-    for (const m of ['m0', 'm1']) count(`model: level ${world.model.memberView(m).level}`);
+    for (const m of CASHBACK_MEMBERS) if (world.model.available(m) < 0) count(`model: ${m} in debt after ${req.op}`);
+    for (const m of CASHBACK_MEMBERS) count(`model: level ${world.model.memberView(m).level}`);
     if (req.op === 'check' && req.body.closedAt !== undefined && expected.kind === 'transaction' && !expected.replayed) count('model: check applied with closed_at');
+    if (req.op !== 'advance') count(`at ${req.at}${req.key === CHAIN_KEY ? ' by the chain key' : ''}`);
+    if (cross) count(`cross-chain ${req.op} ${res.status}`);
+    if (expected.kind === 'transaction' && expected.status === 201 && req.op === 'check') {
+      const others = world.model.checkIds().filter((k) => k.endsWith(`/${req.body.externalId}`) && k !== txKey(req.at, req.body.externalId!));
+      if (others.length) count('model: a check with an external_id another venue has');
+      // The per-day cap of this check counted earnings of the member's checks at other venues on its venue day.
+      const mine = world.model.state.txs[txKey(req.at, req.body.externalId!)]!;
+      const elsewhere = Object.values(world.model.state.txs).some(
+        (tx) => tx !== mine && tx.memberId === mine.memberId && tx.venue !== req.at && tx.day === mine.day && tx.status === 'completed' && tx.earned > tx.earnedBack,
+      );
+      if (elsewhere && world.model.rulesAt(req.key, req.at).perDay !== null) count(`model: per-day cap counted another venue's check${expected.tx.earnCapped ? ' (capped)' : ''}`);
+    }
   }
   count('ms model', t1 - t0);
   count(`ms send ${req.op}`, t2 - t1);
   world.trace.push(`#${i} ${text} → ${resText(res)}`);
-  const problems = compare(expected, res).map((p) => `#${i} ${p}`);
+  const problems = compare(world, expected, res).map((p) => `#${i} ${p}`);
   if (problems.length) problems.unshift(`#${i} model expected: ${expectedText(expected)}`);
   world.tally.observe(world, req, res);
-  // A calculation writes nothing, and a refusal nothing either: to keep the run short, their members are read
-  // with the next command that changes them (and all at the end), so a change would still be found there.
+  // A calculation or a look-up writes nothing, and a refusal nothing either: to keep the run short, their members
+  // are read with the next command that changes them (and all at the end), so a change would still be found there.
+  // A member of another chain is read at once: naming them changed nothing, and a refused check left no trace.
   const refusedAlike = expected.kind === 'error' && problems.length === 0;
   const t3 = performance.now();
-  if (req.op !== 'calculate' && !refusedAlike) {
+  if (cross) {
+    problems.push(...(await checkMembers(world, [{ req, res }], [cross])).map((p) => `after #${i}: ${p}`));
+    if (req.op === 'check') problems.push(...(await transactionAbsent(world, req)).map((p) => `after #${i}: ${p}`));
+  } else if (req.op !== 'calculate' && req.op !== 'lookup' && !refusedAlike) {
     problems.push(...(await checkMembers(world, [{ req, res }], touched(world, req))).map((p) => `after #${i}: ${p}`));
   }
   count('ms read', performance.now() - t3);
   if (problems.length) throw failure(world, problems);
+}
+
+/** The end of a run: every member as the model has them, and every total the sum of the member's ledger (D19). */
+async function finish(world: World) {
+  const problems = await checkMembers(world, []);
+  problems.push(...(await checkLedger(world)));
+  if (problems.length) throw failure(world, problems.map((p) => `at the end: ${p}`));
 }
 
 async function runSequence(cfg: SequenceConfig, cmds: Cmd[]) {
@@ -136,12 +143,12 @@ async function runSequence(cfg: SequenceConfig, cmds: Cmd[]) {
     count(`command ${cmd.c}${reqs.length ? '' : ' skipped'}`);
     for (const req of reqs) await step(world, String(i), req);
   }
-  const problems = await checkMembers(world, []);
-  if (problems.length) throw failure(world, problems.map((p) => `at the end: ${p}`));
+  const t1 = performance.now();
+  await finish(world);
+  count('ms finish', performance.now() - t1);
 }
 
-
-describe('the money engine against the reference model (issue 9)', () => {
+describe('the money engine of chains of venues against the reference model (issues 9, 20)', () => {
   afterAll(() => {
     if (STATS) console.log([...stats].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}: ${Math.round(v)}`).join('\n'));
   });
@@ -158,12 +165,20 @@ describe('the money engine against the reference model (issue 9)', () => {
     `${CONCURRENT_RUNS} random sequences of concurrent batches (PostgreSQL): some serial order explains every answer`,
     async () => {
       const batchArb = fc.record({
-        advance: fc.option(fc.integer({ min: 1, max: 30 * 3600 }), { freq: 4 }),
-        cmds: fc.array(commandArb({ check: 30, calc: 4, replay: 6, void: 8, refund: 10, refundAgain: 3, hold: 12, release: 4, capture: 10, adjust: 6, visit: 4 }), {
-          minLength: 2,
-          maxLength: 4,
-        }),
-        dup: fc.constantFrom(false, false, true),
+        // Often none or a few minutes, so that holds made in one batch can be captured in a later one; else hours.
+        advance: fc.oneof(
+          { arbitrary: fc.constant(null), weight: 2 },
+          { arbitrary: fc.integer({ min: 1, max: 600 }), weight: 1 },
+          { arbitrary: fc.integer({ min: 3600, max: 30 * 3600 }), weight: 2 },
+        ),
+        cmds: fc.array(
+          commandArb({ check: 30, calc: 4, replay: 6, void: 8, refund: 10, refundAgain: 3, hold: 12, release: 4, capture: 6, holdCapture: 6, adjust: 6, visit: 4, cross: 2 }),
+          { minLength: 2, maxLength: 4 },
+        ),
+        // dup: the batch's first check sent twice at once; twin: sent at once at another venue of the member's chain
+        // too (the same body and external_id: a check of each venue), so one member checks at two venues at once.
+        extra: fc.constantFrom('none' as const, 'dup' as const, 'twin' as const, 'twin' as const),
+        twinAt: fc.nat({ max: 11 }),
       });
       await fc.assert(fc.asyncProperty(configArb, sequenceOf(batchArb, 12, 20), runConcurrent), params(CONCURRENT_RUNS));
     },
@@ -183,11 +198,28 @@ function permutations(n: number): number[][] {
 interface Batch {
   advance: number | null;
   cmds: Cmd[];
-  dup: boolean;
+  extra: 'none' | 'dup' | 'twin';
+  twinAt: number;
+}
+
+/** The batch's first check of a member, also at another venue of their chain (with that venue's key of the same kind). */
+function twinOf(world: World, reqs: ModelRequest[], twinAt: number): ModelRequest | null {
+  for (const r of reqs) {
+    if (r.op !== 'check' || r.body.memberId === undefined || crossChain(world, r)) continue;
+    const chain = world.model.memberChain(r.body.memberId);
+    const others = chain ? world.model.venuesOf(chain).filter((v) => v !== r.at) : [];
+    if (others.length === 0) continue;
+    const at = others[twinAt % others.length]!;
+    const sel = r.key === CHAIN_KEY ? 2 : r.key & 1;
+    return { ...r, key: keyAt(world, at, sel), at };
+  }
+  return null;
 }
 
 async function runConcurrent(cfg: SequenceConfig, batches: Batch[]) {
+  const t0 = performance.now();
   const world = await setUpWorld(t, cfg);
+  count('ms concurrent setup', performance.now() - t0);
   count('concurrent sequences');
   world.trace.push(`start ${nowText(world)}; ${membersText(world.seen)}`);
   for (const [i, batch] of batches.entries()) {
@@ -199,16 +231,32 @@ async function runConcurrent(cfg: SequenceConfig, batches: Batch[]) {
       const problems = await checkMembers(world, []);
       if (problems.length) throw failure(world, problems.map((p) => `after #${i} clock: ${p}`));
     }
-    const reqs = batch.cmds.flatMap((c) => resolve(world, c));
+    // A hold-and-capture makes its hold first, alone; the capture goes with the batch.
+    const reqs: ModelRequest[] = [];
+    const prelude: ModelRequest[] = [];
+    for (const cmd of batch.cmds) {
+      const resolved = resolve(world, cmd);
+      if (cmd.c === 'holdCapture' && resolved.length === 2) prelude.push(resolved[0]!);
+      reqs.push(...resolved.slice(cmd.c === 'holdCapture' ? 1 : 0));
+    }
+    for (const req of prelude) await step(world, `${i} before`, req);
     const firstCheck = reqs.find((r) => r.op === 'check');
-    if (batch.dup && firstCheck) reqs.push(firstCheck);
+    const twin = batch.extra === 'twin' ? twinOf(world, reqs, batch.twinAt) : null;
+    if (twin) reqs.push(twin);
+    else if (batch.extra !== 'none' && firstCheck) reqs.push(firstCheck);
     if (reqs.length === 0) continue;
+    if (twin) count('batch with one member checking at two venues at once');
     const texts = reqs.map((r) => reqText(world, r));
+    const t1 = performance.now();
     const answers = await Promise.all(reqs.map((r) => send(world, r)));
+    count('ms concurrent send', performance.now() - t1);
     for (const [j, r] of reqs.entries()) count(`concurrent answer ${r.op} ${answers[j]!.status} ${answers[j]!.body?.error?.code ?? ''}`);
     world.trace.push(`#${i} at once:`);
     texts.forEach((text, j) => world.trace.push(`   [${j}] ${text} → ${resText(answers[j]!)}`));
+    const t2 = performance.now();
     const members = await readMembers(world);
+    count('ms concurrent read', performance.now() - t2);
+    const t3 = performance.now();
 
     // Some serial order of the batch must give every answer and leave the members as the app shows them.
     let chosen: { model: MoneyModel; order: number[] } | null = null;
@@ -220,9 +268,9 @@ async function runConcurrent(cfg: SequenceConfig, batches: Batch[]) {
       for (const j of order) {
         const e = model.apply(reqs[j]!);
         expected[j] = e;
-        problems.push(...compare(e, answers[j]!).map((p) => `[${j}] ${p}`));
+        problems.push(...compare(world, e, answers[j]!).map((p) => `[${j}] ${p}`));
       }
-      problems.push(...compareMembers(model, members));
+      problems.push(...compareMembers(model, members, world));
       if (problems.length === 0) {
         chosen = { model, order };
         count(`batch of ${reqs.length} explained by ${order.every((j, k) => j === k) ? 'the order sent' : 'another order'}`);
@@ -238,6 +286,7 @@ async function runConcurrent(cfg: SequenceConfig, batches: Batch[]) {
         ...closest!.problems,
       ]);
     }
+    count('ms concurrent orders', performance.now() - t3);
     world.model = chosen.model;
     // The tally takes the answers in the order that explains them (a capture's or a void's figures depend on it).
     for (const j of chosen.order) world.tally.observe(world, reqs[j]!, answers[j]!);
@@ -249,4 +298,5 @@ async function runConcurrent(cfg: SequenceConfig, batches: Batch[]) {
     world.seen = members;
     if (invariants.length) throw failure(world, invariants.map((p) => `after #${i}: ${p}`));
   }
+  await finish(world);
 }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import * as imports from '../../../src/modules/imports/service.js';
 import { venueLiability } from '../../../src/modules/reports/service.js';
 import * as members from '../../../src/modules/members/service.js';
+import { runExpiry } from '../../../src/modules/members/expiry-service.js';
 import { useTestApp } from '../../support/app.js';
 import { createChainKey, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
@@ -127,8 +128,8 @@ describe('the venue liability report', () => {
     expect(m4).toMatchObject({ home_venue_id: b.id, balance: 250 });
     const importVenues = await sql<{ venue_id: string | null }>`
       select l.venue_id from cashback_lots l where l.chain_id = ${a.chainId} and l.member_id in (${m3.id}, ${m4.id}) order by l.remaining desc`.execute(t.db);
-    // A lot is always some venue's: the import of no venue forms it at the chain's first venue, A.
-    expect(importVenues.rows.map((r) => r.venue_id)).toEqual([a.id, b.id]);
+    // The import of no venue forms the lot of no venue (its expiry will belong to no venue, as its import does); B's forms B's.
+    expect(importVenues.rows.map((r) => r.venue_id)).toEqual([null, b.id]);
 
     at('2030-03-11T06:00:00.000Z');
     // (A, 1 Mar) expired at 10 Mar 23:00 UTC with 4.00 in it. C-2 at C touches M1: the expiry is written by the same
@@ -190,6 +191,103 @@ describe('the venue liability report', () => {
     const otherApi = client(t, (await createKey(t, other)).secret);
     expect((await report(otherApi)).body.data).toEqual([row(other.id, { net: 0 }), row(null, { net: 0 })]);
     expect((await report(chain)).body.data.map((r: { venue_id: string | null }) => r.venue_id)).toEqual([a.id, b.id, c.id, null]);
+  });
+
+  it('cashback imported at no venue expires into the row of no venue, not the chain’s first venue', async () => {
+    at('2031-05-01T10:00:00.000Z');
+    const { a, b, c, apiA, chain } = await chainOfThree();
+    const card = newCardNumber();
+    const file = new Blob([`card_number,consent_date,opening_balance\n${card},2031-01-01,1000\n`], { type: 'text/csv' });
+    expect((await chain.post('/api/v1/members/imports', file)).status).toBe(202);
+    while (await imports.runNextImport(t.db, t.clock, 'a0000000-0000-7000-8000-00000000000a'));
+    const m = (await apiA.get(`/api/v1/members/lookup?card_number=${card}`)).body;
+    // The lot of no venue counts its days in the chain's first venue's zone (Berlin, CEST): day 1 May, expiring
+    // 11 May 00:00 Berlin = 10 May 22:00 UTC.
+    expect(m).toMatchObject({ home_venue_id: null, balance: 1000, expiring: [{ amount: 1000, on: '2031-05-11' }] });
+    const { rows: lots } = await sql<{ venue_id: string | null; day: string; expires_at: Date; remaining: string }>`
+      select venue_id, day::text as day, expires_at, remaining from cashback_lots where chain_id = ${a.chainId} and member_id = ${m.id}`.execute(t.db);
+    expect(lots.map((l) => [l.venue_id, l.day, new Date(l.expires_at).toISOString(), Number(l.remaining)])).toEqual([[null, '2031-05-01', '2031-05-10T22:00:00.000Z', 1000]]);
+
+    const from = '2031-05-01T00:00:00.000Z';
+    const to = '2031-05-12T00:00:00.000Z';
+    at('2031-05-01T11:00:00.000Z');
+    expect((await report(chain, from, to)).body.data).toEqual([row(a.id, { net: 0 }), row(b.id, { net: 0 }), row(c.id, { net: 0 }), row(null, { imported: 1000, net: 1000 })]);
+
+    at('2031-05-10T22:00:00.000Z');
+    // The worker's pass (over every chain of this file's database: its ledger entries are read for this chain only).
+    await runExpiry(t.db, t.clock.now());
+    const { rows: expiries } = await sql<{ venue_id: string | null; cashback: string }>`
+      select venue_id, cashback from ledger_entries where chain_id = ${a.chainId} and kind = 'expiry'`.execute(t.db);
+    expect(expiries.map((e) => [e.venue_id, Number(e.cashback)])).toEqual([[null, -1000]]);
+
+    // No venue: imported 10.00, expired 10.00, net 0; A (the first venue) untouched.
+    const expected = [row(a.id, { net: 0 }), row(b.id, { net: 0 }), row(c.id, { net: 0 }), row(null, { imported: 1000, expired: 1000, net: 0 })];
+    const res = await report(chain, from, to);
+    expect(res.body.data).toEqual(expected);
+    const nets = (res.body.data as { net: number }[]).reduce((s, r) => s + r.net, 0);
+    expect(nets).toBe(0);
+    expect(nets).toBe((await outstanding(a.chainId, to)) - (await outstanding(a.chainId, from)));
+    expect((await apiA.get(`/api/v1/members/${m.id}`)).body).toMatchObject({ balance: 0, expiring: [] });
+    expect(await members.verifyTotals(t.db, a.chainId)).toEqual([]);
+  });
+
+  it('a redemption at B of cashback imported at no venue, voided, goes back to the lot of no venue, whose expiry stays no venue’s', async () => {
+    at('2031-06-01T10:00:00.000Z');
+    const { a, b, c, apiA, apiB, chain } = await chainOfThree();
+    const [card1, card2] = [newCardNumber(), newCardNumber()];
+    const file = new Blob([`card_number,consent_date,opening_balance\n${card1},2031-01-01,1000\n${card2},2031-01-01,1000\n`], { type: 'text/csv' });
+    expect((await chain.post('/api/v1/members/imports', file)).status).toBe(202);
+    while (await imports.runNextImport(t.db, t.clock, 'a0000000-0000-7000-8000-00000000000a'));
+    const m1 = (await apiA.get(`/api/v1/members/lookup?card_number=${card1}`)).body;
+    const m2 = (await apiA.get(`/api/v1/members/lookup?card_number=${card2}`)).body;
+    const check = async (externalId: string, memberId: string, amount: number, redeem: number) => {
+      const r = await apiB.post('/api/v1/checks', { external_id: externalId, member_id: memberId, line_items: [{ name: 'Dinner', quantity: 1, unit_price: amount }], redeem_amount: redeem });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body;
+    };
+    const recorded = async (externalId: string) =>
+      (await sql<{ redeemed_lots: Record<string, number> | null }>`
+        select redeemed_lots from transactions where chain_id = ${a.chainId} and venue_id = ${b.id} and external_id = ${externalId}`.execute(t.db)).rows[0]!.redeemed_lots;
+    const lotsOf = async (memberId: string) =>
+      (await sql<{ venue_id: string | null; day: string; remaining: string }>`
+        select venue_id, day::text as day, remaining from cashback_lots where chain_id = ${a.chainId} and member_id = ${memberId} order by day, lot_venue`.execute(t.db)).rows.map(
+        (l) => [l.venue_id, l.day, Number(l.remaining)],
+      );
+
+    at('2031-06-02T10:00:00.000Z');
+    // B-1 redeems 3.00 of M1's lot of no venue (1 Jun), earns floor(2700 × 10 %) = 2.70 into (B, 2 Jun).
+    expect(await check('B-1', m1.id, 3000, 300)).toMatchObject({ redeemed: 300, earned: 270 });
+    expect(await recorded('B-1')).toEqual({ ':2031-06-01': 300 });
+    // B-2 redeems all 10.00 of M2's lot of no venue (emptied), earns floor(1000 × 10 %) = 1.00 into (B, 2 Jun).
+    expect(await check('B-2', m2.id, 2000, 1000)).toMatchObject({ redeemed: 1000, earned: 100 });
+    expect(await recorded('B-2')).toEqual({ ':2031-06-01': 1000 });
+    expect(await lotsOf(m1.id)).toEqual([[null, '2031-06-01', 700], [b.id, '2031-06-02', 270]]);
+    expect(await lotsOf(m2.id)).toEqual([[null, '2031-06-01', 0], [b.id, '2031-06-02', 100]]);
+
+    at('2031-06-03T10:00:00.000Z');
+    for (const id of ['B-1', 'B-2']) expect((await apiB.post(`/api/v1/transactions/${id}/void`)).status).toBe(200);
+    // Each redemption goes back whole to the lot of no venue it came from (M2's formed again); the earnings are taken back.
+    expect(await recorded('B-1')).toBeNull();
+    expect(await recorded('B-2')).toBeNull();
+    expect(await lotsOf(m1.id)).toEqual([[null, '2031-06-01', 1000], [b.id, '2031-06-02', 0]]);
+    expect(await lotsOf(m2.id)).toEqual([[null, '2031-06-01', 1000], [b.id, '2031-06-02', 0]]);
+    for (const m of [m1, m2]) expect((await apiA.get(`/api/v1/members/${m.id}`)).body).toMatchObject({ balance: 1000, expiring: [{ amount: 1000, on: '2031-06-11' }] });
+
+    // 11 Jun 00:00 Berlin = 10 Jun 22:00 UTC: both lots expire, each an entry of no venue.
+    at('2031-06-10T22:00:00.000Z');
+    // The worker's pass (over every chain of this file's database: its ledger entries are read for this chain only).
+    await runExpiry(t.db, t.clock.now());
+    const { rows: expiries } = await sql<{ venue_id: string | null; cashback: string }>`
+      select venue_id, cashback from ledger_entries where chain_id = ${a.chainId} and kind = 'expiry'`.execute(t.db);
+    expect(expiries.map((e) => [e.venue_id, Number(e.cashback)])).toEqual([[null, -1000], [null, -1000]]);
+
+    // B: earned 2.70 + 1.00 − 3.70, redeemed 13.00 − 13.00: all 0. No venue: imported 20.00, expired 20.00.
+    const from = '2031-06-01T00:00:00.000Z';
+    const to = '2031-06-12T00:00:00.000Z';
+    const res = await report(chain, from, to);
+    expect(res.body.data).toEqual([row(a.id, { net: 0 }), row(b.id, { net: 0 }), row(c.id, { net: 0 }), row(null, { imported: 2000, expired: 2000, net: 0 })]);
+    expect((res.body.data as { net: number }[]).reduce((s, r) => s + r.net, 0)).toBe((await outstanding(a.chainId, to)) - (await outstanding(a.chainId, from)));
+    expect(await members.verifyTotals(t.db, a.chainId)).toEqual([]);
   });
 
   it('refuses a period that is missing, not a date-time, or not from before to: 400 parameter_invalid naming it', async () => {

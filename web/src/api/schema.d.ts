@@ -878,6 +878,238 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dashboard/api/categories/{external_id}/venue-rules/{venue_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Give a venue a rule of its own for a category, which wins there over the chain's */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    external_id: string;
+                    /** @description A venue of the owner’s chain. */
+                    venue_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The changes, over the venue's own rule if it has one, else over the chain's; the whole rule then wins at that venue. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                        cashback_percent?: number | null;
+                        /** @description Lines of this category earn cashback. Owner only. */
+                        earns_cashback?: boolean;
+                        /** @description Lines of this category can be paid with cashback. Owner only. */
+                        payable_with_cashback?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                            cashback_percent: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Lines of this category earn cashback. Owner only. */
+                            earns_cashback: boolean;
+                            external_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "category";
+                            /** @description Lines of this category can be paid with cashback. Owner only. */
+                            payable_with_cashback: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+                            venue_rules: {
+                                /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                                cashback_percent: number | null;
+                                /** @description Lines of this category earn cashback. Owner only. */
+                                earns_cashback: boolean;
+                                /** @description Lines of this category can be paid with cashback. Owner only. */
+                                payable_with_cashback: boolean;
+                                /** Format: uuid */
+                                venue_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** The venue follows the chain's rule for the category again */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    external_id: string;
+                    /** @description A venue of the owner’s chain. */
+                    venue_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                            cashback_percent: number | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Lines of this category earn cashback. Owner only. */
+                            earns_cashback: boolean;
+                            external_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "category";
+                            /** @description Lines of this category can be paid with cashback. Owner only. */
+                            payable_with_cashback: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description Venues of the chain with a rule of their own for this category, which wins there over the chain's (D21). Owner only. */
+                            venue_rules: {
+                                /** @description The category's own earning percent; null: the member's level percent. Owner only. */
+                                cashback_percent: number | null;
+                                /** @description Lines of this category earn cashback. Owner only. */
+                                earns_cashback: boolean;
+                                /** @description Lines of this category can be paid with cashback. Owner only. */
+                                payable_with_cashback: boolean;
+                                /** Format: uuid */
+                                venue_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/config": {
         parameters: {
             query?: never;

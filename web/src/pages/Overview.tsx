@@ -111,26 +111,8 @@ function VenueBreakdown({ overview: o, format }: { overview: Overview; format: (
       <Group justify="space-between" mb="xs">
         <Title order={4}>Venues of {chain.name}</Title>
         <Group gap="xs">
-          <SegmentedControl
-            size="xs"
-            value={period}
-            onChange={(v) => setPeriod(v as 'today' | 'month')}
-            data={[
-              { value: 'today', label: 'Today' },
-              { value: 'month', label: 'This month' },
-            ]}
-            aria-label="Period"
-          />
-          <SegmentedControl
-            size="xs"
-            value={mode}
-            onChange={(v) => setMode(v as 'live' | 'test')}
-            data={[
-              { value: 'live', label: 'Live' },
-              { value: 'test', label: 'Test' },
-            ]}
-            aria-label="Traffic"
-          />
+          <Choice label="Period" value={period} onChange={setPeriod} options={{ today: 'Today', month: 'This month' }} />
+          <Choice label="Traffic" value={mode} onChange={setMode} options={{ live: 'Live', test: 'Test' }} />
         </Group>
       </Group>
       <Text size="sm" c="dimmed" mb="xs">
@@ -170,6 +152,19 @@ function VenueBreakdown({ overview: o, format }: { overview: Overview; format: (
         ]}
       />
     </Paper>
+  );
+}
+
+/** One of a few values, as a row of small buttons; `options` maps each value to its label, in the order shown. */
+function Choice<T extends string>({ label, value, onChange, options }: { label: string; value: T; onChange: (value: T) => void; options: Record<T, string> }) {
+  return (
+    <SegmentedControl
+      size="xs"
+      value={value}
+      onChange={(v) => onChange(v as T)}
+      data={Object.entries<string>(options).map(([v, l]) => ({ value: v, label: l }))}
+      aria-label={label}
+    />
   );
 }
 

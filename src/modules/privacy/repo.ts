@@ -1,10 +1,13 @@
 // SQL for a member's export and erasure: their row whether erased or not, their cards, ledger pages, the erasure.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { keysetPage } from '../../db/keyset.js';
+import type { LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
-import type { LedgerRow, MemberRow } from './repo.js';
 
-export interface HeldMember extends MemberRow {
+type LedgerRow = Selectable<LedgerEntriesTable>;
+
+export interface HeldMember extends Selectable<MembersTable> {
   cards: { card_number: string; created_at: Date }[];
 }
 
@@ -42,28 +45,13 @@ export async function ledgerPage(db: Db, chainId: string, memberId: string, page
     .where('member_id', '=', memberId)
     .$if(only.kind !== undefined, (q) => q.where('kind', '=', only.kind!))
     .$if(only.withReason === true, (q) => q.where('reason', 'is not', null))
-    .$if(page.startingAfter !== undefined, (q) => q.where('id', '<', page.startingAfter!))
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1)
+    .$call(keysetPage(page))
     .execute();
 }
 
 /** Replaces a ledger entry's reason text (it quoted the member); its amounts are never touched. */
 export async function replaceReason(db: Db, chainId: string, id: string, reason: string): Promise<void> {
   await db.updateTable('ledger_entries').set({ reason }).where('chain_id', '=', chainId).where('id', '=', id).execute();
-}
-
-/** The chain's key for hashing erased card numbers; with `create`, drawn (`secret`) if the chain has none yet. */
-export async function erasureKey(db: Db, chainId: string, create?: { secret: string }): Promise<string | undefined> {
-  if (create) await db.insertInto('member_erasure_keys').values({ chain_id: chainId, secret: create.secret }).onConflict((oc) => oc.column('chain_id').doNothing()).execute();
-  const row = await db.selectFrom('member_erasure_keys').select('secret').where('chain_id', '=', chainId).executeTakeFirst();
-  return row?.secret;
-}
-
-/** Records erased card numbers by their keyed hashes (an import skips them). */
-export async function insertErasedCards(db: Db, chainId: string, hashes: string[]): Promise<void> {
-  if (hashes.length === 0) return;
-  await db.insertInto('erased_cards').values(hashes.map((card_hash) => ({ chain_id: chainId, card_hash }))).onConflict((oc) => oc.doNothing()).execute();
 }
 
 /**

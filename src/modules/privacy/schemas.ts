@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Transaction } from '../checks/schemas.js';
 import { Hold } from '../holds/schemas.js';
 import { Event } from '../webhooks/schemas.js';
-import { HistoryEntry } from './schemas.js';
+import { HistoryEntry } from '../members/schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description ? { description } : {});

@@ -1,6 +1,6 @@
 // A member's data on request: the export (everything held about them, one document, read page by page) and the
-// erasure (personal data removed wherever a copy sits; the ledger and transactions kept, anonymised).
-import { createHmac, randomBytes } from 'node:crypto';
+// erasure (personal data removed wherever a copy sits; the ledger and transactions kept, anonymised). Both span the
+// members, checks, holds and visits modules, so they live above them.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
 import { writeTogether } from '../../db/statement.js';
@@ -14,12 +14,12 @@ import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as checks from '../checks/reads.js';
 import * as holds from '../holds/service.js';
+import { recordErasedCards } from '../members/erased-cards.js';
+import { presentHistoryEntry } from '../members/service.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, listEventsNaming, replaceEventData, type EventRequest } from '../webhooks/events.js';
-import { lockVenueImports } from './bulk-import-repo.js';
-import * as repo from './privacy-repo.js';
-import type { ExportedMember, MemberErasure } from './privacy-schemas.js';
-import { presentHistoryEntry } from './service.js';
+import * as repo from './repo.js';
+import type { ExportedMember, MemberErasure } from './schemas.js';
 
 /** What an erased piece of text reads instead. */
 const ERASED = '[erased]';
@@ -253,17 +253,6 @@ async function* answersNaming(trx: Db, chainId: string, memberId: string) {
   }
 }
 
-const cardHash = (key: string, card: string) => createHmac('sha256', key).update(card).digest('hex');
-
-/**
- * How an import recognises an erased member's card: the card number's keyed hash, as erasure records it, or null
- * when the chain has erased no one (and so has no key).
- */
-export async function erasedCardHasher(db: Db, chainId: string): Promise<(card: string) => string | null> {
-  const key = await repo.erasureKey(db, chainId);
-  return (card) => (key ? cardHash(key, card) : null);
-}
-
 /**
  * The dashboard's confirmation of an erasure: the owner typed one of the member's card numbers, or ERASE (a member
  * may have no card to read off). 400 parameter_invalid on `confirm` otherwise.
@@ -315,10 +304,7 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   await scrubEach(everyItem(ledgerList(trx, caller, id, { withReason: true }), byId), (e) => ({ ...e, reason: text(e.reason!) }), (e) => repo.replaceReason(trx, caller.chainId, e.id, e.reason!));
 
   // Their card numbers stay known to imports, as keyed hashes only: re-running an old file must not enrol them again.
-  // Taken as an import batch takes it, so no batch reads the cards as neither held nor erased.
-  await lockVenueImports(trx, caller.chainId);
-  const key = await repo.erasureKey(trx, caller.chainId, { secret: randomBytes(32).toString('hex') });
-  await repo.insertErasedCards(trx, caller.chainId, [...values.cards].map((card) => cardHash(key!, card)));
+  await recordErasedCards(trx, caller.chainId, [...values.cards]);
 
   const at = caller.now;
   await repo.eraseMember(trx, caller.chainId, id, at);

@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import { callerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
-import * as privacy from './privacy.js';
-import { MemberErasure, MemberExport } from './privacy-schemas.js';
-import { MemberParams } from './schemas.js';
+import { MemberParams } from '../members/schemas.js';
+import { MemberErasure, MemberExport } from './schemas.js';
+import * as service from './service.js';
 
 const tags = ['Members'];
 
-export async function memberPrivacyRoutes(app: App): Promise<void> {
+export async function privacyRoutes(app: App): Promise<void> {
   app.get(
     '/v1/members/:id/export',
     {
@@ -25,7 +25,7 @@ export async function memberPrivacyRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const document = await privacy.exportMember(app.deps.db, callerOf(req), req.params.id);
+      const document = await service.exportMember(app.deps.db, callerOf(req), req.params.id);
       // Streamed as it is read: the pieces form one MemberExport, which the schema documents (streams skip serialising).
       return reply.type('application/json; charset=utf-8').send(Readable.from(document) as never);
     },
@@ -45,6 +45,6 @@ export async function memberPrivacyRoutes(app: App): Promise<void> {
         response: withErrors({ 200: MemberErasure }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => privacy.eraseMember(trx, callerOf(req), req.params.id, app.deps.clock, eventRequestOf(req))),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.eraseMember(trx, callerOf(req), req.params.id, app.deps.clock, eventRequestOf(req))),
   );
 }

@@ -1,0 +1,419 @@
+// The world of one sequence of the model-based test (test/modules/checks/model.test.ts): two chains of venues with
+// their programs, categories, keys and members, made through the app's own services and API, and the same world
+// as the reference model (test/support/money-model.ts) sees it; reading the members back and comparing them.
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { placeOf, type Venue } from '../../src/modules/accounts/service.js';
+import * as catalogue from '../../src/modules/catalogue/service.js';
+import type { TestApp } from './app.js';
+import { createChainKey, createKey, createProgram, createVenue, newCardNumber, seedLedger } from './factories.js';
+import { client, type Response } from './http.js';
+import { MoneyModel, type CategoryRule, type ChainConfig, type KeyConfig, type MemberView, type ModelCheckBody, type ModelRequest, type RuleValues, type VenueConfig, type WorldConfig } from './money-model.js';
+import { Tally } from './money-model-tally.js';
+
+export const BASE_TIME = Date.parse('2027-02-01T00:00:00.000Z');
+
+/** A key's own register rules; null: not set (the venue's apply). */
+export interface KeyGen {
+  perCheck: number | null;
+  perDay: number | null;
+  maxAge: number | null;
+  viaHolds: boolean;
+}
+
+/** A venue's register rules, every key's defaults there; null: not set. */
+export interface VenueGen {
+  perCheck: number | null;
+  perDay: number | null;
+  holdTtl: number | null;
+}
+
+export interface SequenceConfig {
+  /** The time zones of venues A, B, C (chain c1) and D (chain c2). */
+  timezones: string[];
+  /** Minutes after BASE_TIME (UTC) at which the sequence starts: venue days begin at different moments. */
+  startMinute: number;
+  /** Of chain c1's cashback program, then c2's. */
+  maxRedeemPercent: number[];
+  venues: VenueGen[];
+  /** A.K0, A.K1, B.K0, B.K1, C.K0, C.K1, D.K0, D.K1, then c1's chain key. */
+  keys: KeyGen[];
+  /** Opening cashback balance and spend of the cashback members m0, m1 (c1) and x (c2). */
+  balances: number[];
+  spends: number[];
+}
+
+/** Venues: A, B, C of chain c1 (far apart in time), D alone in chain c2. */
+export const VENUES = ['A', 'B', 'C', 'D'] as const;
+const CHAIN_OF: Record<string, string> = { A: 'c1', B: 'c1', C: 'c1', D: 'c2' };
+/** Key indexes: two venue keys per venue (2·venue + 0|1), then c1's chain key. */
+export const CHAIN_KEY = 8;
+
+/**
+ * Members and where they enrolled: m0, m1 (cashback) and s (stamps) of c1; x (cashback) of c2; ghost does not exist.
+ * Commands name them by their index here.
+ */
+export const MEMBERS = ['m0', 'm1', 's', 'ghost', 'x'] as const;
+const HOMES: Record<string, string> = { m0: 'A', m1: 'B', s: 'C', x: 'D' };
+export const REAL_MEMBERS = ['m0', 'm1', 's', 'x'];
+/** The cashback members, whose balances the tally follows. */
+export const CASHBACK_MEMBERS = ['m0', 'm1', 'x'];
+const GHOST_MEMBER = '01900000-0000-7000-8000-00000000beef';
+const GHOST_HOLD = '01900000-0000-7000-8000-00000000dead';
+const GHOST_CARD = 'CNOSUCHCARD';
+
+const LEVELS = [
+  { name: 'Bronze', min_spend: 0, percent: 3 },
+  { name: 'Silver', min_spend: 5_000, percent: 5 },
+  { name: 'Gold', min_spend: 15_000, percent: 7.5 },
+];
+/** c1's categories; c2 has none, so the same names take the defaults there. */
+const CATEGORIES: Record<string, CategoryRule> = {
+  tobacco: { earns: false, payable: true, bp: null },
+  alcohol: { earns: true, payable: false, bp: null },
+  desserts: { earns: true, payable: true, bp: 1250 },
+};
+/** Venues' own rules for c1's categories (D21): tobacco earns 1 % at B, desserts earn 20 % but are not payable at C. */
+const VENUE_CATEGORIES: Record<string, Record<string, CategoryRule>> = {
+  A: {},
+  B: { tobacco: { earns: true, payable: true, bp: 100 } },
+  C: { desserts: { earns: true, payable: false, bp: 2000 } },
+  D: {},
+};
+const STAMPS = { required: 5, perVisit: 2, minCheckAmount: 500 };
+
+const keyArb: fc.Arbitrary<KeyGen> = fc.record({
+  perCheck: fc.option(fc.integer({ min: 15, max: 150 }), { freq: 2 }),
+  perDay: fc.option(fc.integer({ min: 20, max: 300 }), { freq: 2 }),
+  maxAge: fc.option(fc.constantFrom(60, 600, 3600, 4 * 3600), { freq: 2 }),
+  viaHolds: fc.constantFrom(false, false, false, false, false, true),
+});
+
+/** Mostly unset: a venue's rule shows where a key has none of its own. */
+const venueArb: fc.Arbitrary<VenueGen> = fc.record({
+  perCheck: fc.oneof({ arbitrary: fc.constant(null), weight: 5 }, { arbitrary: fc.integer({ min: 20, max: 150 }), weight: 1 }),
+  perDay: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.integer({ min: 30, max: 300 }), weight: 1 }),
+  holdTtl: fc.constantFrom(null, null, null, null, 300, 1800),
+});
+
+export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
+  timezones: fc.tuple(
+    fc.constantFrom('UTC', 'Europe/Dublin'),
+    fc.constantFrom('America/New_York', 'America/Los_Angeles', 'Pacific/Honolulu'),
+    fc.constantFrom('Asia/Tokyo', 'Pacific/Auckland', 'Australia/Adelaide'),
+    fc.constantFrom('Pacific/Auckland', 'America/New_York'),
+  ),
+  startMinute: fc.integer({ min: 0, max: 24 * 60 - 1 }),
+  maxRedeemPercent: fc.tuple(fc.constantFrom(50, 75, 100), fc.constantFrom(50, 100)),
+  venues: fc.tuple(venueArb, venueArb, venueArb, venueArb),
+  keys: fc.tuple(keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb),
+  balances: fc.tuple(fc.constantFrom(0, 60, 300, 1500), fc.constantFrom(150, 800), fc.constantFrom(0, 400)),
+  spends: fc.tuple(fc.constantFrom(0, 0, 4_500, 14_000), fc.constantFrom(0, 4_800), fc.constantFrom(0, 6_000)),
+});
+
+type Api = ReturnType<typeof client>;
+
+export interface World {
+  t: TestApp;
+  cfg: SequenceConfig;
+  model: MoneyModel;
+  /** One client per key of the model's configuration. */
+  apis: Api[];
+  /** local id → the app's id (members, holds, venues A–D). */
+  ids: Map<string, string>;
+  local: Map<string, string>;
+  /** Each member's card number and barcode value (a c2 member's barcode carries their serial). */
+  cards: Map<string, string>;
+  barcodes: Map<string, string>;
+  /** The bodies of checks applied, by their key in the model (venue and external_id), for replays. */
+  bodies: Map<string, ModelCheckBody>;
+  n: number;
+  tally: Tally;
+  /** The members as last read from the app. */
+  seen: Map<string, Record<string, any>>;
+  trace: string[];
+}
+
+/** Sets the app's clock to `ms` (the ManualClock moves backwards too: every sequence has its own fresh chains). */
+function setClock(t: TestApp, ms: number) {
+  t.clock.advance(ms - t.clock.now().getTime());
+}
+
+function ruleValues(k: { perCheck: number | null; perDay: number | null; maxAge?: number | null; viaHolds?: boolean; holdTtl?: number | null }): RuleValues {
+  return { perCheck: k.perCheck, perDay: k.perDay, maxAgeSeconds: k.maxAge ?? null, viaHolds: k.viaHolds ? true : null, holdTtlSeconds: k.holdTtl ?? null };
+}
+
+/** The settings a venue or a key sends for its rules: only those set. */
+function ruleSettings(r: RuleValues): Record<string, unknown> {
+  return {
+    ...(r.perCheck === null ? {} : { max_cashback_per_check: r.perCheck }),
+    ...(r.perDay === null ? {} : { max_cashback_per_day: r.perDay }),
+    ...(r.maxAgeSeconds === null ? {} : { max_check_age_seconds: r.maxAgeSeconds }),
+    ...(r.viaHolds === null ? {} : { redeem_only_via_holds: r.viaHolds }),
+    ...(r.holdTtlSeconds === null ? {} : { hold_ttl_seconds: r.holdTtlSeconds }),
+  };
+}
+
+function worldConfig(cfg: SequenceConfig): WorldConfig {
+  const levels = LEVELS.map((l) => ({ name: l.name, minSpend: l.min_spend, bp: Math.round(l.percent * 100) }));
+  const chain = (maxRedeemPercent: number, categories: Record<string, CategoryRule>): ChainConfig => ({
+    levels,
+    maxRedeemBp: maxRedeemPercent * 100,
+    categories,
+    stamps: STAMPS,
+  });
+  const venues = Object.fromEntries(
+    VENUES.map((v, i): [string, VenueConfig] => [v, { chain: CHAIN_OF[v]!, timezone: cfg.timezones[i]!, categories: VENUE_CATEGORIES[v]!, rules: ruleValues(cfg.venues[i]!) }]),
+  );
+  const keys = cfg.keys.map((k, i): KeyConfig => (i === CHAIN_KEY ? { chain: 'c1', venue: null, rules: ruleValues(k) } : { chain: CHAIN_OF[VENUES[i >> 1]!]!, venue: VENUES[i >> 1]!, rules: ruleValues(k) }));
+  return { chains: { c1: chain(cfg.maxRedeemPercent[0]!, CATEGORIES), c2: chain(cfg.maxRedeemPercent[1]!, {}) }, venues, keys };
+}
+
+export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World> {
+  setClock(t, BASE_TIME + cfg.startMinute * 60_000);
+  const config = worldConfig(cfg);
+  // Independent steps run at once (on PostgreSQL they overlap; PGlite runs them one after another anyway); so the
+  // default program is named, not left to whichever program is made first.
+  const venue = (v: string, chainId?: string) =>
+    createVenue(t, {
+      timezone: config.venues[v]!.timezone,
+      settings: { manual_adjustments_allowed: true, ...ruleSettings(config.venues[v]!.rules) },
+      ...(chainId ? { chainId } : {}),
+    });
+  const [a, d] = await Promise.all([venue('A'), venue('D')]);
+  const venueRows: Venue[] = [a, ...(await Promise.all([venue('B', a.chainId), venue('C', a.chainId)])), d];
+  const [, stamps] = await Promise.all([
+    createProgram(t, a, 'cashback', { settings: { levels: LEVELS, max_redeem_percent: cfg.maxRedeemPercent[0] }, isDefault: true }),
+    createProgram(t, a, 'stamps', {
+      settings: { stamps_required: STAMPS.required, reward_name: 'Coffee', stamps_per_visit: STAMPS.perVisit, min_check_amount: STAMPS.minCheckAmount },
+      isDefault: false,
+    }),
+    createProgram(t, d, 'cashback', { settings: { levels: LEVELS, max_redeem_percent: cfg.maxRedeemPercent[1] }, barcodeFormat: 'qr_serial', isDefault: true }),
+  ]);
+  const apis: Api[] = await Promise.all(
+    config.keys.map(async (k) => {
+      const rules = ruleSettings(k.rules);
+      const made = k.venue === null ? await createChainKey(t, a.chainId, { rules }) : await createKey(t, venueRows[VENUES.indexOf(k.venue as 'A')]!, { rules });
+      return client(t, made.secret);
+    }),
+  );
+  await Promise.all(
+    Object.entries(CATEGORIES).map(async ([category, rule]) => {
+      const put = await apis[0]!.put(`/api/v1/catalog/categories/${category}`, { name: category });
+      if (put.status !== 201 && put.status !== 200) throw new Error(`fixture: category ${category}: ${put.status} ${JSON.stringify(put.body)}`);
+      await catalogue.setCategoryRules(t.db, a.chainId, category, ruleInput(rule));
+      for (const [i, v] of VENUES.entries()) {
+        const own = VENUE_CATEGORIES[v]![category];
+        if (own) await catalogue.setVenueCategoryRules(t.db, placeOf(venueRows[i]!), category, ruleInput(own));
+      }
+    }),
+  );
+  const ids = new Map<string, string>([['ghost', GHOST_MEMBER], ['hX', GHOST_HOLD]]);
+  VENUES.forEach((v, i) => ids.set(v, venueRows[i]!.id));
+  const cards = new Map<string, string>([['ghost', GHOST_CARD]]);
+  const barcodes = new Map<string, string>([['ghost', GHOST_CARD]]);
+  await Promise.all(
+    REAL_MEMBERS.map(async (local) => {
+      const home = venueRows[VENUES.indexOf(HOMES[local] as 'A')]!;
+      const res = await apis[2 * VENUES.indexOf(HOMES[local] as 'A')]!.post('/api/v1/members', {
+        card_number: newCardNumber(),
+        consent: true,
+        ...(local === 's' ? { program_id: stamps.id } : {}),
+      });
+      if (res.status !== 201) throw new Error(`fixture: member ${local}: ${res.status} ${JSON.stringify(res.body)}`);
+      ids.set(local, res.body.id);
+      cards.set(local, res.body.card_numbers[0]);
+      barcodes.set(local, res.body.barcode.value);
+      const i = CASHBACK_MEMBERS.indexOf(local);
+      if (i >= 0 && (cfg.balances[i] || cfg.spends[i])) {
+        await seedLedger(t, home, { memberId: res.body.id, kind: 'import', cashback: cfg.balances[i]!, spend: cfg.spends[i]! });
+      }
+    }),
+  );
+  if (barcodes.get('x') === cards.get('x')) throw new Error('fixture: x should have a serial barcode');
+  const model = MoneyModel.create(
+    config,
+    t.clock.now().getTime(),
+    REAL_MEMBERS.map((id) => {
+      const i = CASHBACK_MEMBERS.indexOf(id);
+      return { id, home: HOMES[id]!, program: id === 's' ? ('stamps' as const) : ('cashback' as const), balance: cfg.balances[i] ?? 0, spend: cfg.spends[i] ?? 0 };
+    }),
+  );
+  const world: World = {
+    t,
+    cfg,
+    model,
+    apis,
+    ids,
+    local: new Map([...ids].map(([l, s]) => [s, l])),
+    cards,
+    barcodes,
+    bodies: new Map(),
+    n: 0,
+    tally: new Tally(Object.fromEntries(CASHBACK_MEMBERS.map((m, i) => [m, cfg.balances[i]!]))),
+    seen: new Map(),
+    trace: [],
+  };
+  const problems = await checkMembers(world, []);
+  if (problems.length) throw new Error(`fixture: members differ from the model before any command:\n${problems.join('\n')}`);
+  return world;
+}
+
+const ruleInput = (rule: CategoryRule) => ({
+  earns_cashback: rule.earns,
+  payable_with_cashback: rule.payable,
+  ...(rule.bp === null ? {} : { cashback_percent: rule.bp / 100 }),
+});
+
+// ---------------------------------------------------------------- keys and venues
+
+/** The venue key `sel` (0, 1) of a venue, or with `sel` 2 its chain's key where the chain has one. */
+export function keyAt(world: World, venue: string, sel: number): number {
+  const i = VENUES.indexOf(venue as 'A');
+  return sel === 2 && world.model.chainOf(venue) === 'c1' ? CHAIN_KEY : 2 * i + (sel === 1 ? 1 : 0);
+}
+
+export const keyName = (ix: number): string => (ix === CHAIN_KEY ? 'c1-key' : `${VENUES[ix >> 1]}.K${ix & 1}`);
+
+/** The app's id of a local one; a hold that was never created stands for one that does not exist. */
+export const sid = (world: World, local: string): string => {
+  const id = world.ids.get(local) ?? (/^h\d+$/.test(local) ? GHOST_HOLD : undefined);
+  if (!id) throw new Error(`harness: no app id for ${local}`);
+  return id;
+};
+
+/** A key of each chain, to read its members with. */
+const readerOf = (world: World, local: string) => world.apis[world.model.memberChain(local) === 'c2' ? 6 : 0]!;
+
+// ---------------------------------------------------------------- members
+
+function compareMember(out: string[], world: World | null, local: string, v: MemberView, m: any) {
+  const p = `member ${local}.`;
+  const diff = (what: string, expected: unknown, actual: unknown) => {
+    if (expected !== actual) out.push(`${p}${what}: model ${JSON.stringify(expected)}, app ${JSON.stringify(actual)}`);
+  };
+  if (world) diff('home_venue_id', world.ids.get(v.home), m.home_venue_id);
+  diff('balance', v.balance, m.balance);
+  diff('held', v.held, m.held);
+  diff('available', v.available, m.available);
+  diff('total_spend', v.totalSpend, m.total_spend);
+  diff('visits', v.visits, m.visits);
+  diff('level', v.level, m.level?.name ?? null);
+  diff('stamps.count', v.stamps?.count ?? null, m.stamps?.count ?? null);
+  diff('stamps.rewards_available', v.stamps?.rewardsAvailable ?? null, m.stamps?.rewards_available ?? null);
+}
+
+/** Where a member the app answered with differs from the model's view of them. */
+export function compareMemberView(local: string, v: MemberView, m: any, world: World | null = null): string[] {
+  const out: string[] = [];
+  compareMember(out, world, local, v, m);
+  return out;
+}
+
+/** Reads members from the app: `only` one by one (with a key of each one's chain), else every member, a list per chain. */
+export async function readMembers(world: World, only?: string[]): Promise<Map<string, any>> {
+  const out = new Map<string, any>();
+  if (only && only.length < 3) {
+    const read = await Promise.all(only.map((local) => readerOf(world, local).get(`/api/v1/members/${sid(world, local)}`)));
+    only.forEach((local, i) => {
+      if (read[i]!.status !== 200) throw new Error(`GET member ${local}: ${read[i]!.status} ${JSON.stringify(read[i]!.body)}`);
+      out.set(local, read[i]!.body);
+    });
+    return out;
+  }
+  const lists = await Promise.all([world.apis[0]!.get('/api/v1/members?limit=10'), world.apis[6]!.get('/api/v1/members?limit=10')]);
+  for (const list of lists) if (list.status !== 200) throw new Error(`GET members: ${list.status} ${JSON.stringify(list.body)}`);
+  for (const local of REAL_MEMBERS) {
+    const [mine, other] = world.model.memberChain(local) === 'c2' ? [lists[1]!, lists[0]!] : [lists[0]!, lists[1]!];
+    const m = mine.body.data.find((x: any) => x.id === sid(world, local));
+    if (!m) throw new Error(`GET members: ${local} missing`);
+    if (other.body.data.some((x: any) => x.id === sid(world, local))) throw new Error(`GET members: ${local} is listed by a key of another chain`);
+    out.set(local, m);
+  }
+  return out;
+}
+
+export function membersText(members: Map<string, any>): string {
+  return [...members]
+    .map(([local, m]) =>
+      m.program_type === 'cashback'
+        ? `${local}: balance=${m.balance} held=${m.held} available=${m.available} spend=${m.total_spend} visits=${m.visits} level=${m.level?.name}`
+        : `${local}: stamps=${m.stamps?.count} rewards=${m.stamps?.rewards_available} spend=${m.total_spend} visits=${m.visits}`,
+    )
+    .join('; ');
+}
+
+/** Compares the members with a model, without the independent invariants. */
+export function compareMembers(model: MoneyModel, members: Map<string, any>, world: World | null = null): string[] {
+  const out: string[] = [];
+  for (const [local, m] of members) compareMember(out, world, local, model.memberView(local), m);
+  return out;
+}
+
+/**
+ * Reads members (all, or `only`), compares them with the model and checks the invariants of the tally (from the
+ * answers of `done`, the requests since the last read); remembers what it read.
+ */
+export async function checkMembers(world: World, done: { req: ModelRequest; res: Response }[], only?: string[]): Promise<string[]> {
+  const members = await readMembers(world, only);
+  const out = compareMembers(world.model, members, world);
+  out.push(...world.tally.check(world, members, done));
+  for (const [local, m] of members) world.seen.set(local, m);
+  return out;
+}
+
+/** D19: every member's cashback, spend and stamps equal the sums of their ledger entries (and the model's). */
+export async function checkLedger(world: World): Promise<string[]> {
+  const { rows } = await sql<{ member_id: string; cashback: string | number; spend: string | number; stamps: string | number }>`
+    select member_id, coalesce(sum(cashback), 0) as cashback, coalesce(sum(spend), 0) as spend, coalesce(sum(stamps), 0) as stamps
+    from ledger_entries where member_id in (${sql.join(REAL_MEMBERS.map((m) => sid(world, m)))}) group by member_id`.execute(world.t.db);
+  const out: string[] = [];
+  for (const local of REAL_MEMBERS) {
+    const want = world.model.ledgerOf(local);
+    const row = rows.find((r) => r.member_id === sid(world, local));
+    const [cashback, spend, stamps] = row ? [Number(row.cashback), Number(row.spend), Number(row.stamps)] : [0, 0, 0];
+    const seen = world.seen.get(local);
+    if (cashback !== want.cashback) out.push(`ledger: Σ cashback of ${local} is ${cashback}, the model's balance ${want.cashback}`);
+    if (seen && seen.balance !== null && seen.balance !== cashback) out.push(`ledger: ${local}.balance ${seen.balance} ≠ Σ cashback of the ledger ${cashback}`);
+    if (spend !== want.spend) out.push(`ledger: Σ spend of ${local} is ${spend}, the model's ${want.spend}`);
+    if (stamps !== want.stamps) out.push(`ledger: Σ stamps of ${local} is ${stamps}, the model's ${want.stamps}`);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- text
+
+export function dayOf(world: World, venue: string, ms: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: world.model.config.venues[venue]!.timezone, dateStyle: 'short' }).format(new Date(ms));
+}
+
+export function nowText(world: World): string {
+  const ms = world.t.clock.now().getTime();
+  const local = VENUES.map((v) => {
+    const tz = world.model.config.venues[v]!.timezone;
+    return `${v} ${new Intl.DateTimeFormat('en-GB', { timeZone: tz, dateStyle: 'short', timeStyle: 'short' }).format(new Date(ms))}`;
+  });
+  return `${new Date(ms).toISOString()} = ${local.join(', ')}`;
+}
+
+export function configText(cfg: SequenceConfig): string {
+  const rules = (r: { perCheck: number | null; perDay: number | null; maxAge?: number | null; viaHolds?: boolean; holdTtl?: number | null }) =>
+    [
+      r.perCheck === null ? '' : `max_cashback_per_check=${r.perCheck}`,
+      r.perDay === null ? '' : `max_cashback_per_day=${r.perDay}`,
+      r.maxAge ? `max_check_age_seconds=${r.maxAge}` : '',
+      r.viaHolds ? 'redeem_only_via_holds' : '',
+      r.holdTtl ? `hold_ttl_seconds=${r.holdTtl}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+  const venues = VENUES.map((v, i) => `${v} (${CHAIN_OF[v]}, ${cfg.timezones[i]}){${rules(cfg.venues[i]!)}}`).join(', ');
+  const keys = cfg.keys.map((k, i) => `${keyName(i)}{${rules(k)}}`).join(' ');
+  return (
+    `venues ${venues}; max_redeem_percent c1 ${cfg.maxRedeemPercent[0]}, c2 ${cfg.maxRedeemPercent[1]}; ` +
+    `levels Bronze 0 3% / Silver 5000 5% / Gold 15000 7.5%; c1 categories tobacco (earns no cashback; at B: 1%), ` +
+    `alcohol (not payable with cashback), desserts 12.5% (at C: 20%, not payable), misc (no rules); c2 no categories; ` +
+    `c1 stamps: 5 required, 2 per visit, min_check_amount 500; keys ${keys}; ` +
+    `opening ${CASHBACK_MEMBERS.map((m, i) => `${m}@${HOMES[m]} balance=${cfg.balances[i]} spend=${cfg.spends[i]}`).join(', ')}, s@C`
+  );
+}
