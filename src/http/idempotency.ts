@@ -55,15 +55,16 @@ function replayError(body: Record<string, unknown>): ApiError {
   return new ApiError(code, { message, param, details });
 }
 
-/** Runs a change in a transaction and answers `status` with its result (see runMutationWithStatus). */
+/** Runs a change in a transaction and answers `status` with its result (see runMutationWithStatus; `folded`: its write keeps the answer). */
 export function runMutation<T>(
   req: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  work: (trx: Db) => Promise<T>,
-  options: MutationOptions<T> = {},
+  work: (trx: Db, key: FoldedKey | null) => Promise<T>,
+  options: Omit<MutationOptions<T>, 'folded'> & { folded?: boolean } = {},
 ): Promise<T> {
-  return runMutationWithStatus(req, reply, async (trx) => ({ status, body: await work(trx) }), options);
+  const { folded, ...rest } = options;
+  return runMutationWithStatus(req, reply, async (trx, key) => ({ status, body: await work(trx, key) }), { ...rest, ...(folded ? { folded: { status } } : {}) });
 }
 
 /**

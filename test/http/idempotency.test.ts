@@ -338,6 +338,48 @@ describe('Idempotency-Key on the money routes', () => {
     expect(await figures(t, api, member.id)).toEqual(after);
   });
 
+  it('a hold capture: replayed once captured, the same key on another hold is refused and captures nothing', async () => {
+    const { api, member, check } = await moneyVenue(t, { balance: 1000 });
+    const hold = (await api.post('/api/v1/holds', { member_id: member.id, amount: 400 })).body;
+    const other = (await api.post('/api/v1/holds', { member_id: member.id, amount: 100 })).body;
+    expect((await api.post('/api/v1/checks', check('IK-C', 2000))).body).toMatchObject({ earned: 100, redeemed: 0 });
+    const before = await figures(t, api, member.id);
+    expect(before).toMatchObject({ balance: 1100, held: 500 });
+    const first = await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'IK-C' }, { 'idempotency-key': 'capture-1' });
+    expect(first.status).toBe(200);
+    // 2000 less the 400 held is paid; 5 % of 1600 is 80 earned instead of 100.
+    expect(first.body).toMatchObject({ external_id: 'IK-C', redeemed: 400, paid: 1600, earned: 80, hold_id: hold.id });
+    const after = await figures(t, api, member.id);
+    expect(after).toMatchObject({ balance: 1000 - 400 + 80, held: 100 });
+
+    expectReplay(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'IK-C' }, { 'idempotency-key': 'capture-1' }), first);
+    expect(await figures(t, api, member.id)).toEqual(after);
+    expectError(await api.post(`/api/v1/holds/${other.id}/capture`, { external_id: 'IK-C' }, { 'idempotency-key': 'capture-1' }), 400, 'idempotency_key_reused', 'idempotency_error');
+    expect(await figures(t, api, member.id)).toEqual(after);
+    expect((await api.get(`/api/v1/holds/${other.id}`)).body.status).toBe('active');
+  });
+
+  it('an answer that writes nothing (a void of a voided check, a refund replayed by its external_id) is kept under a new key too', async () => {
+    const { api, member, check } = await moneyVenue(t, { balance: 1000 });
+    await api.post('/api/v1/checks', check('IK-N1', 2000));
+    await api.post('/api/v1/checks', check('IK-N2', 2000));
+    await api.post('/api/v1/transactions/IK-N1/void');
+    const refunded = await api.post('/api/v1/transactions/IK-N2/refunds', { external_id: 'IK-NR', amount: 500 });
+    expect(refunded.status).toBe(201);
+    const after = await figures(t, api, member.id);
+
+    const voided = await api.post('/api/v1/transactions/IK-N1/void', undefined, { 'idempotency-key': 'nothing-1' });
+    expect(voided.status).toBe(200);
+    expect(voided.body).toMatchObject({ external_id: 'IK-N1', status: 'voided' });
+    expectReplay(await api.post('/api/v1/transactions/IK-N1/void', undefined, { 'idempotency-key': 'nothing-1' }), voided);
+
+    const again = await api.post('/api/v1/transactions/IK-N2/refunds', { external_id: 'IK-NR', amount: 500 }, { 'idempotency-key': 'nothing-2' });
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    const replayed = await api.post('/api/v1/transactions/IK-N2/refunds', { external_id: 'IK-NR', amount: 500 }, { 'idempotency-key': 'nothing-2' });
+    expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([200, 'true', again.body]);
+    expect(await figures(t, api, member.id)).toEqual(after);
+  });
+
   it('an adjustment: replayed once adjusted, another amount under the key is refused and adjusts nothing', async () => {
     const { api, member } = await moneyVenue(t, { balance: 1000 });
     const path = `/api/v1/members/${member.id}/adjustments`;

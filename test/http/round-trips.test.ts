@@ -121,4 +121,33 @@ describe('round trips', () => {
     await sentBy(() => api.post('/api/v1/checks', applied));
     expect(await sentBy(() => api.post(`/api/v1/holds/${second.id}/capture`, { external_id: applied.external_id }))).toHaveLength(5);
   });
+
+  it('with an Idempotency-Key, a hold, its capture, a refund and a void are still 5 statements each: the key is claimed with the lock and answered with the write', async () => {
+    const { api, member, check } = await tillSetUp();
+    let n = 0;
+    const keyed = () => ({ 'idempotency-key': `rt-${++n}` });
+    let hold: { id: string } | undefined;
+    const create = await sentBy(async () => {
+      const res = await api.post('/api/v1/holds', { member_id: member.id, amount: 300 }, keyed());
+      hold = res.body;
+      return res;
+    });
+    expect(create, create.join('\n')).toHaveLength(5);
+    const applied = check();
+    await sentBy(() => api.post('/api/v1/checks', applied));
+    const capture = await sentBy(() => api.post(`/api/v1/holds/${hold!.id}/capture`, { external_id: applied.external_id }, keyed()));
+    expect(capture, capture.join('\n')).toHaveLength(5);
+    const refund = await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-REFUND', amount: 500 }, keyed()));
+    expect(refund, refund.join('\n')).toHaveLength(5);
+    const voided = await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/void`, undefined, keyed()));
+    expect(voided, voided.join('\n')).toHaveLength(5);
+  });
+
+  it('a refund and a void without a key are 5 statements each', async () => {
+    const { api, check } = await tillSetUp();
+    const applied = check();
+    await sentBy(() => api.post('/api/v1/checks', applied));
+    expect(await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-REFUND', amount: 500 }))).toHaveLength(5);
+    expect(await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/void`))).toHaveLength(5);
+  });
 });

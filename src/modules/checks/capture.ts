@@ -1,6 +1,6 @@
 // A hold captured into a check applied without it: the check's stored lines through the same decision, the differences written.
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether } from '../../db/statement.js';
+import { readTogether, writeTogether, type FoldedKey } from '../../db/statement.js';
 import { ApiError } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import * as holds from '../holds/service.js';
@@ -27,8 +27,10 @@ export async function captureHoldIntoCheck(
   body: CaptureBody,
   ctx: CheckContext,
   request: EventRequest,
+  idempotencyKey: FoldedKey | null = null,
 ): Promise<Transaction> {
-  const { member: locked } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: holds.memberOfHold(trx, caller, holdId) });
+  const memberOf = holds.memberOfHold(trx, caller, holdId);
+  const { member: locked } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf, key: idempotencyKey });
   if (!locked) throw new ApiError('hold_not_found', { param: 'hold_id' });
   const at = ctx.clock.now();
   const key = keyOf(caller, body.external_id, body.register_id);
@@ -78,6 +80,7 @@ export async function captureHoldIntoCheck(
     display: checkDisplay(caller, calc, before, after),
   };
   const transaction = presentTransaction(updated);
-  await writeTogether(trx, effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request));
+  const steps = effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request);
+  await writeTogether(trx, idempotencyKey ? [...steps, idempotencyKey.recordStep(trx, transaction)] : steps);
   return transaction;
 }

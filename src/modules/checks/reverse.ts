@@ -1,6 +1,6 @@
 // Voids and partial refunds: what the check redeemed goes back and what it earned is taken back, in proportion, through the ledger.
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether, type WriteStep } from '../../db/statement.js';
+import { readTogether, writeTogether, type FoldedKey, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -21,9 +21,16 @@ import { presentRefund, presentTransaction, reversalDisplay } from './view.js';
  * lock, the check, the refund of that external_id if any, and the member's balance. A check without a member is
  * locked itself.
  */
-async function gatherReversal(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock, refundExternalId?: string) {
+async function gatherReversal(
+  trx: Db,
+  caller: PlaceCaller,
+  target: { externalId: string; registerId: string | undefined; refundExternalId?: string },
+  clock: Clock,
+  idempotencyKey: FoldedKey | null,
+) {
+  const { externalId, registerId, refundExternalId } = target;
   const key = keyOf(caller, externalId, registerId);
-  const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key) });
+  const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key), key: idempotencyKey });
   if (member) {
     const asOf = clock.now();
     const read = await readTogether(trx, {
@@ -92,8 +99,15 @@ function reversalEntries(memberId: string, back: { redeemed: number; earned: num
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
-export async function voidTransaction(trx: Db, caller: PlaceCaller, externalId: string, registerId: string | undefined, clock: Clock): Promise<Transaction> {
-  const { row, balance, lots } = await gatherReversal(trx, caller, externalId, registerId, clock);
+export async function voidTransaction(
+  trx: Db,
+  caller: PlaceCaller,
+  externalId: string,
+  registerId: string | undefined,
+  clock: Clock,
+  key: FoldedKey | null = null,
+): Promise<Transaction> {
+  const { row, balance, lots } = await gatherReversal(trx, caller, { externalId, registerId }, clock, key);
   if (row.status === 'voided') return presentTransaction(row);
   const at = clock.now();
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
@@ -108,8 +122,9 @@ export async function voidTransaction(trx: Db, caller: PlaceCaller, externalId: 
     reversal.balance,
   );
   const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, redeemed_lots: returned.left, display };
-  await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided)]);
-  return presentTransaction(voided);
+  const transaction = presentTransaction(voided);
+  await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
+  return transaction;
 }
 
 /**
@@ -123,8 +138,10 @@ export async function refundTransaction(
   body: RefundBody,
   clock: Clock,
   request: EventRequest,
+  key: FoldedKey | null = null,
 ): Promise<{ refund: Refund; replayed: boolean }> {
-  const { row, previous, balance, lots } = await gatherReversal(trx, caller, externalId, body.register_id, clock, body.external_id);
+  const target = { externalId, registerId: body.register_id, refundExternalId: body.external_id };
+  const { row, previous, balance, lots } = await gatherReversal(trx, caller, target, clock, key);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
     const now = row.member_id ? (await members.memberById(trx, caller, row.member_id)).balance : null;
@@ -169,6 +186,7 @@ export async function refundTransaction(
     ...reversal.steps,
     ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left }),
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
+    ...(key ? [key.recordStep(trx, refund)] : []),
   ]);
   return { refund, replayed: false };
 }

@@ -86,7 +86,10 @@ export async function checkRoutes(app: App): Promise<void> {
         response: withErrors({ 200: Transaction }),
       },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => captureHoldIntoCheck(trx, placeCallerOf(req), req.params.id, req.body, ctx, eventRequestOf(req))),
+    (req, reply) =>
+      runMutation(req, reply, 200, (trx, key) => captureHoldIntoCheck(trx, placeCallerOf(req), req.params.id, req.body, ctx, eventRequestOf(req), key), {
+        folded: true,
+      }),
   );
 
   app.get(
@@ -133,8 +136,12 @@ export async function checkRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) =>
-      runMutation(req, reply, 200, (trx) =>
-        voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock),
+      runMutation(
+        req,
+        reply,
+        200,
+        (trx, key) => voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock, key),
+        { folded: true },
       ),
   );
 
@@ -152,9 +159,14 @@ export async function checkRoutes(app: App): Promise<void> {
       },
     },
     (req, reply) =>
-      runMutationWithStatus(req, reply, async (trx) => {
-        const { refund, replayed } = await refundTransaction(trx, placeCallerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req));
-        return { status: replayed ? 200 : 201, body: refund, replayed };
-      }),
+      runMutationWithStatus(
+        req,
+        reply,
+        async (trx, key) => {
+          const { refund, replayed } = await refundTransaction(trx, placeCallerOf(req), req.params.external_id, req.body, app.deps.clock, eventRequestOf(req), key);
+          return { status: replayed ? 200 : 201, body: refund, replayed };
+        },
+        { folded: { status: 201 } },
+      ),
   );
 }

@@ -1,5 +1,5 @@
 // SQL for holds.
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { Read, WriteStep } from '../../db/statement.js';
@@ -10,8 +10,9 @@ import type { Place, Reach } from '../accounts/schemas.js';
 
 export type HoldRow = Selectable<HoldsTable>;
 
-export async function insertHold(db: Db, row: Insertable<HoldsTable>): Promise<HoldRow> {
-  return db.insertInto('holds').values(row).returningAll().executeTakeFirstOrThrow();
+/** The step of a write that inserts a new hold (the row as it will read back: every column given). */
+export function insertHoldStep(db: Db, row: HoldRow): WriteStep {
+  return { name: 'inserted_hold', query: db.insertInto('holds').values(row) };
 }
 
 export async function findHold(db: Db, reach: Reach, id: string): Promise<HoldRow | undefined> {

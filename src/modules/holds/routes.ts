@@ -20,7 +20,8 @@ export async function holdRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Hold }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.createHold(trx, placeCallerOf(req), req.body, app.deps.clock)),
+    (req, reply) =>
+      runMutation(req, reply, 201, (trx, key) => service.createHold(trx, placeCallerOf(req), req.body, app.deps.clock, key), { folded: true }),
   );
 
   app.get(

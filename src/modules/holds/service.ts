@@ -3,7 +3,7 @@
 // still marks them `expired` now and then (`markExpiredHolds`), so what the table says agrees with what is read.
 import type { Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { readTogether, type Read, type WriteStep } from '../../db/statement.js';
+import { readTogether, writeTogether, type FoldedKey, type Read, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -40,8 +40,8 @@ function present(row: repo.HoldRow, caller: Caller): Hold {
   };
 }
 
-export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold, clock: Clock): Promise<Hold> {
-  const member = await tillMembers.lockMemberForCheck(trx, caller, input, clock);
+export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold, clock: Clock, key: FoldedKey | null = null): Promise<Hold> {
+  const member = await tillMembers.lockMemberForCheck(trx, caller, input, clock, key);
   if (!member) throw new ApiError('parameter_invalid', { message: 'Name the member by one of member_id, card_number or barcode.' });
   if (member.program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported');
   if (input.amount > member.available) {
@@ -52,7 +52,7 @@ export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold
     });
   }
   const ttl = input.expires_in ?? caller.settings.hold_ttl_seconds;
-  const row = await repo.insertHold(trx, {
+  const row: repo.HoldRow = {
     chain_id: caller.chainId,
     venue_id: caller.venueId,
     id: newId(),
@@ -60,10 +60,15 @@ export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold
     amount: input.amount,
     status: 'active',
     expires_at: new Date(caller.now.getTime() + ttl * 1000),
+    captured_amount: null,
+    captured_by: null,
     livemode: caller.livemode,
     created_at: caller.now,
-  });
-  return present(row, caller);
+    finished_at: null,
+  };
+  const hold = present(row, caller);
+  await writeTogether(trx, [repo.insertHoldStep(trx, row), ...(key ? [key.recordStep(trx, hold)] : [])]);
+  return hold;
 }
 
 async function owned(db: Db, caller: PlaceCaller, id: string): Promise<repo.HoldRow> {

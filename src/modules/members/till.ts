@@ -157,8 +157,8 @@ export async function reversalReads(db: Db, caller: Caller, member: LockedMember
  * Locks the member a check names and reads them after the lock: what holds keep is judged by the clock read then,
  * not when the request arrived. Two statements; a check folds the second into its gather.
  */
-export async function lockMemberForCheck(trx: Db, caller: Caller, ref: MemberRef, clock: Clock): Promise<CheckMember | null> {
-  const { member, found } = await memberNamed(trx, caller, ref, { lock: true });
+export async function lockMemberForCheck(trx: Db, caller: Caller, ref: MemberRef, clock: Clock, key: FoldedKey | null = null): Promise<CheckMember | null> {
+  const { member, found } = await memberNamed(trx, caller, ref, { lock: true, key });
   if (!found) throw notFound();
   if (!member) return null;
   const asOf = clock.now();
