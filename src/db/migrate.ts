@@ -20,6 +20,7 @@ import * as chains from './migrations/0017_chains.js';
 import * as categoryVenueRules from './migrations/0018_category_venue_rules.js';
 import * as ownersByChain from './migrations/0019_owners_by_chain.js';
 import * as lotsOfNoVenue from './migrations/0020_lots_of_no_venue.js';
+import * as catalogueVersion from './migrations/0021_catalogue_version.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_category_venue_rules': categoryVenueRules,
   '0019_owners_by_chain': ownersByChain,
   '0020_lots_of_no_venue': lotsOfNoVenue,
+  '0021_catalogue_version': catalogueVersion,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

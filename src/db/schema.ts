@@ -11,6 +11,8 @@ export interface ChainsTable {
   name: string;
   currency: string;
   created_at: Timestamp;
+  /** Drawn anew by a trigger with every change to the chain's category rules (migration 0021). */
+  catalogue_version: Generated<string>;
 }
 
 export interface VenuesTable {

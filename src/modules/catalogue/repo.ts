@@ -109,39 +109,44 @@ export async function listCategories(db: Db, chainId: string, page: Page): Promi
     .execute();
 }
 
-/**
- * For check lines, in one query: the category rules reached through each SKU's product, and those of the
- * categories lines name directly. A row's `sku` is null when it was reached by name only.
- */
-export interface LineRuleRow {
-  sku: string | null;
-  external_id: string;
+/** A category's money rule as a check line takes it (the chain's, or a venue's own). */
+export interface RuleRow {
   earns_cashback: boolean;
   payable_with_cashback: boolean;
   cashback_percent_bp: number | null;
 }
 
-/**
- * The category rules of the named SKUs (through their products) and categories at the venue `place` names, as a
- * read of a gather: the venue's own rule for a category where it has one, else the chain's.
- */
-export function rulesForLines(place: Place, skus: string[], categories: string[]): Read<LineRuleRow[]> {
+/** What a check's gather reads of the catalogue: the version of the chain's category rules, and the named SKUs' categories. */
+export interface LineCatalogue {
+  version: string;
+  products: { sku: string; category: string }[];
+}
+
+export function lineCatalogueRead(chainId: string, skus: string[]): Read<LineCatalogue> {
   return {
-    query: sql`
-      with products as (
-        select sku, category from catalog_products where chain_id = ${place.chainId} and sku = any(${skus}::text[])
-      )
-      select coalesce(jsonb_agg(case when v.category_id is null
-          then jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', c.earns_cashback,
-            'payable_with_cashback', c.payable_with_cashback, 'cashback_percent_bp', c.cashback_percent_bp)
-          else jsonb_build_object('sku', p.sku, 'external_id', c.external_id, 'earns_cashback', v.earns_cashback,
-            'payable_with_cashback', v.payable_with_cashback, 'cashback_percent_bp', v.cashback_percent_bp) end), '[]'::jsonb)
-      from catalog_categories c
-      left join products p on p.category = c.external_id
-      left join category_venue_rules v on v.chain_id = c.chain_id and v.category_id = c.id and v.venue_id = ${place.venueId}
-      where c.chain_id = ${place.chainId} and (p.sku is not null or c.external_id = any(${categories}::text[]))`,
-    parse: (value) => value as LineRuleRow[],
+    query: sql`select jsonb_build_object('version', ch.catalogue_version, 'products', coalesce((
+        select jsonb_agg(jsonb_build_object('sku', p.sku, 'category', p.category))
+        from catalog_products p where p.chain_id = ${chainId} and p.sku = any(${skus}::text[])), '[]'::jsonb))
+      from chains ch where ch.chain_id = ${chainId}`,
+    parse: (value) => value as LineCatalogue,
   };
+}
+
+/** Every category of the chain with its rule and the venues' own rules (by venue id), at the version they carry. */
+export interface CategoryRules {
+  version: string;
+  categories: (RuleRow & { external_id: string; venues: Record<string, RuleRow> })[];
+}
+
+export async function categoryRulesOf(db: Db, chainId: string): Promise<CategoryRules> {
+  const rule = (t: string) => sql.raw(`'earns_cashback', ${t}.earns_cashback, 'payable_with_cashback', ${t}.payable_with_cashback, 'cashback_percent_bp', ${t}.cashback_percent_bp`);
+  const { rows } = await sql<CategoryRules>`select ch.catalogue_version as version, coalesce((
+      select jsonb_agg(jsonb_build_object('external_id', c.external_id, ${rule('c')}, 'venues', coalesce((
+        select jsonb_object_agg(v.venue_id, jsonb_build_object(${rule('v')}))
+        from category_venue_rules v where v.chain_id = c.chain_id and v.category_id = c.id), '{}'::jsonb)))
+      from catalog_categories c where c.chain_id = ch.chain_id), '[]'::jsonb) as categories
+    from chains ch where ch.chain_id = ${chainId}`.execute(db);
+  return rows[0]!;
 }
 
 export type VenueRuleRow = Selectable<CategoryVenueRulesTable>;

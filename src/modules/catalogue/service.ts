@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller, Place } from '../accounts/schemas.js';
+import { categoriesAt } from './cache.js';
 import * as repo from './repo.js';
 import {
   BulkProduct,
@@ -190,27 +191,32 @@ export async function putCategoryWithRules(trx: Db, caller: Caller, externalId: 
  */
 export interface LineRules {
   /** What the gather reads; undefined when no line names a SKU or a category (they take the defaults). */
-  read: Read<repo.LineRuleRow[]> | undefined;
-  /** Each line's rule, from what `read` gave. */
-  resolve(rows: repo.LineRuleRow[] | undefined): LineRule[];
+  read: Read<repo.LineCatalogue> | undefined;
+  /** Each line's rule, from what `read` gave and the chain's category rules at the version it read. */
+  resolve(db: Db, read: repo.LineCatalogue | undefined): Promise<LineRule[]>;
 }
+
+const DEFAULT_RULE = { source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null } as const;
 
 /** The rules of a check's lines: a product's category by SKU first, else the named category, else the defaults. */
 export function lineRules(place: Place, lines: { sku?: string; category?: string }[]): LineRules {
   const skus = [...new Set(lines.flatMap((l) => (l.sku ? [l.sku] : [])))];
-  const named = [...new Set(lines.flatMap((l) => (l.category ? [l.category] : [])))];
+  const named = lines.some((l) => l.category);
   return {
-    read: skus.length || named.length ? repo.rulesForLines(place, skus, named) : undefined,
-    resolve(rows = []) {
-      const bySku = new Map(rows.filter((r) => r.sku !== null).map((r) => [r.sku!, r]));
-      const byCategory = new Map(rows.map((r) => [r.external_id, r]));
+    read: skus.length || named ? repo.lineCatalogueRead(place.chainId, skus) : undefined,
+    async resolve(db, read) {
+      if (!read) return lines.map((line) => ({ ...DEFAULT_RULE, category: line.category ?? null }));
+      const { byExternalId } = await categoriesAt(db, place.chainId, read.version);
+      const productCategory = new Map(read.products.map((p) => [p.sku, p.category]));
       return lines.map((line) => {
-        const product = line.sku ? bySku.get(line.sku) : undefined;
-        const rule = product ?? (line.category ? byCategory.get(line.category) : undefined);
-        if (!rule) return { category: line.category ?? null, source: 'default', earnsCashback: true, payableWithCashback: true, percentBp: null };
+        const viaProduct = line.sku ? byExternalId.get(productCategory.get(line.sku) ?? '') : undefined;
+        const category = viaProduct ?? (line.category ? byExternalId.get(line.category) : undefined);
+        if (!category) return { ...DEFAULT_RULE, category: line.category ?? null };
+        // A venue's own rule wins there, whole (D21).
+        const rule = category.venues[place.venueId] ?? category;
         return {
-          category: rule.external_id,
-          source: product ? 'product' : 'category',
+          category: category.external_id,
+          source: viaProduct ? 'product' : 'category',
           earnsCashback: rule.earns_cashback,
           payableWithCashback: rule.payable_with_cashback,
           percentBp: rule.cashback_percent_bp,

@@ -130,7 +130,7 @@ async function readForCheck(
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
     rules: rules.read,
   });
-  return { ...read, member, asOf, lineRules: rules.resolve(read.rules) };
+  return { ...read, member, asOf, lineRules: await rules.resolve(db, read.rules) };
 }
 
 /**

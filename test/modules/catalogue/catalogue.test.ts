@@ -83,7 +83,7 @@ describe('categories and money rules', () => {
       {},
     ]);
     const { rows } = await readTogether(t.db, { rows: rules.read });
-    expect(rules.resolve(rows)).toEqual([
+    expect(await rules.resolve(t.db, rows)).toEqual([
       { category: 'alcohol', source: 'product', earnsCashback: false, payableWithCashback: false, percentBp: null },
       { category: 'desserts', source: 'product', earnsCashback: true, payableWithCashback: true, percentBp: 1250 },
       { category: 'alcohol', source: 'category', earnsCashback: false, payableWithCashback: false, percentBp: null },

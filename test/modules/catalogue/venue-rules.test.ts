@@ -1,4 +1,5 @@
 // A venue's own rule for a category of its chain (D21): it wins at that venue, whole, and nowhere else.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
@@ -52,5 +53,42 @@ describe("a venue's own category rule", () => {
     expectError(await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer', earns_cashback: false }), 403, 'owner_only');
     // Categories are the chain's: a key names no venue on them.
     expect(expectError(await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer', venue_id: a.id }), 400, 'parameter_invalid').param).toBe('venue_id');
+  });
+
+  it("every change to the chain's category rules draws a new catalogue version in its transaction; a product change or another chain's does not", async () => {
+    const a = await createVenue(t);
+    const other = await createVenue(t);
+    const api = client(t, (await createKey(t, a)).secret);
+    const otherApi = client(t, (await createKey(t, other)).secret);
+    const versions = new Set<string>();
+    const version = async () => {
+      const { rows } = await sql<{ v: string }>`select catalogue_version::text as v from chains where chain_id = ${a.chainId}`.execute(t.db);
+      return rows[0]!.v;
+    };
+    const drawsNew = async (change: () => Promise<unknown>) => {
+      await change();
+      const v = await version();
+      expect(versions.has(v), 'a new version').toBe(false);
+      versions.add(v);
+    };
+    const keeps = async (change: () => Promise<unknown>) => {
+      const before = await version();
+      await change();
+      expect(await version()).toBe(before);
+    };
+    versions.add(await version());
+    await drawsNew(() => api.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
+    await drawsNew(() => catalogue.setCategoryRules(t.db, a.chainId, 'wine', { cashback_percent: 10 }));
+    await drawsNew(() => catalogue.setVenueCategoryRules(t.db, accounts.placeOf(a), 'wine', { earns_cashback: false }));
+    await drawsNew(() => catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(a), 'wine'));
+    await keeps(() => api.put('/api/v1/catalog/products/RIOJA', { name: 'Rioja', category: 'wine' }));
+    await keeps(() => otherApi.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
+    // A change rolled back leaves the version as it was.
+    await keeps(() =>
+      t.db.transaction().execute(async (trx) => {
+        await catalogue.setCategoryRules(trx, a.chainId, 'wine', { cashback_percent: 50 });
+        throw new Error('rolled back');
+      }).catch(() => undefined),
+    );
   });
 });
