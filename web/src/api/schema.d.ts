@@ -5978,7 +5978,7 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
-                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
                             venue_id: string | null;
                         }[];
                     };
@@ -6082,7 +6082,7 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
-                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
                             venue_id: string | null;
                         };
                     };
@@ -6392,7 +6392,7 @@ export interface paths {
                             secret?: string;
                             status: "enabled" | "disabled";
                             url: string;
-                            /** @description The venue whose events it receives, with its chain's events of no venue; null: a chain endpoint, which receives every venue's (D21). */
+                            /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
                             venue_id: string | null;
                         };
                     };
