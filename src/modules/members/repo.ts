@@ -1,6 +1,7 @@
 // SQL for members, their cards and their ledger.
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { builtOnce } from '../../db/built-once.js';
 import { keysetPage } from '../../db/keyset.js';
 import { asNumber, withSteps, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
 import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
@@ -128,7 +129,26 @@ export function heldRead(db: Db, chainId: string, memberId: string, now: Date): 
 /** Members with their cards, totals and what active holds keep as of `now`, in one statement, newest first. */
 export async function findMembers(db: Db, chainId: string, now: Date, match: MemberMatch, limit = 1, withLots = false): Promise<MemberRecord[]> {
   if (match.by === 'ids' && match.ids.length === 0) return [];
-  return (await membersQuery(db, chainId, now, match, limit, withLots).execute()).map(recordOf);
+  const rows = match.by === 'ids' || match.by === 'named' ? await membersQuery(db, chainId, now, match, limit, withLots).execute() : await oneShape(db, chainId, now, match, limit, withLots);
+  return rows.map(recordOf);
+}
+
+type MemberQueryRow = MemberRow & { card_numbers: string[]; held: number; lots?: unknown };
+type ByValue = Extract<MemberMatch, { by: 'id' | 'card' | 'code' | 'phone' }>;
+const VALUE_OF = { id: 'id', card: 'cardNumber', code: 'code', phone: 'phone' } as const;
+const shapes = new Map<string, (db: Db, values: { chainId: string; now: Date; value: string; limit: number }) => Promise<MemberQueryRow[]>>();
+
+/** A look-up by one value (the hot path: a till's look-up by card, a member by id), its statement built once per shape. */
+function oneShape(db: Db, chainId: string, now: Date, match: ByValue, limit: number, withLots: boolean): Promise<MemberQueryRow[]> {
+  const shape = `${match.by}${withLots ? '+lots' : ''}`;
+  let run = shapes.get(shape);
+  if (!run) {
+    run = builtOnce((db: Db, v: { chainId: string; now: Date; value: string; limit: number }) =>
+      membersQuery(db, v.chainId, v.now, { by: match.by, [VALUE_OF[match.by]]: v.value } as ByValue, v.limit, withLots),
+    );
+    shapes.set(shape, run);
+  }
+  return run(db, { chainId, now, value: (match as Record<string, string>)[VALUE_OF[match.by]]!, limit });
 }
 
 /** A member record as read by membersQuery, numbers as numbers. */
