@@ -72,7 +72,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     transactions: Math.round(num(env, 'BENCH_TRANSACTIONS', smoke ? 600 : 200_000)),
     historyEntries: Math.round(num(env, 'BENCH_HISTORY_ENTRIES', smoke ? 100 : 10_000)),
     historyMembers: Math.max(1, Math.round(num(env, 'BENCH_HISTORY_MEMBERS', Math.max(1, Math.floor(concurrency / 2))))),
-    keysPerVenue: Math.round(num(env, 'BENCH_KEYS_PER_VENUE', smoke ? 20 : 40)),
+    keysPerVenue: Math.round(num(env, 'BENCH_KEYS_PER_VENUE', smoke ? 20 : 120)),
     chainMembers: Math.round(num(env, 'BENCH_CHAIN_MEMBERS', smoke ? 30 : 2_000)),
     // Each side's look-ups run at the service's full rate for about half a minute: 600 keys keep every key well
     // under the 300 a minute limit; a multiple of 3, so both sides have as many keys.

@@ -11,6 +11,9 @@ export interface Read<T> {
 
 type ReadValues<R> = { [K in keyof R]: R[K] extends Read<infer T> ? T : undefined };
 
+/** A value a read filters by, or the column of the row being read that holds it (reads alongside a row: readsAlong). */
+export type ValueOrRef<T> = T | Expression<T>;
+
 /**
  * Runs every read given in one statement (none when all are undefined). Each sees the same snapshot, taken when
  * the statement starts: gather after the locks the decision depends on, never in the statement that waits for one.
@@ -22,6 +25,24 @@ export async function readTogether<R extends Record<string, Read<unknown> | unde
   const { rows } = await sql<Record<string, unknown>>`select ${sql.join(given.map(([name, read]) => sql`(${read.query}) as ${sql.id(name)}`))}`.execute(db);
   for (const [name, read] of given) values[name] = read.parse(rows[0]![name]);
   return values as ReadValues<R>;
+}
+
+/**
+ * Every read given as one expression of another statement (a column of its row: jsonb), so they see that statement's
+ * snapshot; `parse` reads the column's value back as readTogether would. A read gives no timestamp of its own here
+ * (jsonb spells it as text): those in the gathers come inside JSON already.
+ */
+export function readsAlong<R extends Record<string, Read<unknown> | undefined>>(reads: R): { expression: Expression<unknown>; parse(value: unknown): ReadValues<R> } {
+  const given = Object.entries(reads).filter((e): e is [string, Read<unknown>] => e[1] !== undefined);
+  return {
+    expression: sql`jsonb_build_object(${sql.join(given.map(([name, read]) => sql`${sql.lit(name)}::text, (${read.query})`))})`,
+    parse(value) {
+      const row = (value ?? {}) as Record<string, unknown>;
+      const values: Record<string, unknown> = Object.fromEntries(Object.keys(reads).map((k) => [k, undefined]));
+      for (const [name, read] of given) values[name] = read.parse(row[name] ?? null);
+      return values as ReadValues<R>;
+    },
+  };
 }
 
 /** One data-modifying step of a write; later steps may read earlier ones by `name`. */

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether, type FoldedKey, type WriteStep } from '../../db/statement.js';
+import { sql } from 'kysely';
+import { readsAlong, readTogether, writeTogether, type FoldedKey, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -12,6 +13,7 @@ import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
 import * as tillMembers from '../members/till.js';
+import type { Lot } from '../members/expiry.js';
 import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
@@ -106,10 +108,34 @@ const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body
 const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
 
 /**
- * Everything a new check's decision reads besides the member's row, in one statement: what the member's holds keep
- * as of `asOf` (for a locked member: the clock read after the lock), the hold, the day's earnings, the recent scan,
- * the lines' rules, and with `numbered` a transaction of that number committed while the lock was awaited.
+ * Everything a new check's decision reads besides the member's row: what the member's holds keep as of `asOf` (for a
+ * locked member: the clock read after the lock), their lots, the hold, the day's earnings, the recent scan, the
+ * lines' rules, and with `numbered` a transaction of that number committed while the lock was awaited. `member.id`
+ * is their id, or the column of the member's own statement these reads ride along (calculate).
  */
+function checkReads(
+  db: Db,
+  caller: PlaceCaller,
+  body: CalculateBody,
+  ctx: CheckContext,
+  member: { id: ValueOrRef<string>; lots: Read<Lot[]> | undefined } | null,
+  rules: catalogue.LineRules,
+  asOf: Date,
+  numbered?: repo.TransactionKey,
+) {
+  const memberId = member?.id;
+  return {
+    existing: numbered && member ? repo.transactionRead(db, numbered) : undefined,
+    held: memberId ? tillMembers.heldRead(db, caller, memberId, asOf) : undefined,
+    lots: member?.lots,
+    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
+    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
+    scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
+    rules: rules.read,
+  };
+}
+
+/** The check's reads in one statement, after the member's lock. */
 async function readForCheck(
   db: Db,
   caller: PlaceCaller,
@@ -120,16 +146,8 @@ async function readForCheck(
   numbered?: repo.TransactionKey,
 ) {
   const rules = catalogue.lineRules(caller, body.line_items);
-  const memberId = member?.id;
-  const read = await readTogether(db, {
-    existing: numbered && member ? repo.transactionRead(db, numbered) : undefined,
-    held: memberId ? tillMembers.heldRead(db, caller, memberId, asOf) : undefined,
-    lots: member ? await tillMembers.lotsReadFor(db, caller, member) : undefined,
-    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
-    dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
-    scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
-    rules: rules.read,
-  });
+  const lots = member ? await tillMembers.lotsReadFor(db, caller, member) : undefined;
+  const read = await readTogether(db, checkReads(db, caller, body, ctx, member && { id: member.id, lots }, rules, asOf, numbered));
   return { ...read, member, asOf, lineRules: await rules.resolve(db, read.rules) };
 }
 
@@ -157,23 +175,19 @@ function replay(existing: repo.TransactionRow, fingerprint: string) {
 
 /**
  * What the check would do, writing nothing: the till shows it before the guest pays. The member's row and the
- * gather are read in one snapshot (a read-only repeatable-read transaction), as apply reads them under the lock:
- * a check committing between the two reads would otherwise mix a balance before it with a day's earnings after.
+ * gather are one statement (the reads ride along the member's row), so one snapshot, as apply reads them under
+ * the lock: a check committing in between would otherwise mix a balance before it with a day's earnings after.
  */
 export async function calculateCheck(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
   checkQuantities(body);
   checkRegisterRules(caller, body);
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute((snapshot) => calculateIn(snapshot, caller, body, ctx));
-}
-
-async function calculateIn(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext): Promise<CheckCalculation> {
-  const named = await tillMembers.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body) });
+  const asOf = caller.now;
+  const rules = catalogue.lineRules(caller, body.line_items);
+  const along = readsAlong(checkReads(db, caller, body, ctx, { id: sql.ref<string>('m.id'), lots: await tillMembers.lotsAlongRead(db, caller) }, rules, asOf));
+  const named = await tillMembers.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body), alongside: along.expression });
   if (!named.found) throw namedNotFound(body);
-  const read = await readForCheck(db, caller, body, ctx, named.member, caller.now);
+  const values = named.member ? along.parse(named.alongside) : await readTogether(db, checkReads(db, caller, body, ctx, null, rules, asOf));
+  const read = { ...values, member: named.member, asOf, lineRules: await rules.resolve(db, values.rules) };
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
   const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, dayOf(caller, body), null));

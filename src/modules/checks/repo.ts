@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
 import { inReach } from '../../db/reach.js';
-import { asNumber, type Read, type WriteStep } from '../../db/statement.js';
+import { asNumber, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import type { Place, Reach } from '../accounts/schemas.js';
@@ -64,7 +64,7 @@ export function memberOfTransaction(db: Db, key: TransactionKey) {
  * happened, so the cap counts the member's checks at every venue whose local day is this one (D21): a counter on the
  * member would reset whenever they crossed between time zones.
  */
-export function earnedOnDay(db: Db, chainId: string, memberId: string, day: string | { of: TransactionKey }): Read<number> {
+export function earnedOnDay(db: Db, chainId: string, memberId: ValueOrRef<string>, day: string | { of: TransactionKey }): Read<number> {
   const query =
     typeof day === 'string'
       ? sql`select coalesce(sum(earned - earned_reversed), 0) from transactions

@@ -2,7 +2,7 @@
 // worker's look-ups of lots due to expire or to be warned about.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Read, WriteStep } from '../../db/statement.js';
+import type { Read, ValueOrRef, WriteStep } from '../../db/statement.js';
 import { NO_VENUE, type Lot } from './expiry.js';
 
 /** A member's open lots as one JSON value, for the member `memberId` names (a value or a column). */
@@ -23,7 +23,7 @@ export function lotsFromJson(value: unknown): Lot[] {
 }
 
 /** The member's open lots, as a read of a gather that follows their lock. */
-export function lotsRead(chainId: string, memberId: string): Read<Lot[]> {
+export function lotsRead(chainId: string, memberId: ValueOrRef<string>): Read<Lot[]> {
   return { query: openLots(chainId, memberId), parse: lotsFromJson };
 }
 

@@ -3,7 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type Insertable, type Sel
 import type { Db } from '../../db/database.js';
 import { builtOnce } from '../../db/built-once.js';
 import { keysetPage } from '../../db/keyset.js';
-import { asNumber, withSteps, writeTogether, type Read, type WriteStep } from '../../db/statement.js';
+import { asNumber, withSteps, writeTogether, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import type { DB, LedgerEntriesTable, MembersTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import { lotsColumn, lotsFromJson } from './expiry-repo.js';
@@ -113,7 +113,7 @@ export async function matchingMember<A>(
  * What the member's active holds keep as of `now`, at every venue of the chain (their balance is one): read after
  * the member's lock, in the gather.
  */
-export function heldRead(db: Db, chainId: string, memberId: string, now: Date): Read<number> {
+export function heldRead(db: Db, chainId: string, memberId: ValueOrRef<string>, now: Date): Read<number> {
   return {
     query: db
       .selectFrom('holds as h')

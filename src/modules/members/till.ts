@@ -1,9 +1,9 @@
 // The member at the till: the member a check, hold, visit or scan names, found or locked in one statement, then read
 // after the lock as the decision stands on them (what their holds keep, their lots with what is due expired), and
 // after the write as a read would show them.
-import type { Expression } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { readTogether, type FoldedKey, type Read, type WriteStep } from '../../db/statement.js';
+import { readTogether, type FoldedKey, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
@@ -103,12 +103,20 @@ export async function memberNamed<A>(
 }
 
 /** What the member's holds keep as of `asOf`, across the chain: a read for the gather that follows the member's lock. */
-export function heldRead(trx: Db, caller: Caller, memberId: string, asOf: Date): Read<number> {
+export function heldRead(trx: Db, caller: Caller, memberId: ValueOrRef<string>, asOf: Date): Read<number> {
   return repo.heldRead(trx, caller.chainId, memberId, asOf);
 }
 
 /** Their open cashback lots, a read for the same gather when their program expires cashback (see settled.ts). */
 export { lotsReadFor } from './settled.js';
+
+/**
+ * The open cashback lots of the member row `m` of the statement this read rides along (readsAlong), when any
+ * program of the chain expires cashback (programs are cached: no round trip to know); settling ignores them otherwise.
+ */
+export async function lotsAlongRead(db: Db, caller: Caller): Promise<Read<Lot[]> | undefined> {
+  return (await expiry.venueExpires(db, caller.chainId)) ? expiry.lotsRead(caller.chainId, sql.ref<string>('m.id')) : undefined;
+}
 
 /** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */
 export async function withHeld(db: Db, caller: Caller, member: LockedMember, held: number, asOf: Date, lots?: Lot[]): Promise<CheckMember> {

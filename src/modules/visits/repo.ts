@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
-import type { Read, WriteStep } from '../../db/statement.js';
+import type { Read, ValueOrRef, WriteStep } from '../../db/statement.js';
 import type { Page } from '../../shared/pagination.js';
 import { inReach } from '../../db/reach.js';
 import type { Place, Reach } from '../accounts/schemas.js';
@@ -16,7 +16,7 @@ export function scanOfNamedStep(db: Db, row: { chain_id: string; venue_id: strin
   };
 }
 
-export function scannedSince(db: Db, place: Place, keyId: string, memberId: string, since: Date): Read<boolean> {
+export function scannedSince(db: Db, place: Place, keyId: string, memberId: ValueOrRef<string>, since: Date): Read<boolean> {
   return {
     query: sql`exists (${db
       .selectFrom('scans')

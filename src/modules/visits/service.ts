@@ -1,6 +1,6 @@
 // Visits (stamps and visit counts for non-cashback programs) and scans (remembered per key for scan_required).
 import type { Db } from '../../db/database.js';
-import { writeTogether, type Read } from '../../db/statement.js';
+import { writeTogether, type Read, type ValueOrRef } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -92,7 +92,7 @@ export async function listMemberScans(db: Db, caller: Caller, memberId: string, 
 }
 
 /** card_scan_required: whether the calling key scanned this member's card within the window, as a read of a gather. */
-export function recentScanRead(db: Db, caller: PlaceCaller, memberId: string, windowSeconds: number): Read<boolean> {
+export function recentScanRead(db: Db, caller: PlaceCaller, memberId: ValueOrRef<string>, windowSeconds: number): Read<boolean> {
   return repo.scannedSince(db, caller, caller.keyId, memberId, new Date(caller.now.getTime() - windowSeconds * 1000));
 }
 
