@@ -1,6 +1,5 @@
 // Reads and writes that share one statement, so a request's gather and its write are one round trip each.
-import { sql, type Expression, type OperationNodeSource, type QueryCreator } from 'kysely';
-import type { DB } from './schema.js';
+import { sql, type Expression, type OperationNodeSource, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
 
 /** A scalar sub-query a module contributes to a gather, and how its value is read. */
@@ -58,20 +57,17 @@ export interface WriteStep {
  */
 export async function writeTogether<Row = never>(db: Db, steps: WriteStep[], returning?: string): Promise<Row[]> {
   if (steps.length === 0) return [];
-  const ctes = sql.join(steps.map((s) => sql`${sql.id(s.name)} as (${s.query})`));
-  const { rows } = await sql<Row>`with ${ctes} ${returning ? sql`select * from ${sql.id(returning)}` : sql`select 1`}`.execute(db);
+  const { rows } = await sql<Row>`${withClause(steps)} ${returning ? sql`select * from ${sql.id(returning)}` : sql`select 1`}`.execute(db);
   return returning ? rows : [];
+}
+
+/** The steps as the WITH clause that begins a statement (none: nothing). */
+export function withClause(steps: WriteStep[]): RawBuilder<unknown> {
+  return steps.length === 0 ? sql`` : sql`with ${sql.join(steps.map((s) => sql`${sql.id(s.name)} as (${s.query})`))}`;
 }
 
 /** A number read back from SQL: sums come as numeric (strings), counts as int8. */
 export const asNumber = (value: unknown): number => Number(value ?? 0);
-
-/** A query creator whose statement begins with `steps` as CTEs (none: `db` itself), for a read that also writes. */
-export function withSteps(db: Db, steps: WriteStep[] = []): QueryCreator<DB> {
-  // Kysely puts a built query in parentheses itself, but not raw SQL.
-  const bracketed = (query: OperationNodeSource) => (query.toOperationNode().kind === 'RawNode' ? sql`(${query})` : query);
-  return steps.reduce<QueryCreator<DB>>((qc, step) => qc.with(step.name, () => bracketed(step.query) as never) as unknown as QueryCreator<DB>, db);
-}
 
 /**
  * A request's Idempotency-Key for a write that claims it in its own first statement and keeps its answer in its own

@@ -226,27 +226,37 @@ export async function runMutationWithStatus<T>(
     });
     return answer(result);
   } catch (err) {
-    if (err instanceof KeptAnswer) {
-      reply.header('idempotent-replayed', 'true');
-      const { status_code, response_body } = err.stored;
-      if (status_code >= 400) throw replayError(response_body);
-      reply.code(status_code);
-      return response_body as T;
-    }
-    // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one.
-    if (claim.started && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
-      // Claimed again: a retry that started since the rollback owns the key, or has kept its answer, and that counts.
+    if (err instanceof KeptAnswer) return replayKept(reply, err);
+    // A refusal is an answer too (D6): remember it, so a retry with the same key gets the same one. A folded work
+    // may refuse before its first statement claimed the key (a body naming two members, a hold id of no shape):
+    // that refusal is kept too, claimed afresh below like any other — and that claim is where a retry of such a
+    // request meets the answer kept for the key, or learns the key was another request's.
+    if ((claim.started || options.folded) && err instanceof ApiError && err.status < 500 && !TRANSIENT.has(err.code)) {
       const body = { error: err.toBody(req.server.deps.config.publicBaseUrl) };
+      let met: unknown;
       await db.transaction().execute(async (trx) => {
         const again = claimOf();
         try {
           await again.claim(trx);
-        } catch {
+        } catch (claimed) {
+          // Claimed since the rollback by a retry, which owns the key or has kept its answer, and that counts.
+          met = claimed;
           return;
         }
         await again.record(trx, { status: err.status, body });
       });
+      if (!claim.started && met instanceof KeptAnswer) return replayKept(reply, met);
+      if (!claim.started && met instanceof ApiError && met.code === 'idempotency_key_reused') throw met;
     }
     throw err;
   }
+}
+
+/** Answers with the kept answer of the key, as it was (a refusal: its error, with this request's id). */
+function replayKept<T>(reply: FastifyReply, kept: KeptAnswer): T {
+  reply.header('idempotent-replayed', 'true');
+  const { status_code, response_body } = kept.stored;
+  if (status_code >= 400) throw replayError(response_body);
+  reply.code(status_code);
+  return response_body as T;
 }

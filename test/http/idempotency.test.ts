@@ -359,6 +359,28 @@ describe('Idempotency-Key on the money routes', () => {
     expect((await api.get(`/api/v1/holds/${other.id}`)).body.status).toBe('active');
   });
 
+  it('a refusal made before the key is claimed is kept too: the same key with another body is refused, nothing applied', async () => {
+    const { api, member, check } = await moneyVenue(t, { balance: 1000 });
+    const card = member.card_numbers[0];
+    // A hold naming the member twice; a capture of a hold id of no shape; a check with a quantity of too many decimals.
+    const refusals: [string, unknown, string, unknown][] = [
+      ['/api/v1/holds', { member_id: member.id, card_number: card, amount: 100 }, '/api/v1/holds', { member_id: member.id, amount: 100 }],
+      ['/api/v1/holds/nope/capture', { external_id: 'IK-PRE' }, '/api/v1/checks', check('IK-PRE-2', 1000)],
+      ['/api/v1/checks', check('IK-PRE-3', 1000, { line_items: [{ name: 'Dinner', quantity: 1.2345, unit_price: 1000 }] }), '/api/v1/checks', check('IK-PRE-4', 1000)],
+    ];
+    await api.post('/api/v1/checks', check('IK-PRE', 1000));
+    const before = await figures(t, api, member.id);
+    for (const [i, [path, body, otherPath, otherBody]] of refusals.entries()) {
+      const key = { 'idempotency-key': `pre-claim-${i}` };
+      const first = await api.post(path, body, key);
+      expect(first.status, JSON.stringify(first.body)).toBeGreaterThanOrEqual(400);
+      const again = await api.post(path, body, key);
+      expect([i, again.status, again.headers["idempotent-replayed"], again.body.error.code]).toEqual([i, first.status, "true", first.body.error.code]);
+      expectError(await api.post(otherPath, otherBody, key), 400, 'idempotency_key_reused', 'idempotency_error');
+    }
+    expect(await figures(t, api, member.id)).toEqual(before);
+  });
+
   it('an answer that writes nothing (a void of a voided check, a refund replayed by its external_id) is kept under a new key too', async () => {
     const { api, member, check } = await moneyVenue(t, { balance: 1000 });
     await api.post('/api/v1/checks', check('IK-N1', 2000));

@@ -16,24 +16,18 @@ export type RefundRow = Selectable<RefundsTable>;
  * numbering for the same register (a check applied per venue that named the register, or per register by a key
  * that numbered so), so a check stays found when the venue changes how it numbers checks.
  */
-function lookup(db: Db, chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string) {
-  return db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('chain_id', '=', chainId)
-    .where('venue_id', '=', venueId)
-    .where('external_id', '=', externalId)
-    .where((eb) => (registerId ? eb.or([eb('register_key', '=', registerKey), eb('register_id', '=', registerId)]) : eb('register_key', '=', registerKey)))
-    .orderBy(sql`register_key = ${registerKey}`, 'desc')
-    .limit(1);
+function lookup(_db: Db, chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, lock = false) {
+  // SQL text, not the query builder: every check, capture and reversal builds it, and the builder costs more CPU.
+  const register = registerId ? sql`(register_key = ${registerKey} or register_id = ${registerId})` : sql`register_key = ${registerKey}`;
+  return sql<TransactionRow>`select * from transactions where chain_id = ${chainId} and venue_id = ${venueId} and external_id = ${externalId}
+    and ${register} order by register_key = ${registerKey} desc limit 1${lock ? sql` for update` : sql``}`;
 }
 
 export type TransactionKey = [chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string];
 
-export async function findTransaction(db: Db, key: TransactionKey, forUpdate = false) {
-  return lookup(db, ...key)
-    .$if(forUpdate, (q) => q.forUpdate())
-    .executeTakeFirst();
+export async function findTransaction(db: Db, key: TransactionKey, forUpdate = false): Promise<TransactionRow | undefined> {
+  const [row] = (await lookup(db, ...key, forUpdate).execute(db)).rows;
+  return row;
 }
 
 /** A transaction's row read back from JSON (a read of a gather, or read alongside a lock). */

@@ -55,7 +55,7 @@ describe("a venue's own category rule", () => {
     expect(expectError(await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer', venue_id: a.id }), 400, 'parameter_invalid').param).toBe('venue_id');
   });
 
-  it("every change to the chain's category rules draws a new catalogue version in its transaction; a product change or another chain's does not", async () => {
+  it("every change to the chain's category rules draws a new catalogue version in its transaction; a rename, a product change or another chain's does not", async () => {
     const a = await createVenue(t);
     const other = await createVenue(t);
     const api = client(t, (await createKey(t, a)).secret);
@@ -82,6 +82,9 @@ describe("a venue's own category rule", () => {
     await drawsNew(() => catalogue.setVenueCategoryRules(t.db, accounts.placeOf(a), 'wine', { earns_cashback: false }));
     await drawsNew(() => catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(a), 'wine'));
     await keeps(() => api.put('/api/v1/catalog/products/RIOJA', { name: 'Rioja', category: 'wine' }));
+    // A catalogue sync sending the category again, or renaming it, changes no rule.
+    await keeps(() => api.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
+    await keeps(() => api.put('/api/v1/catalog/categories/wine', { name: 'Wines' }));
     await keeps(() => otherApi.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
     // A change rolled back leaves the version as it was.
     await keeps(() =>

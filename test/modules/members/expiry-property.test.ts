@@ -402,10 +402,11 @@ describe('cashback expiry against an independent FIFO model (property)', () => {
         expect(Object.fromEntries(byVenue.map((r) => [r.venue_id, -Number(r.total)]))).toEqual(Object.fromEntries([...model.expiredAt].filter(([, x]) => x > 0)));
         const { body: end } = await api.get(`/api/v1/members/${member.id}`);
         expect(end).toMatchObject({ balance: model.balance, expiring: [] });
-        // Each lot was warned about at most once.
-        const warned = await sql<{ n: string }>`select count(*) as n from events where type = 'cashback.expiring' and data->'object'->>'member_id' = ${member.id}
-          group by venue_id, data->'object'->>'earned_on' having count(*) > 1`.execute(t.db);
-        expect(warned.rows).toEqual([]);
+        // Each lot was warned about at most once. A warning is an event of no venue (D21) naming the day the lot was
+        // earned, and the two venues may each have a lot of the same date: no date has more warnings than lots.
+        const warned = await sql<{ day: string; n: string }>`select data->'object'->>'earned_on' as day, count(*) as n from events
+          where type = 'cashback.expiring' and data->'object'->>'member_id' = ${member.id} group by 1`.execute(t.db);
+        for (const { day, n } of warned.rows) expect(Number(n), `warnings of lots earned on ${day}`).toBeLessThanOrEqual(model.lots.filter((l) => l.day === day).length);
         expect(await members.verifyTotals(t.db, venue.chainId)).toEqual([]);
       }),
       { numRuns: Number(process.env.EXPIRY_RUNS ?? 25) },
