@@ -10,6 +10,9 @@ export interface WebhookUrlPolicy {
 }
 
 const refuse = (message: string) => new ApiError('parameter_invalid', { param: 'url', message });
+/** Said with every refusal a developer testing on their own machine meets: how the operator allows it (its name only). */
+const LOCAL_TESTING = ' To test with a receiver on your machine or network, the service must run with WEBHOOK_ALLOW_PRIVATE_URLS=true (development only).';
+const refuseLocal = (message: string) => refuse(message + LOCAL_TESTING);
 
 /** True for an address the public internet routes to: not loopback, private, link-local, CGNAT, multicast… */
 export function isPublicAddress(address: string): boolean {
@@ -30,11 +33,11 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Pr
     throw refuse('url must be an absolute URL such as https://example.com/webhooks.');
   }
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw refuse('url must use https.');
+  if (!schemes.includes(url.protocol)) throw (url.protocol === 'http:' ? refuseLocal : refuse)('url must use https.');
   if (url.username || url.password) throw refuse('url must not contain a user name or password.');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (policy.allowPrivate) return { url: url.href, addresses: [] };
-  if (host === 'localhost' || host.endsWith('.localhost')) throw refuse('url must point to a public host, not localhost.');
+  if (host === 'localhost' || host.endsWith('.localhost')) throw refuseLocal('url must point to a public host, not localhost.');
 
   let addresses: string[];
   if (ipaddr.isValid(host)) {
@@ -50,7 +53,7 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Pr
   const blocked = addresses.find((a) => !isPublicAddress(a));
   if (blocked) {
     const what = blocked === host ? host : `${host} resolves to ${blocked}, which`;
-    throw refuse(`url must point to a public address; ${what} is not one (loopback, private, link-local…).`);
+    throw refuseLocal(`url must point to a public address; ${what} is not one (loopback, private, link-local…).`);
   }
   return { url: url.href, addresses };
 }

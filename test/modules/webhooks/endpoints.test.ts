@@ -116,6 +116,20 @@ describe('webhook URL validation', () => {
     expect(expectError(res, 400, 'parameter_invalid', 'invalid_request_error').param).toBe('url');
   });
 
+  it('a refusal a developer meets when testing locally (http, localhost, a private address) names the setting that allows it, and only its name', async () => {
+    t.dns.set('internal.example.com', ['10.0.0.7']);
+    const { secret } = await venueWithKey(t);
+    for (const url of ['http://hooks.example.com/x', 'https://localhost:4000/x', 'https://127.0.0.1/x', 'https://internal.example.com/x']) {
+      const error = expectError(await client(t, secret).post('/api/v1/webhook_endpoints', { url }), 400, 'parameter_invalid');
+      expect(error.message, url).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true');
+      expect(error.message, url).not.toMatch(/\btrue\b.*\btrue\b/);
+    }
+    // Not where the setting would not help.
+    for (const url of ['ftp://hooks.example.com/x', 'https://user:pass@hooks.example.com/x', 'not a url']) {
+      expect(expectError(await client(t, secret).post('/api/v1/webhook_endpoints', { url }), 400, 'parameter_invalid').message, url).not.toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    }
+  });
+
   it('refuses a host name that resolves to a private address, or to any private one among public ones', async () => {
     t.dns.set('internal.example.com', ['10.0.0.7']);
     t.dns.set('mixed.example.com', ['93.184.216.34', '127.0.0.1']);
