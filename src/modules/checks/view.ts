@@ -54,7 +54,9 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   if (expiring) receipt.push(`${money(expiring.amount)} expires on ${formatDay(expiring.on, where.locale)}`);
   if (after?.level) receipt.push(`Level: ${after.level.name} ${formatPercent(Math.round(after.level.percent * 100), where.locale)}`);
   const payable = after?.program_type === 'cashback' ? ` · up to ${money(calc.maxRedeem)} payable` : '';
-  return { cashier: before ? `${before.display.cashier}${payable}` : `No member · ${money(calc.subtotal)}`, receipt };
+  // Both lines say the member as the check leaves them (calculate: as it would): a cashier reading the balance off
+  // the screen after applying must see the one on the receipt.
+  return { cashier: after ? `${after.display.cashier}${payable}` : `No member · ${money(calc.subtotal)}`, receipt };
 }
 
 /** What a void or refund did: the amount, the cashback it gave back and took back, and the balance it left (null: none shown). */

@@ -41,6 +41,21 @@ describe('apply', () => {
     expect(event.data.object).toEqual(applied.body);
   });
 
+  it("display: the cashier line and the receipt both show the member after the check (calculate: as it would leave them)", async () => {
+    const { api, read, check } = await setUp({ balance: 500 });
+    const before = await read();
+    expect(before.display.cashier).toMatch(/ · Bronze 5% · available €5\.00$/);
+    // 2000 less 200 of cashback: 1800 paid, 5 % of it earned (90): 500 − 200 + 90 = 390 available after.
+    const body = check('D-1', 2000, { redeem_amount: 200 });
+    const calc = (await api.post('/api/v1/checks/calculate', body)).body;
+    const applied = (await api.post('/api/v1/checks', body)).body;
+    for (const display of [calc.display, applied.display]) {
+      expect(display.cashier).toMatch(/ · Bronze 5% · available €3\.90 · up to €5\.00 payable$/);
+      expect(display.receipt).toContain('Cashback available: €3.90');
+    }
+    expect((await read()).display.cashier).toBe(applied.display.cashier.split(' · up to ')[0]);
+  });
+
   it('the same external_id and body replays (200, Idempotent-Replayed); another body is 409 external_id_reused', async () => {
     const { api, read, check } = await setUp({ balance: 1000 });
     const first = await api.post('/api/v1/checks', check('A-2', 1000));
