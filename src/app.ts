@@ -50,6 +50,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       sendApiError(reply, routerRefusal(error, req.method, req.url, routes, MAX_PARAM_LENGTH), docBaseUrl);
     },
     clientErrorHandler: (error, socket) => writeClientError(error, socket, docBaseUrl),
+    // Node would answer an HTTP/1.1 request without Host with its own bare 400; ours below is in the envelope.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
 
@@ -67,6 +69,10 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
+      reply.header('connection', 'close');
+      throw new ApiError('parameter_invalid', { param: 'Host', message: 'An HTTP/1.1 request must send a Host header.' });
+    }
     // Requests still arriving on open connections while shutting down go elsewhere: the balancer retries them.
     if (closing) {
       reply.header('connection', 'close');

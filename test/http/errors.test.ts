@@ -145,6 +145,16 @@ describe('router and HTTP parser failures, over a socket', () => {
     expect(e.message).toMatch(/not valid HTTP\/1\.1/);
   });
 
+  it('a request without a Host header gets the envelope with X-Request-Id, not Node\'s bare 400', async () => {
+    const res = await rawHttp(base, 'GET /api/v1/account HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const e = expectError(res, 400, 'parameter_invalid', 'invalid_request_error');
+    expect(e.param).toBe('Host');
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    expect((res.body as { request_id: string }).request_id).toBe(res.headers['x-request-id']);
+    // HTTP/1.0 has no Host header to require.
+    expect((await rawHttp(base, 'GET /healthz HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
   it('the server still answers afterwards', async () => {
     expect((await get('/healthz')).status).toBe(200);
   });
