@@ -22,8 +22,8 @@ export function WebhooksPage() {
         <Button onClick={() => setCreating(true)}>New endpoint</Button>
       </Group>
       <Text c="dimmed" size="sm">
-        Signed events (transaction.completed, order.created, …) are sent to these addresses, retried for about a day; an endpoint failing for 3 days is
-        disabled until you re-enable it here.
+        Signed events (transaction.completed, order.created, …) are sent to these addresses, retried for about 28 hours; an endpoint with 10 failed
+        attempts in a row and no success for 3 days is disabled until you re-enable it here.
       </Text>
       {endpoints.error && <Alert color="red">{endpoints.error.message}</Alert>}
       {endpoints.data?.length === 0 && <Text c="dimmed">No endpoints yet.</Text>}
