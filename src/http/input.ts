@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors.js';
 import type { App } from './context.js';
 import { checkIdempotencyKey } from './idempotency.js';
+import { refuseUnknownFields } from './unknown-fields.js';
 
 // PostgreSQL's text cannot hold NUL, and jsonb refuses a lone surrogate (\ud800 alone is not a character):
 // either reached the database as a 500 before this check existed.
@@ -152,6 +153,7 @@ function checkRequest(req: FastifyRequest): void {
 
   const found = findUnstorable(req.params) ?? findUnstorable(req.query) ?? findUnstorable(req.body);
   if (found) throw refuse(found.param, found.reason);
+  refuseUnknownFields(req.body, req.routeOptions.schema?.body);
 
   if (routeUrl !== undefined && !acceptsAnyQuery(routeUrl)) {
     const declared = declaredQueryParams(req.routeOptions.schema?.querystring);

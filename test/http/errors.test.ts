@@ -1,7 +1,7 @@
 // Every failure, the framework's included, answers the contract's envelope with the right status, type, code and param.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, useTestApp } from '../support/app.js';
-import { venueWithKey } from '../support/factories.js';
+import { createProgram, newCardNumber, venueWithKey } from '../support/factories.js';
 import { client, expectError, rawHttp, request } from '../support/http.js';
 
 const t = useTestApp({ config: { bodyLimitBytes: 4096 } });
@@ -21,6 +21,25 @@ describe('error envelope', () => {
     const e = expectError(res, 400, 'parameter_invalid', 'invalid_request_error');
     expect(e.message).toMatch(/not valid JSON/);
     expect(e.doc_url).toBe('http://localhost:3000/api/errors#parameter_invalid');
+  });
+
+  it('an unknown body field is named first, with the known field it may mean, on /api/v1 and /api/pos/v1 alike', async () => {
+    const { venue, secret } = await venueWithKey(t);
+    await createProgram(t, venue, 'cashback');
+    const api = client(t, secret);
+    const member = (await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body;
+    const line = { name: 'Soup', quantity: 1, unit_price: 650 };
+    for (const prefix of ['/api/v1', '/api/pos/v1']) {
+      // `ammount` alone was "amount is required"; with amount it was refused without a hint.
+      const typo = expectError(await api.post(`${prefix}/checks/calculate`, { member_id: member.id, line_items: [{ ...line, unit_prise: 650 }] }), 400, 'parameter_invalid');
+      expect([typo.param, typo.message]).toEqual(['line_items[0].unit_prise', 'line_items[0].unit_prise is not a known field. Did you mean unit_price?']);
+      const top = expectError(await api.post(`${prefix}/checks/calculate`, { membr_id: member.id, line_items: [line] }), 400, 'parameter_invalid');
+      expect([top.param, top.message]).toEqual(['membr_id', 'membr_id is not a known field. Did you mean member_id?']);
+      const far = expectError(await api.post(`${prefix}/checks/calculate`, { member_id: member.id, line_items: [line], shoe_size: 42 }), 400, 'parameter_invalid');
+      expect([far.param, far.message]).toEqual(['shoe_size', 'shoe_size is not a known field.']);
+    }
+    const adjust = expectError(await api.post(`/api/v1/members/${member.id}/adjustments`, { ammount: 100, reason: 'x' }), 400, 'parameter_invalid');
+    expect([adjust.param, adjust.message]).toEqual(['ammount', 'ammount is not a known field. Did you mean amount?']);
   });
 
   it('a body that is not JSON is 415 unsupported_content_type', async () => {
