@@ -33,7 +33,10 @@ const EnvSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Integer({ minimum: 1, default: 10 }),
   WEBHOOK_DISABLE_AFTER: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '3d' }),
   WEBHOOK_POLL_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '1s' }),
-  DASHBOARD_SIGNUP: Type.Boolean({ default: true }),
+  // Unset: open, except with NODE_ENV=production, where a public server should not take venues from anyone.
+  DASHBOARD_SIGNUP: Type.Optional(Type.Boolean()),
+  SIGNUPS_PER_HOUR_PER_ADDRESS: Type.Integer({ minimum: 1, default: 5 }),
+  SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
@@ -67,6 +70,8 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   /** Whether /dashboard offers sign-up of a new venue and owner (the CLI always can create them). */
   dashboardSignup: boolean;
+  /** Dashboard sign-ups allowed in any hour from one client address, and on the whole server (every process). */
+  signupLimits: { perAddress: number; total: number };
   /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
   shutdownTimeoutMs: number;
   /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
@@ -134,7 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrdersPerMinute: parsed.PUBLIC_ORDERS_PER_MINUTE,
     scanWindowSeconds: parsed.SCAN_WINDOW_SECONDS,
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
-    dashboardSignup: parsed.DASHBOARD_SIGNUP,
+    dashboardSignup: parsed.DASHBOARD_SIGNUP ?? env.NODE_ENV !== 'production',
+    signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],
     webhooks: {

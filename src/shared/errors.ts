@@ -69,7 +69,7 @@ export const ERROR_CODES = {
   owner_only: spec(403, 'permission_error', `Only the venue's owner can change this, ${categoryRulesPlace(['earnsCashback', 'payableWithCashback', 'ownCashbackPercent'])}.`),
   csrf_token_invalid: spec(403, 'permission_error', 'The X-CSRF-Token header is missing or does not match this session; reload the dashboard.'),
   api_key_not_accepted: spec(403, 'permission_error', 'The dashboard API does not accept API keys; sign in to the dashboard instead.'),
-  signup_closed: spec(403, 'permission_error', 'Sign-up is closed on this server (DASHBOARD_SIGNUP=false); ask the operator for an account.'),
+  signup_closed: spec(403, 'permission_error', 'Sign-up is closed on this server (DASHBOARD_SIGNUP; closed by default with NODE_ENV=production); ask the operator for an account.'),
   route_not_found: spec(404, INVALID, 'No such route. See the API reference at /api/docs.'),
   venue_not_allowed: spec(403, 'permission_error', "This key belongs to one venue: venue_id may be omitted or name that venue only."),
   chain_key_not_accepted: spec(403, 'permission_error', 'The POS API (/api/pos/v1) takes venue keys only; call /api/v1 with a chain key, naming venue_id.'),

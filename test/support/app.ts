@@ -35,7 +35,9 @@ export interface TestAppOptions {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000', SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY }), ...overrides };
+  // Test files sign many owners up from one address: the sign-up limits are tested with their own settings.
+  const base = loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000', SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY });
+  return { ...base, signupLimits: { perAddress: 1_000_000, total: 1_000_000 }, ...overrides };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

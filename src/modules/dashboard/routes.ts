@@ -47,6 +47,8 @@ import * as service from './service.js';
 export const SESSION_COOKIE = 'vl_dashboard';
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sign-in attempts (D16): per client address and per account, each in a sliding window. */
+const HOUR_MS = 3_600_000;
+
 export const SIGN_IN_LIMITS = {
   perAddress: { limit: 20, windowMs: 60_000 },
   perAccount: { limit: 10, windowMs: 15 * 60_000 },
@@ -108,6 +110,18 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     reply.header('set-cookie', parts.join('; '));
   };
 
+  /** Counts one more of `what` against each limit (shared by every process when Redis is configured); 429 over one. */
+  const holdToLimits = async (what: string, limits: [key: string, { limit: number; windowMs: number }, scope: string][]) => {
+    const at = clock.now().getTime();
+    for (const [key, { limit, windowMs }, scope] of limits) {
+      const decision = await limiter.hit(key, limit, windowMs, at);
+      if (!decision.allowed) {
+        const wait = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        throw new ApiError('rate_limited', { message: `Too many ${what} ${scope}; try again in ${wait} s.`, headers: { 'retry-after': String(wait) } });
+      }
+    }
+  };
+
   app.decorateRequest('dashboardSession', null);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('cache-control', 'no-store');
@@ -145,6 +159,11 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     },
     async (req, reply) => {
       if (!config.dashboardSignup) throw new ApiError('signup_closed');
+      // Each sign-up hashes a password and creates a chain: limited per address and on the whole server.
+      await holdToLimits('sign-ups', [
+        [`dashboard-signup:addr:${req.ip}`, { limit: config.signupLimits.perAddress, windowMs: HOUR_MS }, 'from this address'],
+        ['dashboard-signup:all', { limit: config.signupLimits.total, windowMs: HOUR_MS }, 'on this server'],
+      ]);
       const now = clock.now();
       const { token, session } = await inTransaction(app.deps.db, async (trx) => {
         const owner = await service.signUp(trx, req.body);
@@ -160,20 +179,10 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     { config: publicRoute, schema: { tags, summary: 'Sign in', body: SignIn, response: withErrors({ 200: SessionInfo }) } },
     async (req, reply) => {
       const email = req.body.email.trim().toLowerCase();
-      const at = clock.now().getTime();
-      for (const [key, { limit, windowMs }, what] of [
+      await holdToLimits('sign-in attempts', [
         [`dashboard-signin:addr:${req.ip}`, SIGN_IN_LIMITS.perAddress, 'from this address'],
         [`dashboard-signin:acct:${email}`, SIGN_IN_LIMITS.perAccount, 'for this account'],
-      ] as const) {
-        const decision = await limiter.hit(key, limit, windowMs, at);
-        if (!decision.allowed) {
-          const wait = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-          throw new ApiError('rate_limited', {
-            message: `Too many sign-in attempts ${what}; try again in ${wait} s.`,
-            headers: { 'retry-after': String(wait) },
-          });
-        }
-      }
+      ]);
       const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password);
       if (!owner) throw new ApiError('sign_in_failed');
       const { token, session } = await inTransaction(app.deps.db, (trx) =>

@@ -57,6 +57,39 @@ describe('dashboard sessions', () => {
     }
   });
 
+  it('sign-up is limited per address and on the whole server (429 with Retry-After), and closed by default in production', async () => {
+    const { startTestApp } = await import('../../support/app.js');
+    const signUp = (c: ReturnType<typeof dashboardClient>, from?: string) =>
+      c.call('POST', '/dashboard/api/signup', { venue_name: 'Rush Bar', email: newEmail(), password: PASSWORD }, from ? { 'x-forwarded-for': from } : {});
+    const perAddress = await startTestApp({ config: { signupLimits: { perAddress: 3, total: 100 } } });
+    try {
+      const c = dashboardClient(perAddress);
+      for (let i = 0; i < 3; i++) expect((await signUp(c)).status).toBe(201);
+      const limited = await signUp(c);
+      expect(expectError(limited, 429, 'rate_limited', 'rate_limit_error').message).toMatch(/^Too many sign-ups from this address; try again in \d+ s\.$/);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // An hour later the address may sign up again.
+      perAddress.clock.advance(3_600_000);
+      expect((await signUp(c)).status).toBe(201);
+    } finally {
+      await perAddress.close();
+    }
+    const total = await startTestApp({ config: { signupLimits: { perAddress: 100, total: 2 }, trustProxy: true } });
+    try {
+      const c = dashboardClient(total);
+      expect((await signUp(c, '203.0.113.1')).status).toBe(201);
+      expect((await signUp(c, '203.0.113.2')).status).toBe(201);
+      expect(expectError(await signUp(c, '203.0.113.3'), 429, 'rate_limited').message).toMatch(/on this server/);
+    } finally {
+      await total.close();
+    }
+    const { loadConfig } = await import('../../../src/config.js');
+    expect(loadConfig({ NODE_ENV: 'production' }).dashboardSignup).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DASHBOARD_SIGNUP: 'true' }).dashboardSignup).toBe(true);
+    expect(loadConfig({}).dashboardSignup).toBe(true);
+    expect(loadConfig({}).signupLimits).toEqual({ perAddress: 5, total: 100 });
+  });
+
   it('sign-in, sign-out, password change and revoking a session', async () => {
     const { c, email } = await signedUpOwner(t);
     const other = dashboardClient(t);
