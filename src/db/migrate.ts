@@ -21,6 +21,7 @@ import * as categoryVenueRules from './migrations/0018_category_venue_rules.js';
 import * as ownersByChain from './migrations/0019_owners_by_chain.js';
 import * as lotsOfNoVenue from './migrations/0020_lots_of_no_venue.js';
 import * as catalogueVersion from './migrations/0021_catalogue_version.js';
+import * as deliveriesByEndpoint from './migrations/0022_deliveries_by_endpoint.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019_owners_by_chain': ownersByChain,
   '0020_lots_of_no_venue': lotsOfNoVenue,
   '0021_catalogue_version': catalogueVersion,
+  '0022_deliveries_by_endpoint': deliveriesByEndpoint,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

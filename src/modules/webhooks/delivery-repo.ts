@@ -121,20 +121,27 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints, whatever their chain: locks them SKIP LOCKED, counts the
- * attempt and pushes next_attempt_at out by `leaseMs`, so no other worker takes them while this one tries. If this
- * worker dies, the lease runs out and another worker tries again (at least once).
+ * Claims up to `limit` due deliveries of enabled endpoints, whatever their chain, at most `perEndpoint` of each and
+ * none of the `busy` endpoints (those this worker has enough of under way), so one endpoint's backlog never keeps
+ * another's waiting: locks them SKIP LOCKED, counts the attempt and pushes next_attempt_at out by `leaseMs`, so no
+ * other worker takes them while this one tries. If this worker dies, the lease runs out and another worker tries
+ * again (at least once).
  */
-export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Db, limit: number, leaseMs: number, fair: { perEndpoint: number; busy?: string[] }): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<ClaimedDelivery>`
     with due as (
-      select d.chain_id, d.id
-      from webhook_deliveries d
-      join webhook_endpoints e on e.chain_id = d.chain_id and e.id = d.endpoint_id and e.status = 'enabled'
-      where d.status = 'pending' and d.next_attempt_at <= now()
-      order by d.next_attempt_at
+      select p.chain_id, p.id
+      from webhook_endpoints e
+      cross join lateral (
+        select d.chain_id, d.id, d.next_attempt_at from webhook_deliveries d
+        where d.chain_id = e.chain_id and d.endpoint_id = e.id and d.status = 'pending' and d.next_attempt_at <= now()
+        order by d.next_attempt_at
+        limit ${fair.perEndpoint}
+        for update of d skip locked
+      ) p
+      where e.status = 'enabled' and e.id <> all(${fair.busy ?? []}::uuid[])
+      order by p.next_attempt_at
       limit ${limit}
-      for update of d skip locked
     )
     update webhook_deliveries d
     set attempts = d.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'

@@ -6,7 +6,9 @@ import * as repo from './delivery-repo.js';
 import { presentEvent } from './events.js';
 import { endpointSecret, type WebhookSender } from './sender.js';
 
-const BATCH = 20;
+/** Deliveries a worker has under way at once, and of them at most this many to one endpoint (a slow one waits). */
+const IN_FLIGHT = 20;
+const PER_ENDPOINT = 5;
 // A claim outlives the slowest possible attempt, so a live worker never loses its claim mid-send.
 const LEASE_MARGIN_MS = 5000;
 
@@ -27,6 +29,8 @@ export class WebhookWorker {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Deliveries under way: each sends and records on its own, so a slow receiver holds only its own slots. */
+  private readonly underWay = new Map<string, { endpointId: string; done: Promise<void> }>();
 
   constructor(
     private readonly db: Db,
@@ -48,23 +52,52 @@ export class WebhookWorker {
     await this.loop;
   }
 
-  /** Delivers one batch of due deliveries; returns how many were claimed. */
+  /** Claims what is due, fairly, and delivers it all before returning; how many were claimed (tests, one-off runs). */
   async deliverDue(): Promise<number> {
-    const claimed = await repo.claimDue(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
+    const claimed = await this.claim(IN_FLIGHT, []);
     await Promise.all(claimed.map((d) => this.deliver(d)));
     return claimed.length;
   }
 
+  private claim(limit: number, busy: string[]): Promise<repo.ClaimedDelivery[]> {
+    return repo.claimDue(this.db, limit, this.config.timeoutMs + LEASE_MARGIN_MS, { perEndpoint: PER_ENDPOINT, busy });
+  }
+
+  /** Claims while slots are free; each delivery frees its slot, and wakes the loop, when it is recorded. */
   private async run(): Promise<void> {
     while (this.running) {
+      const free = IN_FLIGHT - this.underWay.size;
       let claimed = 0;
-      try {
-        claimed = await this.deliverDue();
-      } catch (err) {
-        this.log.error({ err }, 'webhook delivery round failed');
+      if (free > 0) {
+        try {
+          const batch = await this.claim(free, this.busyEndpoints());
+          for (const d of batch) this.begin(d);
+          claimed = batch.length;
+        } catch (err) {
+          this.log.error({ err }, 'webhook delivery round failed');
+        }
       }
-      if (claimed < BATCH && this.running) await this.pause(this.config.pollIntervalMs);
+      // Again at once while work turns up and slots are free; else until the poll interval or a freed slot.
+      if (this.running && (claimed === 0 || this.underWay.size >= IN_FLIGHT)) await this.pause(this.config.pollIntervalMs);
     }
+    await Promise.all([...this.underWay.values()].map((u) => u.done));
+  }
+
+  private begin(d: repo.ClaimedDelivery): void {
+    const done = this.deliver(d)
+      .catch((err) => this.log.error({ err, delivery_id: d.id }, 'webhook delivery failed'))
+      .finally(() => {
+        this.underWay.delete(d.id);
+        this.wake?.();
+      });
+    this.underWay.set(d.id, { endpointId: d.endpoint_id, done });
+  }
+
+  /** Endpoints with PER_ENDPOINT deliveries under way here: the next claim leaves them out. */
+  private busyEndpoints(): string[] {
+    const count = new Map<string, number>();
+    for (const { endpointId } of this.underWay.values()) count.set(endpointId, (count.get(endpointId) ?? 0) + 1);
+    return [...count].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
   }
 
   private pause(ms: number): Promise<void> {
