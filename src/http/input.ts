@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../shared/errors.js';
 import type { App } from './context.js';
 import { checkIdempotencyKey } from './idempotency.js';
-import { refuseUnknownFields } from './unknown-fields.js';
+import { declared, refuseUnknownFields } from './unknown-fields.js';
 
 // PostgreSQL's text cannot hold NUL, and jsonb refuses a lone surrogate (\ud800 alone is not a character):
 // either reached the database as a 500 before this check existed.
@@ -124,19 +124,6 @@ export function acceptsAnyQuery(routeUrl: string): boolean {
   );
 }
 
-/** The query parameter names a route's schema declares (all branches of a union), or none without a schema. */
-function declaredQueryParams(schema: unknown): Set<string> {
-  const names = new Set<string>();
-  const stack = [schema];
-  while (stack.length) {
-    const s = stack.pop() as { properties?: object; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] } | undefined;
-    if (!s || typeof s !== 'object') continue;
-    for (const name of Object.keys(s.properties ?? {})) names.add(name);
-    stack.push(...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? []));
-  }
-  return names;
-}
-
 function checkRequest(req: FastifyRequest): void {
   const routeUrl = req.routeOptions.url;
   const badQuery = badlyEncodedQueryParam(req.url);
@@ -156,13 +143,14 @@ function checkRequest(req: FastifyRequest): void {
   refuseUnknownFields(req.body, req.routeOptions.schema?.body);
 
   if (routeUrl !== undefined && !acceptsAnyQuery(routeUrl)) {
-    const declared = declaredQueryParams(req.routeOptions.schema?.querystring);
-    const unknown = Object.keys(req.query ?? {}).find((name) => !declared.has(name));
+    const schema = req.routeOptions.schema?.querystring;
+    const known = schema && typeof schema === 'object' ? declared(schema).names : [];
+    const unknown = Object.keys(req.query ?? {}).find((name) => !known.includes(name));
     if (unknown !== undefined) {
       throw new ApiError('parameter_invalid', {
         param: unknown,
-        message: declared.size
-          ? `${unknown} is not a known query parameter here; known: ${[...declared].join(', ')}.`
+        message: known.length
+          ? `${unknown} is not a known query parameter here; known: ${known.join(', ')}.`
           : `${unknown} is not a known query parameter: this route takes none.`,
       });
     }

@@ -13,13 +13,30 @@ interface ObjectSchema {
   allOf?: ObjectSchema[];
 }
 
-/** The fields a schema declares, through unions too (a field known to any alternative is known). */
-function declared(schema: ObjectSchema): { names: string[]; closed: boolean } {
-  const alternatives = [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
-  const names = [...new Set(alternatives.flatMap((s) => Object.keys(s.properties ?? {})))];
-  // Closed only when every alternative that is an object refuses what it does not declare.
-  const objects = alternatives.filter((s) => s.properties !== undefined);
-  return { names, closed: objects.length > 0 && objects.every((s) => s.additionalProperties === false) };
+const declaredOf = new WeakMap<object, { names: string[]; closed: boolean }>();
+
+/**
+ * The fields a schema declares, through every branch of its unions (a field known to any alternative is known), and
+ * whether it refuses others; worked out once per schema, as schemas live as long as their routes.
+ */
+export function declared(schema: ObjectSchema): { names: string[]; closed: boolean } {
+  let found = declaredOf.get(schema);
+  if (!found) {
+    const alternatives: ObjectSchema[] = [];
+    for (const stack = [schema]; stack.length; ) {
+      const s = stack.pop()!;
+      alternatives.push(s);
+      stack.push(...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? []));
+    }
+    // Closed only when every alternative that is an object refuses what it does not declare.
+    const objects = alternatives.filter((s) => s.properties !== undefined);
+    found = {
+      names: [...new Set(alternatives.flatMap((s) => Object.keys(s.properties ?? {})))],
+      closed: objects.length > 0 && objects.every((s) => s.additionalProperties === false),
+    };
+    declaredOf.set(schema, found);
+  }
+  return found;
 }
 
 /** A near name (a typo's distance) among the known ones, if any. */

@@ -16,7 +16,7 @@ export type RefundRow = Selectable<RefundsTable>;
  * numbering for the same register (a check applied per venue that named the register, or per register by a key
  * that numbered so), so a check stays found when the venue changes how it numbers checks.
  */
-function lookup(_db: Db, chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, lock = false) {
+function lookup(chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, lock = false) {
   // SQL text, not the query builder: every check, capture and reversal builds it, and the builder costs more CPU.
   const register = registerId ? sql`(register_key = ${registerKey} or register_id = ${registerId})` : sql`register_key = ${registerKey}`;
   return sql<TransactionRow>`select * from transactions where chain_id = ${chainId} and venue_id = ${venueId} and external_id = ${externalId}
@@ -26,7 +26,7 @@ function lookup(_db: Db, chainId: string, venueId: string, registerKey: string, 
 export type TransactionKey = [chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string];
 
 export async function findTransaction(db: Db, key: TransactionKey, forUpdate = false): Promise<TransactionRow | undefined> {
-  const [row] = (await lookup(db, ...key, forUpdate).execute(db)).rows;
+  const [row] = (await lookup(...key, forUpdate).execute(db)).rows;
   return row;
 }
 
@@ -39,7 +39,7 @@ export function transactionFromJson(value: unknown): TransactionRow | null {
 
 /** The transaction as one JSON value, to be read in the statement that locks the member. */
 export function transactionJson(db: Db, key: TransactionKey) {
-  return sql<unknown>`(select to_jsonb(t) from (${lookup(db, ...key)}) t)`;
+  return sql<unknown>`(select to_jsonb(t) from (${lookup(...key)}) t)`;
 }
 
 /** The transaction as a read of a gather. */
@@ -49,7 +49,7 @@ export function transactionRead(db: Db, key: TransactionKey): Read<TransactionRo
 
 /** The id of the transaction's member, as a scalar sub-query (to lock the member first). */
 export function memberOfTransaction(db: Db, key: TransactionKey) {
-  return sql<string | null>`(select t.member_id from (${lookup(db, ...key)}) t)`;
+  return sql<string | null>`(select t.member_id from (${lookup(...key)}) t)`;
 }
 
 /**
@@ -63,7 +63,7 @@ export function earnedOnDay(db: Db, chainId: string, memberId: ValueOrRef<string
     typeof day === 'string'
       ? sql`select coalesce(sum(earned - earned_reversed), 0) from transactions
           where chain_id = ${chainId} and member_id = ${memberId} and venue_day = ${day}`
-      : sql`select coalesce(sum(x.earned - x.earned_reversed), 0) from transactions x, (${lookup(db, ...day.of)}) t
+      : sql`select coalesce(sum(x.earned - x.earned_reversed), 0) from transactions x, (${lookup(...day.of)}) t
           where x.chain_id = ${chainId} and x.member_id = ${memberId} and x.venue_day = t.venue_day and x.id <> t.id`;
   return { query, parse: asNumber };
 }
@@ -203,7 +203,7 @@ export async function findRefund(db: Db, chainId: string, transactionId: string,
 /** The refund of the transaction `key` names with this external id, as a read of a gather. */
 export function refundRead(db: Db, key: TransactionKey, externalId: string): Read<RefundRow | null> {
   return {
-    query: sql`(select to_jsonb(r) from refunds r, (${lookup(db, ...key)}) t
+    query: sql`(select to_jsonb(r) from refunds r, (${lookup(...key)}) t
       where r.chain_id = t.chain_id and r.transaction_id = t.id and r.external_id = ${externalId})`,
     parse: (value) => (value ? { ...(value as RefundRow), created_at: new Date((value as RefundRow).created_at) } : null),
   };
