@@ -10,6 +10,7 @@ import { ApiError } from './shared/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
@@ -54,6 +55,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // Before every other hook and route: a request refused by a later onRequest hook still gets the headers.
+  await installSecurityHeaders(app, deps.config.publicBaseUrl);
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);

@@ -26,11 +26,7 @@ async function sendFile(reply: FastifyReply, file: string, immutable: boolean) {
   const body = await readFile(file);
   reply
     .header('content-type', TYPES[path.extname(file)] ?? 'application/octet-stream')
-    .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-    .header('x-content-type-options', 'nosniff');
-  if (path.extname(file) === '.html') {
-    reply.header('x-frame-options', 'DENY').header('referrer-policy', 'same-origin');
-  }
+    .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   return reply.send(body);
 }
 

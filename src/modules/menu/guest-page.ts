@@ -6,12 +6,6 @@ import * as accounts from '../accounts/service.js';
 import type { Dish } from './schemas.js';
 import * as service from './service.js';
 
-const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
-
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f6f5f2;padding-bottom:6rem}
 header{background:#1f3a34;color:#fff;padding:1.1rem 1rem}h1{margin:0;font-size:1.35rem}header p{margin:.2rem 0 0;opacity:.85}
@@ -137,7 +131,7 @@ export async function guestMenuRoutes(app: App): Promise<void> {
     '/m/:venue_slug/:table_code',
     { schema: { hide: true } },
     async (req, reply) => {
-      reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8');
+      reply.type('text/html; charset=utf-8');
       // Slugs are global (venues are a reference table); the tables and dishes are the venue's, in its chain.
       const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
       if (venue) {

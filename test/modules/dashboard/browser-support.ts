@@ -9,15 +9,24 @@ import { CHROMIUM } from '../../support/services.js';
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-/** Builds the SPA when web/dist is missing or older than its sources (as npm start does), serves it, starts Chromium. */
-export async function openDashboard(t: TestApp): Promise<{ baseUrl: string; browser: Browser }> {
+/** Builds the SPA when web/dist is missing or older than its sources, as npm start does. */
+export function buildDashboard(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'web/build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const browser = await chromium.launch({
+}
+
+/** Debian's Chromium, headless, quiet on the network besides the test's own requests. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  return { baseUrl, browser };
+}
+
+/** Builds the SPA when stale (buildDashboard), serves it, starts Chromium. */
+export async function openDashboard(t: TestApp): Promise<{ baseUrl: string; browser: Browser }> {
+  buildDashboard();
+  const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { baseUrl, browser: await launchChromium() };
 }
 
 /** A full-page screenshot in test-artifacts/dashboard-<name>.png. */
