@@ -22,6 +22,7 @@ import * as ownersByChain from './migrations/0019_owners_by_chain.js';
 import * as lotsOfNoVenue from './migrations/0020_lots_of_no_venue.js';
 import * as catalogueVersion from './migrations/0021_catalogue_version.js';
 import * as deliveriesByEndpoint from './migrations/0022_deliveries_by_endpoint.js';
+import * as visitCountedWhile from './migrations/0023_visit_counted_while.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_lots_of_no_venue': lotsOfNoVenue,
   '0021_catalogue_version': catalogueVersion,
   '0022_deliveries_by_endpoint': deliveriesByEndpoint,
+  '0023_visit_counted_while': visitCountedWhile,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

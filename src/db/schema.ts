@@ -323,6 +323,11 @@ export interface TransactionsTable {
   redeemed_lots: ColumnType<Record<string, number> | null, string | null | undefined, string | null>;
   /** Applied on a register under a number another check there already had, before numbers were taken once per register (migration 0012). */
   numbered_twice: Generated<boolean>;
+  /**
+   * While the check counts as a visit (and keeps its stamps): the least it may be paid after refunds and still count
+   * (the program's min_check_amount when it applied, at least 1). Null: it counts no visit.
+   */
+  visit_min_paid: number | null;
 }
 
 export interface RefundsTable {
@@ -334,6 +339,8 @@ export interface RefundsTable {
   amount: number;
   earned_reversed: number;
   redeemed_returned: number;
+  /** This refund left its check paid below its minimum and took its visit and stamps back (migration 0023). */
+  visit_reversed: boolean;
   livemode: boolean;
   created_at: Timestamp;
 }

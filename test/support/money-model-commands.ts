@@ -38,6 +38,8 @@ export type Cmd =
   | { c: 'holdCapture'; key: number; who: number; pct: number; txPick: number; redeem: CaptureAmount }
   | { c: 'adjust'; key: number; v: number; who: number; amount: AdjustAmount }
   | { c: 'visit'; key: number; v: number; who: number; by: 'id' | 'card'; ext: 'none' | 'new' | 'replay'; pick: number; here: boolean }
+  /** A reward handed over: with a void of one of the checks that earned its stamps, the stamps are then owed. */
+  | { c: 'reward'; key: number; v: number; who: number }
   | { c: 'lookup'; key: number; v: number; who: number; by: By | 'scan' }
   /** A member of the other chain named at a venue (by id, card or barcode): not found, nothing changes. */
   | { c: 'cross'; key: number; v: number; target: string; by: By; what: 'check' | 'calc' | 'hold' | 'visit' | 'adjust' | 'lookup' | 'scan'; lines: LineGen[] }
@@ -78,6 +80,8 @@ export function cmdText(c: Cmd): string {
       return `adjust ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]} ${amountText(c.amount)}`;
     case 'visit':
       return `visit ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} external_id=${c.ext}${c.ext === 'replay' ? `#${c.pick}${c.here ? '' : ' elsewhere'}` : ''}`;
+    case 'reward':
+      return `reward of ${MEMBERS[c.who]} ${keyText(c.key)} venue#${c.v}`;
     case 'lookup':
       return `look up ${MEMBERS[c.who]}${byText(c.by)} ${keyText(c.key)} venue#${c.v}`;
     case 'cross':
@@ -211,6 +215,7 @@ const commandArbs = {
     pick,
     here,
   }),
+  reward: fc.record({ c: fc.constant('reward' as const), key, v, who: fc.constantFrom(2, 2, 2, 0) }),
   lookup: fc.record({ c: fc.constant('lookup' as const), key, v, who: fc.constantFrom(0, 1, 2, 4), by: fc.constantFrom<By | 'scan'>('card', 'barcode', 'scan') }),
   cross: fc.record({
     c: fc.constant('cross' as const),
@@ -246,6 +251,7 @@ const WEIGHTS: Weights = {
   holdCapture: 6,
   adjust: 5,
   visit: 4,
+  reward: 2,
   lookup: 2,
   cross: 4,
   advance: 6,
@@ -480,6 +486,10 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
       const place = placeAt(world, memberVenue(world, member, cmd.v), cmd.key);
       return { op: 'visit', ...place, memberId: member, ...by, ...(cmd.ext === 'none' ? {} : { externalId: `V${++world.n}` }) };
     }
+    case 'reward': {
+      const member = MEMBERS[cmd.who]!;
+      return { op: 'reward', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member };
+    }
     case 'lookup': {
       const member = MEMBERS[cmd.who]!;
       return { op: 'lookup', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member, by: cmd.by };
@@ -533,7 +543,7 @@ export function crossChain(world: World, req: ModelRequest): string | null {
   if (req.op === 'advance') return null;
   const { model } = world;
   const named =
-    req.op === 'check' || req.op === 'calculate' ? req.body.memberId : req.op === 'createHold' || req.op === 'adjust' || req.op === 'visit' || req.op === 'lookup' ? req.memberId : undefined;
+    req.op === 'check' || req.op === 'calculate' ? req.body.memberId : req.op === 'createHold' || req.op === 'adjust' || req.op === 'visit' || req.op === 'reward' || req.op === 'lookup' ? req.memberId : undefined;
   const chain = named === undefined ? undefined : model.memberChain(named);
   const here = req.op === 'lookup' && req.by !== 'scan' ? model.config.keys[req.key]!.chain : model.chainOf(req.at);
   return chain !== undefined && chain !== here ? named! : null;
@@ -553,6 +563,7 @@ export function touched(world: World, req: ModelRequest): string[] {
     case 'createHold':
     case 'adjust':
     case 'visit':
+    case 'reward':
     case 'lookup':
       return real(req.memberId);
     case 'release':

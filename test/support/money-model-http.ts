@@ -87,6 +87,8 @@ export async function send(world: World, req: ModelRequest): Promise<Response> {
         ...(req.externalId === undefined ? {} : { external_id: req.externalId }),
         ...venueField(world, req),
       });
+    case 'reward':
+      return api.post(`/api/v1/members/${sid(world, req.memberId)}/rewards/redeem${venueQuery(world, req)}`);
     case 'lookup':
       switch (req.by) {
         case 'id':
@@ -205,6 +207,10 @@ export function compare(world: World, e: Expected, res: Response): string[] {
       diff(out, 'stamps_earned', e.stampsEarned, b.stamps_earned);
       diff(out, 'member.stamps.count', e.stampsCount, b.member?.stamps?.count);
       break;
+    case 'reward':
+      diff(out, 'member.stamps.count', e.stampsCount, b.member?.stamps?.count);
+      diff(out, 'member.stamps.rewards_available', e.rewardsAvailable, b.member?.stamps?.rewards_available);
+      break;
     case 'member': {
       const m = b?.object === 'scan' ? b.member : b;
       diff(out, 'member id', world.ids.get(e.member), m?.id);
@@ -254,6 +260,8 @@ export function reqText(world: World, req: ModelRequest): string {
       return `POST /members/${req.memberId}/adjustments ${where} amount=${req.amount}`;
     case 'visit':
       return `POST /visits ${where} member=${req.memberId}${by(req.by)}${req.externalId ? ` external_id=${req.externalId}` : ''}`;
+    case 'reward':
+      return `POST /members/${req.memberId}/rewards/redeem ${where}`;
     case 'lookup':
       return req.by === 'scan' ? `POST /scans ${where} code of ${req.memberId}` : `GET member ${req.memberId}${by(req.by)} ${keyName(req.key)}`;
   }
@@ -280,6 +288,8 @@ export function resText(res: Response): string {
       return `${res.status} adjustment ${b.amount}: balance=${b.balance} available=${b.available}`;
     case 'visit':
       return `${res.status}${replayed} visit stamps_earned=${b.stamps_earned} (stamps ${b.member?.stamps?.count})`;
+    case 'reward_redemption':
+      return `${res.status} reward: stamps ${b.member?.stamps?.count}, rewards ${b.member?.stamps?.rewards_available}`;
     case 'member':
       return `${res.status} member balance=${b.balance} held=${b.held} available=${b.available} spend=${b.total_spend} visits=${b.visits}`;
     case 'scan':
@@ -315,6 +325,8 @@ export function expectedText(e: Expected): string {
       return `201 adjustment ${e.amount}: balance=${e.balance} available=${e.available}`;
     case 'visit':
       return `${e.status}${e.replayed ? ' (replayed)' : ''} visit at ${e.venue} stamps_earned=${e.stampsEarned} (stamps ${e.stampsCount})`;
+    case 'reward':
+      return `201 reward: stamps ${e.stampsCount}, rewards ${e.rewardsAvailable}`;
     case 'member':
       return `${e.status} member ${e.member} balance=${e.view.balance} held=${e.view.held} available=${e.view.available} spend=${e.view.totalSpend} visits=${e.view.visits}`;
     case 'advanced':

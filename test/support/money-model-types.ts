@@ -102,6 +102,8 @@ export type ModelRequest =
   | ({ op: 'capture'; holdId: string; externalId: string; redeemAmount?: number } & Place)
   | ({ op: 'adjust'; memberId: string; amount: number } & Place)
   | ({ op: 'visit'; memberId: string; by?: 'card'; externalId?: string } & Place)
+  /** POST /v1/members/{id}/rewards/redeem: a stamps member's reward handed over. */
+  | ({ op: 'reward'; memberId: string } & Place)
   /** GET /v1/members/{id} (id), the look-up by card_number or barcode, or a scan at the venue (scan). */
   | ({ op: 'lookup'; memberId: string; by: MemberBy | 'scan' } & Place)
   | { op: 'advance'; ms: number };
@@ -153,6 +155,7 @@ export type Expected =
   | { kind: 'hold'; status: 200 | 201; venue: string; amount: number; holdStatus: 'active' | 'released'; expiresAt: number }
   | { kind: 'adjustment'; status: 201; amount: number; balance: number; available: number }
   | { kind: 'visit'; status: 200 | 201; venue: string; replayed: boolean; stampsEarned: number; stampsCount: number }
+  | { kind: 'reward'; status: 201; stampsCount: number; rewardsAvailable: number }
   | { kind: 'member'; status: 200 | 201; member: string; view: MemberView }
   | { kind: 'advanced' };
 

@@ -64,6 +64,11 @@ interface TxState {
   earned: number;
   earnCapped: boolean;
   stampsEarned: number;
+  /**
+   * While the check counts as a visit and keeps its stamps, the least it may be paid after refunds and still count
+   * (a stamps program's min_check_amount, at least 1); null once it counts none (issue 25).
+   */
+  visitMin: number | null;
   paid: number;
   refunded: number;
   /** Earned taken back and redeemed given back by refunds (a void takes the rest). */
@@ -100,6 +105,10 @@ export interface ModelState {
   /** Visits with an external_id, by `txKey(venue, external_id)`. */
   visits: Record<string, VisitState>;
 }
+
+/** Stamps as a member shows them: toward the next reward and rewards ready; stamps owed show as a negative count. */
+const stampsView = (stamps: number, required: number) =>
+  stamps < 0 ? { count: stamps, rewardsAvailable: 0 } : { count: stamps % required, rewardsAvailable: Math.floor(stamps / required) };
 
 /** A check's (or a visit's) key in the model: its venue and its external_id, which is unique per venue. */
 export const txKey = (venue: string, externalId: string): string => `${venue}/${externalId}`;
@@ -277,7 +286,6 @@ export class MoneyModel {
         stamps: null,
       };
     }
-    const stamps = Math.max(0, m.stamps);
     const required = this.config.chains[m.chain]!.stamps.required;
     return {
       program: m.program,
@@ -288,7 +296,7 @@ export class MoneyModel {
       totalSpend: m.spend,
       visits: m.visits,
       level: null,
-      stamps: { count: stamps % required, rewardsAvailable: Math.floor(stamps / required) },
+      stamps: stampsView(m.stamps, required),
     };
   }
 
@@ -383,6 +391,8 @@ export class MoneyModel {
         return this.adjust(req.at, req.memberId, req.amount);
       case 'visit':
         return this.visit(req.at, req.memberId, req.externalId);
+      case 'reward':
+        return this.reward(req.at, req.memberId);
       case 'lookup': {
         // Members are the chain's: any key of the chain finds them, no key of another chain does.
         const m = this.memberIn(this.config.keys[req.key]!.chain, req.memberId) ?? refuse(404, 'member_not_found');
@@ -477,8 +487,11 @@ export class MoneyModel {
     const day = venueDay(body.closedAt ?? s.now, this.config.venues[place.at]!.timezone);
     const leftDay = member && key.perDay !== null ? key.perDay - this.daySum(member.id, day, null) : null;
     const earned = minOf(uncapped, key.perCheck, leftDay === null ? null : Math.max(0, leftDay));
-    const stampsEarned = member?.program === 'stamps' && subtotal >= chain.stamps.minCheckAmount ? chain.stamps.perVisit : 0;
-    return { member, hold, cashback, lines, subtotal, payableBase, maxRedeem, redeem, earned, earnCapped: earned < uncapped, stampsEarned, day };
+    // A check is a visit, and earns stamps, when it is paid at least the minimum: a stamps program's, else 0.01.
+    const visitMin = member && this.visitMinOf(member);
+    const visit = visitMin !== null && subtotal - redeem >= visitMin ? visitMin : null;
+    const stampsEarned = member?.program === 'stamps' && visit !== null ? chain.stamps.perVisit : 0;
+    return { member, hold, cashback, lines, subtotal, payableBase, maxRedeem, redeem, earned, earnCapped: earned < uncapped, stampsEarned, visitMin: visit, day };
   }
 
   private calculate(place: Place, body: ModelCheckBody): Expected {
@@ -526,6 +539,7 @@ export class MoneyModel {
       earned: e.earned,
       earnCapped: e.earnCapped,
       stampsEarned: e.stampsEarned,
+      visitMin: e.visitMin,
       paid: e.subtotal - e.redeem,
       refunded: 0,
       earnedBack: 0,
@@ -538,7 +552,7 @@ export class MoneyModel {
     if (e.member) {
       e.member.balance += e.earned - e.redeem;
       e.member.spend += tx.paid;
-      e.member.visits += 1;
+      if (tx.visitMin !== null) e.member.visits += 1;
       e.member.stamps += e.stampsEarned;
     }
     if (e.hold) e.hold.status = 'captured';
@@ -552,8 +566,7 @@ export class MoneyModel {
       if (member) {
         member.balance += tx.redeemed - tx.redeemedBack - (tx.earned - tx.earnedBack);
         member.spend -= tx.paid - tx.refunded;
-        member.visits -= 1;
-        member.stamps -= tx.stampsEarned;
+        this.takeVisitBack(member, tx);
       }
       tx.status = 'voided';
     }
@@ -588,6 +601,7 @@ export class MoneyModel {
     if (member) {
       member.balance += redeemedReturned - earnedReversed;
       member.spend -= amount;
+      if (tx.visitMin !== null && tx.paid - tx.refunded < tx.visitMin) this.takeVisitBack(member, tx);
     }
     return { kind: 'refund', status: 201, replayed: false, amount, earnedReversed, redeemedReturned, tx: this.txView(tx) };
   }
@@ -657,6 +671,8 @@ export class MoneyModel {
     tx.earnCapped = earned < uncapped;
     tx.paid -= redeem;
     tx.holdId = holdId;
+    // Paid less, the check may no longer be a visit (capture needs a check without refunds: paid is all it has).
+    if (tx.visitMin !== null && tx.paid < tx.visitMin) this.takeVisitBack(member, tx);
     return { kind: 'transaction', status: 200, replayed: false, tx: this.txView(tx) };
   }
 
@@ -676,8 +692,8 @@ export class MoneyModel {
       const previous = this.state.visits[txKey(at, externalId)];
       if (previous) {
         if (previous.memberId !== memberId) refuse(409, 'external_id_reused');
-        const stamps = Math.max(0, this.state.members[memberId]!.stamps);
-        return { kind: 'visit', status: 200, venue: at, replayed: true, stampsEarned: previous.stampsEarned, stampsCount: stamps % required };
+        const stamps = stampsView(this.state.members[memberId]!.stamps, required);
+        return { kind: 'visit', status: 200, venue: at, replayed: true, stampsEarned: previous.stampsEarned, stampsCount: stamps.count };
       }
     }
     const member = this.memberIn(this.chainOf(at), memberId) ?? refuse(404, 'member_not_found');
@@ -686,6 +702,30 @@ export class MoneyModel {
     member.stamps += stampsEarned;
     member.visits += 1;
     if (externalId !== undefined) this.state.visits[txKey(at, externalId)] = { venue: at, externalId, memberId, stampsEarned };
-    return { kind: 'visit', status: 201, venue: at, replayed: false, stampsEarned, stampsCount: Math.max(0, member.stamps) % required };
+    return { kind: 'visit', status: 201, venue: at, replayed: false, stampsEarned, stampsCount: stampsView(member.stamps, required).count };
+  }
+
+  /** A stamps member's reward: the stamps it needs are taken, whatever they were earned with. */
+  private reward(at: string, memberId: string): Expected {
+    const member = this.memberIn(this.chainOf(at), memberId) ?? refuse(404, 'member_not_found');
+    if (member.program !== 'stamps') refuse(400, 'redeem_not_supported');
+    const required = this.config.chains[member.chain]!.stamps.required;
+    if (member.stamps < required) refuse(402, 'no_reward_available');
+    member.stamps -= required;
+    const view = stampsView(member.stamps, required);
+    return { kind: 'reward', status: 201, stampsCount: view.count, rewardsAvailable: view.rewardsAvailable };
+  }
+
+  /** The least a check of this member must be paid to be a visit: the stamps program's minimum, at least 1. */
+  private visitMinOf(member: MemberState): number {
+    return Math.max(1, member.program === 'stamps' ? this.config.chains[member.chain]!.stamps.minCheckAmount : 0);
+  }
+
+  /** The check no longer counts as a visit: its visit and its stamps are taken back, once (stamps may then be owed). */
+  private takeVisitBack(member: MemberState, tx: TxState): void {
+    if (tx.visitMin === null) return;
+    member.visits -= 1;
+    member.stamps -= tx.stampsEarned;
+    tx.visitMin = null;
   }
 }

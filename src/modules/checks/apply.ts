@@ -98,11 +98,11 @@ export function checkLots(trx: Db, caller: PlaceCaller, member: tillMembers.Chec
 /** 404 for the member a check names, or for its hold when it names no member. */
 function namedNotFound(body: CalculateBody): ApiError {
   const namesMember = body.member_id !== undefined || body.card_number !== undefined || body.barcode !== undefined;
-  return body.hold_id && !namesMember ? new ApiError('hold_not_found', { param: 'hold_id' }) : new ApiError('member_not_found');
+  return body.hold_id && !namesMember ? new ApiError('hold_not_found', holds.HOLD_IN_BODY) : new ApiError('member_not_found');
 }
 
 /** The hold's member, for a check that names a hold but no member. */
-const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id) : undefined);
+const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id, holds.HOLD_IN_BODY) : undefined);
 
 /** The day a check counts in for the per-day cap: the venue-local date it closed (else was received). */
 const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
@@ -128,7 +128,7 @@ function checkReads(
     existing: numbered && member ? repo.transactionRead(db, numbered) : undefined,
     held: memberId ? tillMembers.heldRead(db, caller, memberId, asOf) : undefined,
     lots: member?.lots,
-    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id) : undefined,
+    hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id, holds.HOLD_IN_BODY) : undefined,
     dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
     rules: rules.read,
@@ -157,12 +157,14 @@ async function readForCheck(
  */
 async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: CheckContext, read: Awaited<ReturnType<typeof readForCheck>>) {
   const { member, asOf } = read;
-  const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf) : null;
+  const hold = body.hold_id ? holds.usableHold(read.hold ?? null, asOf, holds.HOLD_IN_BODY) : null;
   if (member && caller.settings.card_scan_required) visits.requireRecentScan(read.scanned ?? false, ctx.scanWindowSeconds);
   const gathered: Gathered = {
     member: member && (await tillMembers.withHeld(db, caller, member, read.held ?? 0, asOf, read.lots)),
     hold,
     earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
+    day: dayOf(caller, body),
+    asOf,
   };
   return { gathered, lines: pricedLines(body, read.lineRules) };
 }
@@ -190,7 +192,7 @@ export async function calculateCheck(db: Db, caller: PlaceCaller, body: Calculat
   const read = { ...values, member: named.member, asOf, lineRules: await rules.resolve(db, values.rules) };
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
-  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, dayOf(caller, body), null));
+  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, gathered.day, null));
   const isCashback = after?.program_type === 'cashback';
   return {
     object: 'check_calculation',
@@ -249,7 +251,7 @@ export async function applyCheck(
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const decision = decide(caller, gathered, lines, body.redeem_amount);
   const { calc } = decision;
-  const lots = checkLots(trx, caller, gathered.member, decision.effect, dayOf(caller, body), request);
+  const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
   const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
   const row: repo.TransactionRow = {
     chain_id: caller.chainId,
@@ -267,10 +269,11 @@ export async function applyCheck(
     earned: calc.earned,
     earn_capped: calc.earnCapped,
     stamps_earned: calc.stampsEarned,
+    visit_min_paid: calc.visitMinPaid,
     paid: calc.paid,
     refunded_amount: 0,
     closed_at: body.closed_at ? new Date(body.closed_at) : null,
-    venue_day: dayOf(caller, body),
+    venue_day: gathered.day,
     hold_id: gathered.hold?.id ?? null,
     display: checkDisplay(caller, calc, before, after),
     fingerprint,

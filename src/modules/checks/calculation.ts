@@ -3,7 +3,7 @@
 import { ApiError } from '../../shared/errors.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
-import { levelAt, visitDiscountBp } from '../programs/rules.js';
+import { levelAt, visitDiscountBp, visitMinPaid } from '../programs/rules.js';
 
 /**
  * floor(a × b / c) for non-negative integers, exactly: the product may pass 2^53 (a line of 10^13 and a redemption
@@ -41,6 +41,14 @@ export interface CalcInput {
    * per-day cap leaves on the check's venue day (negative counts as 0). null: no cap.
    */
   caps: { perCheck: number | null; earnRoom: number | null };
+  /** The check's cashback lot had already expired when the check arrived (a backdated check, D20): it earns nothing. */
+  expiredLot?: ExpiredLot | null;
+}
+
+/** The venue day a backdated check earns on, and the day its cashback expired. */
+export interface ExpiredLot {
+  day: string;
+  expiresOn: string;
 }
 
 export interface CalcLine {
@@ -59,11 +67,15 @@ export interface Calculation {
   earned: number;
   earnCapped: boolean;
   stampsEarned: number;
+  /** While the check counts as a visit, the least it may be paid after refunds and still count; null: no visit. */
+  visitMinPaid: number | null;
   /** subtotal − discount − redeemed: what total_spend grows by. */
   paid: number;
   /** The percent the member's level gave before this check (cashback and VIP). */
   levelPercentBp: number | null;
   lines: CalcLine[];
+  /** Why the check earns nothing although its lines would: its cashback had expired already. */
+  expiredLot: ExpiredLot | null;
 }
 
 const minOf = (...values: (number | null)[]) => Math.min(...values.filter((v): v is number => v !== null));
@@ -135,9 +147,12 @@ export function calculate(input: CalcInput): Calculation {
     return { amount, redeemedShare: shares[i]!, percentBp, earned: mulDiv(amount - shares[i]!, percentBp, 10_000) };
   });
   const uncapped = lines.reduce((s, l) => s + l.earned, 0);
-  const earned = minOf(uncapped, caps.perCheck, caps.earnRoom === null ? null : Math.max(0, caps.earnRoom));
+  const expiredLot = (uncapped > 0 && input.expiredLot) || null;
+  const earned = expiredLot ? 0 : minOf(uncapped, caps.perCheck, caps.earnRoom === null ? null : Math.max(0, caps.earnRoom));
 
-  const stampsEarned = program?.type === 'stamps' && subtotal >= program.minCheckAmount ? program.stampsPerVisit : 0;
+  const paid = subtotal - discountAmount - redeemAmount;
+  const visitMin = program ? visitMinPaid(program) : null;
+  const countsVisit = visitMin !== null && paid >= visitMin;
   return {
     subtotal,
     discountAmount,
@@ -145,10 +160,12 @@ export function calculate(input: CalcInput): Calculation {
     maxRedeem,
     redeemed: redeemAmount,
     earned,
-    earnCapped: earned < uncapped,
-    stampsEarned,
-    paid: subtotal - discountAmount - redeemAmount,
+    earnCapped: !expiredLot && earned < uncapped,
+    stampsEarned: program?.type === 'stamps' && countsVisit ? program.stampsPerVisit : 0,
+    visitMinPaid: countsVisit ? visitMin : null,
+    paid,
     levelPercentBp,
     lines,
+    expiredLot,
   };
 }

@@ -31,7 +31,7 @@ export async function captureHoldIntoCheck(
 ): Promise<Transaction> {
   const memberOf = holds.memberOfHold(trx, caller, holdId);
   const { member: locked } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf, key: idempotencyKey });
-  if (!locked) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  if (!locked) throw new ApiError('hold_not_found');
   const at = ctx.clock.now();
   const key = keyOf(caller, body.external_id, body.register_id);
   const read = await readTogether(trx, {
@@ -53,7 +53,7 @@ export async function captureHoldIntoCheck(
   const member = await tillMembers.withHeld(trx, caller, locked, read.held, at, read.lots);
   const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
-  const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore) };
+  const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore), day: row.venue_day, asOf: at };
   const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
     ...l,
     rule: {
@@ -73,6 +73,8 @@ export async function captureHoldIntoCheck(
     redeemed: calc.redeemed,
     earned: calc.earned,
     earn_capped: calc.earnCapped,
+    stamps_earned: calc.stampsEarned,
+    visit_min_paid: calc.visitMinPaid,
     paid: calc.paid,
     hold_id: hold.id,
     redeemed_lots: lots.redeemedLots,

@@ -3,8 +3,9 @@ import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type * as holds from '../holds/service.js';
+import { expiryRuleOf, newLot } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
-import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation } from './calculation.js';
+import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
 import type { CalculateBody } from './schemas.js';
 import type { PricedLine } from './view.js';
@@ -50,6 +51,9 @@ export interface Gathered {
   hold: holds.UsableHold | null;
   /** The most this check may earn besides the per-check cap (what the per-day cap leaves); null: no limit. */
   earnRoom: number | null;
+  /** The venue day the check earns on, and the moment it is judged at (a lot already expired then earns nothing). */
+  day: string;
+  asOf: Date;
 }
 
 /** What the check changes, as differences from what it had already changed (nothing, for a new check). */
@@ -71,6 +75,14 @@ export interface Decision {
 /** What the per-day cap leaves of a day on which the member's checks earned `earned`; null: no cap. */
 export const dayRoom = (caller: PlaceCaller, earned: number | undefined): number | null =>
   caller.settings.max_cashback_per_day === null ? null : caller.settings.max_cashback_per_day - (earned ?? 0);
+
+/** The check's lot (D20) when its cashback had expired by `asOf`: a check closed longer ago than the expiry. */
+function expiredLotOf(caller: PlaceCaller, member: tillMembers.CheckMember, day: string, asOf: Date): ExpiredLot | null {
+  const rule = expiryRuleOf(member.program.rules);
+  if (!rule) return null;
+  const lot = newLot(caller.venueId, day, rule, caller.venue.timezone);
+  return lot.expiresAt.getTime() <= asOf.getTime() ? { day, expiresOn: lot.expiresOn } : null;
+}
 
 /**
  * The one calculation of a check's money, for a new check (`before` undefined) and for a hold captured into an
@@ -96,13 +108,15 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     },
     redeemAmount: redeemAmount ?? hold?.amount ?? 0,
     caps: { perCheck: caller.settings.max_cashback_per_check, earnRoom },
+    expiredLot: member && expiredLotOf(caller, member, gathered.day, gathered.asOf),
   });
+  const countedBefore = before?.visit_min_paid !== null && before?.visit_min_paid !== undefined;
   const effect: Effect = {
     redeemed: calc.redeemed - Number(before?.redeemed ?? 0),
     earned: calc.earned - Number(before?.earned ?? 0),
     spend: calc.paid - Number(before?.paid ?? 0),
-    visits: before ? 0 : 1,
-    stamps: before ? 0 : calc.stampsEarned,
+    visits: (calc.visitMinPaid !== null ? 1 : 0) - (countedBefore ? 1 : 0),
+    stamps: calc.stampsEarned - (countedBefore ? before.stamps_earned : 0),
     held: -(hold?.amount ?? 0),
   };
   // Redemption never leaves available below zero, counting the earning it takes back (a capture's case).

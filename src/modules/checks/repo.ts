@@ -89,6 +89,8 @@ export function captureStep(db: Db, row: TransactionRow): WriteStep {
         redeemed: row.redeemed,
         earned: row.earned,
         earn_capped: row.earn_capped,
+        stamps_earned: row.stamps_earned,
+        visit_min_paid: row.visit_min_paid,
         paid: row.paid,
         hold_id: row.hold_id,
         redeemed_lots: lotsJson(row),
@@ -144,6 +146,7 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
         earned_reversed: row.earned_reversed,
         redeemed_returned: row.redeemed_returned,
         redeemed_lots: lotsJson(row),
+        visit_min_paid: null,
         display: JSON.stringify(row.display),
       })
       .where('chain_id', '=', row.chain_id)
@@ -156,7 +159,7 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
 export function refundSteps(
   db: Db,
   row: RefundRow,
-  change: { amount: number; earnedBack: number; redeemedBack: number; redeemedLots: Record<string, number> | null },
+  change: { amount: number; earnedBack: number; redeemedBack: number; redeemedLots: Record<string, number> | null; visitBack: boolean },
 ): WriteStep[] {
   return [
     { name: 'inserted_refund', query: db.insertInto('refunds').values(row) },
@@ -169,6 +172,7 @@ export function refundSteps(
           earned_reversed: eb('earned_reversed', '+', change.earnedBack),
           redeemed_returned: eb('redeemed_returned', '+', change.redeemedBack),
           redeemed_lots: change.redeemedLots ? JSON.stringify(change.redeemedLots) : null,
+          ...(change.visitBack ? { visit_min_paid: null } : {}),
         }))
         .where('chain_id', '=', row.chain_id)
         .where('venue_id', '=', row.venue_id)

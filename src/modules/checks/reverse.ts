@@ -96,6 +96,15 @@ function reversalEntries(memberId: string, back: { redeemed: number; earned: num
 }
 
 /**
+ * The visit and stamps a check still counts, taken back when `now` says so (a void, or a refund that leaves it paid
+ * below its minimum), as the ledger entry's figures. Taken back once: the check then counts no visit.
+ */
+function visitTakenBack(row: repo.TransactionRow, now: boolean) {
+  const back = now && row.visit_min_paid !== null;
+  return { back, stamps: back ? row.stamps_earned : 0, entry: back ? { visits: -1, stamps: -row.stamps_earned } : {} };
+}
+
+/**
  * Voids a check: returns what it redeemed and takes back what it earned (the balance may go negative, and shows
  * so), takes its spend, visit and stamps back. Voiding a voided check changes nothing.
  */
@@ -114,14 +123,24 @@ export async function voidTransaction(
   const earnedBack = Number(row.earned) - Number(row.earned_reversed);
   const back = Number(row.paid) - Number(row.refunded_amount);
   const returned = redemptionReturned(row, redeemedBack);
-  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, visits: -1, stamps: -row.stamps_earned, reference: externalId };
+  const visitBack = visitTakenBack(row, true);
+  const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, ...visitBack.entry, reference: externalId };
   const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, null);
   const display = reversalDisplay(
     caller,
-    { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack },
+    { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack, visitReversed: false, stampsReversed: visitBack.stamps },
     reversal.balance,
   );
-  const voided: repo.TransactionRow = { ...row, status: 'voided', voided_at: at, earned_reversed: row.earned, redeemed_returned: row.redeemed, redeemed_lots: returned.left, display };
+  const voided: repo.TransactionRow = {
+    ...row,
+    status: 'voided',
+    voided_at: at,
+    earned_reversed: row.earned,
+    redeemed_returned: row.redeemed,
+    redeemed_lots: returned.left,
+    visit_min_paid: null,
+    display,
+  };
   const transaction = presentTransaction(voided);
   await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
   return transaction;
@@ -159,6 +178,7 @@ export async function refundTransaction(
   const refundedAfter = Number(row.refunded_amount) + body.amount;
   const earnedBack = mulDiv(Number(row.earned), refundedAfter, paid) - Number(row.earned_reversed);
   const redeemedBack = mulDiv(Number(row.redeemed), refundedAfter, paid) - Number(row.redeemed_returned);
+  const visitBack = visitTakenBack(row, row.visit_min_paid !== null && paid - refundedAfter < Number(row.visit_min_paid));
   const refundRow: repo.RefundRow = {
     chain_id: caller.chainId,
     venue_id: caller.venueId,
@@ -168,6 +188,7 @@ export async function refundTransaction(
     amount: body.amount,
     earned_reversed: earnedBack,
     redeemed_returned: redeemedBack,
+    visit_reversed: visitBack.back,
     livemode: caller.livemode,
     created_at: at,
   };
@@ -178,13 +199,14 @@ export async function refundTransaction(
     refunded_amount: refundedAfter,
     earned_reversed: Number(row.earned_reversed) + earnedBack,
     redeemed_returned: Number(row.redeemed_returned) + redeemedBack,
+    visit_min_paid: visitBack.back ? null : row.visit_min_paid,
   };
-  const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, reference: body.external_id };
+  const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, ...visitBack.entry, reference: body.external_id };
   const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, request);
   const refund = refundAnswer(caller, refundRow, updated, reversal.balance);
   await writeTogether(trx, [
     ...reversal.steps,
-    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left }),
+    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left, visitBack: visitBack.back }),
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
     ...(key ? [key.recordStep(trx, refund)] : []),
   ]);
@@ -202,6 +224,8 @@ function refundAnswer(caller: PlaceCaller, row: repo.RefundRow, transaction: rep
       amount,
       redeemedReturned: Number(row.redeemed_returned),
       earnedReversed: Number(row.earned_reversed),
+      visitReversed: row.visit_reversed,
+      stampsReversed: row.visit_reversed ? transaction.stamps_earned : 0,
     },
     balance,
   );

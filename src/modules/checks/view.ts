@@ -4,6 +4,7 @@ import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { Member } from '../members/schemas.js';
+import { owedStampsPaidBack } from '../members/view.js';
 import type { Calculation } from './calculation.js';
 import type * as repo from './repo.js';
 import type { Refund, Transaction } from './schemas.js';
@@ -46,7 +47,12 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, where)}`);
   if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, where)}`);
   if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, where)}`);
-  if (after?.stamps) receipt.push(`Stamps: +${calc.stampsEarned} (${after.stamps.count}/${after.stamps.required})`);
+  // A backdated check (D20): what its day earned would have expired already, so it earns nothing and says why.
+  if (calc.expiredLot) {
+    const { day, expiresOn } = calc.expiredLot;
+    receipt.push(`Nothing earned: cashback of ${formatDay(day, where.locale)} expired on ${formatDay(expiresOn, where.locale)}`);
+  }
+  if (after?.stamps) receipt.push(`Stamps: +${calc.stampsEarned} (${after.stamps.count}/${after.stamps.required})${owedStampsPaidBack(after.stamps, calc.stampsEarned)}`);
   receipt.push(`To pay: ${money(calc.paid)}`);
   if (after?.available !== null && after?.available !== undefined) receipt.push(`Cashback available: ${money(after.available)}`);
   // The next expiry after the check (D20), as the member's own receipt lines say it.
@@ -62,7 +68,16 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
 /** What a void or refund did: the amount, the cashback it gave back and took back, and the balance it left (null: none shown). */
 export function reversalDisplay(
   caller: Caller,
-  what: { cashier: string; amountLine: string; amount: number; redeemedReturned: number; earnedReversed: number },
+  what: {
+    cashier: string;
+    amountLine: string;
+    amount: number;
+    redeemedReturned: number;
+    earnedReversed: number;
+    /** A refund left the check paid below its minimum: it no longer counts as a visit (a void says so by itself). */
+    visitReversed: boolean;
+    stampsReversed: number;
+  },
   balance: number | null,
 ): Display {
   const where = caller.venue;
@@ -72,6 +87,8 @@ export function reversalDisplay(
       `${what.amountLine}: ${formatSignedMoney(-what.amount, where)}`,
       ...(what.redeemedReturned > 0 ? [`Cashback returned: ${formatSignedMoney(what.redeemedReturned, where)}`] : []),
       ...(what.earnedReversed > 0 ? [`Cashback taken back: ${formatSignedMoney(-what.earnedReversed, where)}`] : []),
+      ...(what.visitReversed ? ['The check no longer counts as a visit'] : []),
+      ...(what.stampsReversed > 0 ? [`Stamps taken back: −${what.stampsReversed}`] : []),
       ...(balance !== null ? [`Cashback balance: ${formatMoney(balance, where)}`] : []),
     ],
   };

@@ -77,8 +77,12 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
       member.display = { cashier: `${who} · ${level.name} · discount ${percent(level.percentBp)}`, receipt: [`${level.name}: ${percent(level.percentBp)} off`] };
     }
   } else if (rules.type === 'stamps') {
-    const stamps = Math.max(0, record.stamps);
-    member.stamps = { count: stamps % rules.stampsRequired, required: rules.stampsRequired, rewards_available: Math.floor(stamps / rules.stampsRequired) };
+    // Stamps owed (a voided check's, after its reward was redeemed) show as a negative count, as cashback debt does.
+    const stamps = record.stamps;
+    member.stamps =
+      stamps < 0
+        ? { count: stamps, required: rules.stampsRequired, rewards_available: 0 }
+        : { count: stamps % rules.stampsRequired, required: rules.stampsRequired, rewards_available: Math.floor(stamps / rules.stampsRequired) };
     member.display = stampsDisplay(who, member.stamps, rules.rewardName);
   } else {
     const bp = visitDiscountBp(rules.tiers, record.visits);
@@ -86,6 +90,16 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     member.display = { cashier: `${who} · ${record.visits} visits · discount ${percent(bp)}`, receipt: [`Visit discount: ${percent(bp)}`] };
   }
   return member;
+}
+
+/**
+ * What a receipt adds when stamps just earned (`earned`, leaving the member at `after`) paid back stamps owed: a
+ * voided check's, after its reward was redeemed. Empty when they paid back none.
+ */
+export function owedStampsPaidBack(after: NonNullable<Member['stamps']>, earned: number): string {
+  const total = after.count < 0 ? after.count : after.rewards_available * after.required + after.count;
+  const owed = Math.min(earned, Math.max(0, earned - total));
+  return owed > 0 ? ` · ${owed} owed stamp${owed > 1 ? 's' : ''} paid back` : '';
 }
 
 function stampsDisplay(who: string, s: NonNullable<Member['stamps']>, rewardName: string): Display {

@@ -9,6 +9,7 @@ import { formatTimestamp } from '../../shared/time.js';
 import type { Caller, PlaceCaller } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
 import * as tillMembers from '../members/till.js';
+import { owedStampsPaidBack } from '../members/view.js';
 import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Scan, Visit, VisitBody } from './schemas.js';
@@ -26,7 +27,7 @@ async function presentVisit(db: Db, caller: PlaceCaller, entry: { id: string; me
     member,
     livemode: entry.livemode,
     created_at: formatTimestamp(entry.created_at),
-    display: { cashier: member.display.cashier, receipt: [`Visit recorded${entry.stamps ? `: +${entry.stamps} stamp${entry.stamps > 1 ? 's' : ''}` : ''}`, ...member.display.receipt] },
+    display: { cashier: member.display.cashier, receipt: [`Visit recorded${entry.stamps ? `: +${entry.stamps} stamp${entry.stamps > 1 ? 's' : ''}${owedStampsPaidBack(member.stamps!, entry.stamps)}` : ''}`, ...member.display.receipt] },
   };
 }
 

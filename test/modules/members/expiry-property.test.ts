@@ -256,9 +256,11 @@ describe('cashback expiry against an independent FIFO model (property)', () => {
             ...(holdId ? { hold_id: holdId } : redeem > 0 ? { redeem_amount: redeem } : {}),
           });
           expect(res.status, JSON.stringify(res.body)).toBe(201);
-          const earned = Math.floor(((amount - redeem) * PERCENT) / 100);
-          expect(res.body).toMatchObject({ redeemed: redeem, earned });
           const place: MPlace = { venue: venues[at]!, day: localDate(closedAt, venues[at]!.zone) };
+          // A check closed so long ago that its day's cashback has expired already earns nothing (issue 25).
+          const lapsed = localDayStart(plusDays(place.day, AFTER_DAYS), place.venue.zone) <= t.clock.now().getTime();
+          const earned = lapsed ? 0 : Math.floor(((amount - redeem) * PERCENT) / 100);
+          expect(res.body).toMatchObject({ redeemed: redeem, earned });
           const from = redeem > 0 ? model.debit(redeem, null) : new Map<string | null, number>();
           if (earned > 0) model.credit(earned, place);
           if (model.available() >= 0) model.debt = false;

@@ -342,26 +342,31 @@ describe('cashback expiry', () => {
     expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
-  it('a check closed long ago earns into a lot already due: its answer shows it gone, as a GET at that moment does', async () => {
+  it('a check closed longer ago than cashback lasts earns nothing, says why, and its void takes nothing back (issue 25, 10c)', async () => {
     at('2031-12-01T10:00:00.000Z');
     const m = await berlinMember({ days: 30, warning: 0 });
     await m.api.post(`/api/v1/members/${m.member.id}/adjustments`, { amount: 200, reason: 'goodwill' }); // no lot
-    // Closed on 15 Oct: earns 5.00 into the lot of 15 Oct, which expired on 14 Nov.
+    // Closed on 15 Oct: 10 % of 50.00 would go into the lot of 15 Oct, which expired on 14 Nov (30 days later).
     const line = [{ name: 'Dinner', quantity: 1, unit_price: 5000 }];
+    const why = 'Nothing earned: cashback of 15 Oct expired on 14 Nov';
     const calc = await m.api.post('/api/v1/checks/calculate', { member_id: m.member.id, line_items: line, closed_at: '2031-10-15T12:00:00.000Z' });
-    expect(calc.body).toMatchObject({ earned: 500, balance_after: 200, available_after: 200 });
-    expect(calc.body.display.cashier).not.toContain('expires');
-    const res = await m.check(5000, { closed_at: '2031-10-15T12:00:00.000Z' });
-    expect(res.body.earned).toBe(500);
-    const seen = await m.get();
-    expect(seen).toMatchObject({ balance: 200, available: 200, expiring: [] });
-    expect(res.body.display.cashier).not.toContain('expires');
-    expect(res.body.display.cashier).toContain('€2.00');
-    expect(res.body.display.receipt).toContain('Cashback available: €2.00'); // not €7.00
-    expect(calc.body.display.receipt).toContain('Cashback available: €2.00');
+    expect(calc.body).toMatchObject({ earned: 0, earn_capped: false, balance_after: 200, available_after: 200 });
+    expect(calc.body.display.receipt).toContain(why);
+    const res = await m.check(5000, { closed_at: '2031-10-15T12:00:00.000Z', external_id: 'OLD-1' });
+    expect(res.body).toMatchObject({ earned: 0, paid: 5000 });
+    expect(res.body.display.receipt).toContain(why);
+    expect(res.body.display.receipt).toContain('Cashback available: €2.00');
+    expect(await m.get()).toMatchObject({ balance: 200, available: 200, expiring: [] });
+    // A check closed 29 days ago still earns: its lot expires tomorrow.
+    const recent = await m.check(1000, { closed_at: '2031-11-02T12:00:00.000Z' });
+    expect(recent.body.earned).toBe(100);
+    // Applying the old check and voiding it is nothing: no debt, no expiry.
+    const voided = await m.api.post('/api/v1/transactions/OLD-1/void');
+    expect(voided.status).toBe(200);
+    expect(await m.get()).toMatchObject({ balance: 300, available: 300 });
     await runExpiry(t.db, t.clock.now());
-    expect(await m.expiries()).toEqual([-500]);
-    expect(await m.get()).toMatchObject({ balance: 200, expiring: [] });
+    expect(await m.expiries()).toEqual([]);
+    expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
 
   it('turning expiry off after a lot is due, before the worker: what was due is written first, never given back', async () => {
