@@ -71,9 +71,16 @@ export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold
   return hold;
 }
 
+/**
+ * Where a request names the hold: a check's body field `hold_id` (errors name it as their `param`), or the path of
+ * a hold's own route (`{}`: errors name no param, as for every object named by its path).
+ */
+export type HoldNamed = { param?: 'hold_id' };
+export const HOLD_IN_BODY: HoldNamed = { param: 'hold_id' };
+
 async function owned(db: Db, caller: PlaceCaller, id: string): Promise<repo.HoldRow> {
   const row = isUuid(id) ? await repo.findHold(db, caller, id) : undefined;
-  if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  if (!row) throw new ApiError('hold_not_found');
   return row;
 }
 
@@ -85,14 +92,14 @@ export async function getHold(db: Db, caller: PlaceCaller, id: string): Promise<
  * The id of the hold's member as a sub-query: every change to a hold is made under its member's lock, so a check
  * naming no member and a release lock the member through it. 404 at once for an id that cannot be a hold's.
  */
-export function memberOfHold(trx: Db, caller: Caller, id: string): Expression<string | null> {
-  if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
+export function memberOfHold(trx: Db, caller: Caller, id: string, named: HoldNamed = {}): Expression<string | null> {
+  if (!isUuid(id)) throw new ApiError('hold_not_found', named);
   return repo.memberOfHold(trx, caller, id);
 }
 
 /** The hold as a read of a gather that follows its member's lock; judge it with `usableHold`. */
-export function holdRead(trx: Db, caller: Caller, id: string): Read<repo.HoldRow | null> {
-  if (!isUuid(id)) throw new ApiError('hold_not_found', { param: 'hold_id' });
+export function holdRead(trx: Db, caller: Caller, id: string, named: HoldNamed = {}): Read<repo.HoldRow | null> {
+  if (!isUuid(id)) throw new ApiError('hold_not_found', named);
   return repo.holdRead(trx, caller, id);
 }
 
@@ -108,16 +115,16 @@ export interface UsableHold {
  * hold_released, and 409 hold_expired by `now` — the clock read once the lock is held, the same reading what the
  * member's holds keep is judged by, so an expiring hold is never counted twice.
  */
-export function usableHold(row: repo.HoldRow | null, now: Date): UsableHold {
-  if (!row) throw new ApiError('hold_not_found', { param: 'hold_id' });
-  if (row.status !== 'active') throw new ApiError(`hold_${row.status}`, { param: 'hold_id' });
-  if (statusOf(row, now) === 'expired') throw new ApiError('hold_expired', { param: 'hold_id' });
+export function usableHold(row: repo.HoldRow | null, now: Date, named: HoldNamed = {}): UsableHold {
+  if (!row) throw new ApiError('hold_not_found', named);
+  if (row.status !== 'active') throw new ApiError(`hold_${row.status}`, named);
+  if (statusOf(row, now) === 'expired') throw new ApiError('hold_expired', named);
   return { id: row.id, memberId: row.member_id, amount: Number(row.amount) };
 }
 
 export async function releaseHold(trx: Db, caller: Caller, id: string, clock: Clock): Promise<Hold> {
   const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: memberOfHold(trx, caller, id) });
-  if (!member) throw new ApiError('hold_not_found', { param: 'hold_id' });
+  if (!member) throw new ApiError('hold_not_found');
   const { hold } = await readTogether(trx, { hold: holdRead(trx, caller, id) });
   usableHold(hold, clock.now());
   return present(await repo.finishHold(trx, caller, id, { status: 'released', at: caller.now }), caller);

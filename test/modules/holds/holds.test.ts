@@ -50,7 +50,10 @@ describe('holds', () => {
     expect((await api.get(`/api/v1/holds/${hold.id}`)).body).toMatchObject({ status: 'captured', captured_amount: 300, captured_by: 'HC-1' });
     const m = await read();
     expect(m).toMatchObject({ held: 0, balance: 1000 - 300 + applied.body.earned, available: 1000 - 300 + applied.body.earned });
-    expectError(await api.post('/api/v1/checks', check('HC-2', { hold_id: hold.id })), 409, 'hold_captured');
+    // Named in the body, the error names the field; named in the path, it names none (issue 25, item 3).
+    expect(expectError(await api.post('/api/v1/checks', check('HC-2', { hold_id: hold.id })), 409, 'hold_captured').param).toBe('hold_id');
+    expect(expectError(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'HC-1' }), 409, 'hold_captured').param).toBeUndefined();
+    expect(expectError(await api.post(`/api/v1/holds/${hold.id}/release`), 409, 'hold_captured').param).toBeUndefined();
   });
 
   it('without redeem_amount the check redeems the whole hold', async () => {
