@@ -7,7 +7,7 @@ import { EVENT_TYPES, Event } from '../modules/webhooks/schemas.js';
 import { ApiError, ERROR_CODES, type ApiErrorOptions, type ErrorCode } from '../shared/errors.js';
 import type { App } from './context.js';
 import { isLegacyPosPath } from './legacy-pos.js';
-import { ErrorEnvelope, shownSchemaOf } from './responses.js';
+import { pascal, shownSchemaOf, TypedErrorEnvelope } from './responses.js';
 import { ROUTE_SCOPES } from './route-scopes.js';
 
 declare module 'fastify' {
@@ -78,6 +78,11 @@ const EXAMPLE_DETAILS: Partial<Record<ErrorCode, ApiErrorOptions>> = {
   external_id_reused: { param: 'external_id' },
   table_not_found: { param: 'table_code' },
   dish_unavailable: { message: 'Not available right now: Tiramisu.', details: { external_ids: ['DESSERT-2'] } },
+  invalid_status_transition: {
+    param: 'status',
+    message: 'An order cannot move from served to preparing; from served it can move to closed.',
+    details: { status: 'served', requested_status: 'preparing' },
+  },
   idempotency_key_reused: { param: 'Idempotency-Key' },
   idempotency_key_in_use: { param: 'Idempotency-Key' },
 };
@@ -89,7 +94,7 @@ function errorResponses(codes: ErrorCode[], baseUrl: string): Record<string, obj
   const responses: Record<string, object> = {};
   for (const [status, inStatus] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
-      ...ErrorEnvelope,
+      ...TypedErrorEnvelope,
       'x-response-description': inStatus.join(', '),
       'x-examples': Object.fromEntries(
         inStatus.map((code) => [
@@ -156,8 +161,6 @@ function nameComponents(document: Record<string, any>): void {
   if (clash) throw new Error(`OpenAPI: ${clash} is both a shared schema's $id and a title; keep one`);
   document.components.schemas = { ...shared, ...components };
 }
-
-const pascal = (type: string) => type.split(/[._]/).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 
 /**
  * The 3.1 `webhooks` section: one entry per event type, its body the Event with `type` fixed and `data.object`

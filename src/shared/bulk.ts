@@ -1,13 +1,18 @@
 // Checking a bulk upload item by item, so one answer lists every bad item by index (menu sync, catalogue).
-import type { TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApiError } from './errors.js';
 
-export interface ItemError {
-  index: number;
-  param: string;
-  message: string;
-}
+/** One bad item of a refused bulk upload: the `errors` of its parameter_invalid. */
+export const BulkItemError = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0, description: 'The position of the item in items.' }),
+    param: Type.String({ description: 'The field at fault, in dotted form, for example items[3].price.' }),
+    message: Type.String(),
+  },
+  { title: 'BulkItemError', additionalProperties: false },
+);
+export type ItemError = Static<typeof BulkItemError>;
 
 /** Every item's first problem against the schema, and any key (SKU) that appears twice. */
 export function bulkItemErrors(schema: TSchema, items: unknown[], keyField: string): ItemError[] {

@@ -113,7 +113,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export interface ApiErrorOptions {
   message?: string;
   param?: string;
-  /** Fields named by the contract that go at the top level of `error` (available, refundable, max_redeem…). */
+  /** Fields that go at the top level of `error` (available, refundable, max_redeem…): ERROR_FIELDS in src/http/responses.ts types them per code. */
   details?: Record<string, unknown>;
   /** Response headers that belong to this error (Retry-After). */
   headers?: Record<string, string>;

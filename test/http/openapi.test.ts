@@ -108,9 +108,22 @@ describe('OpenAPI for client generators: named schemas, typed errors, webhooks',
     expect(spec.components.schemas.Visit.properties.member).toEqual({ $ref: '#/components/schemas/Member' });
   });
 
-  it("types the error envelope's code as every code of src/shared/errors.ts", async () => {
+  it("types the error envelope's error per code, every code of src/shared/errors.ts once, with the fields it adds", async () => {
     const spec = await documentOf();
-    expect(spec.components.schemas.Error.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    const members = spec.components.schemas.Error.properties.error.anyOf.map((ref: { $ref: string }) => spec.components.schemas[ref.$ref.slice('#/components/schemas/'.length)]);
+    const codes = members.flatMap((member: any) => member.properties.code.enum);
+    expect([...codes].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    const fieldsOf = (code: string) => {
+      const member = members.find((m: any) => m.properties.code.enum.includes(code));
+      return Object.keys(member.properties).filter((field) => !['type', 'code', 'message', 'param', 'doc_url'].includes(field));
+    };
+    expect(fieldsOf('refund_exceeds_check')).toEqual(['refundable']);
+    expect(fieldsOf('insufficient_balance')).toEqual(['available']);
+    expect(fieldsOf('redeem_limit_exceeded')).toEqual(['max_redeem']);
+    expect(fieldsOf('parameter_invalid')).toEqual(['errors']);
+    expect(fieldsOf('api_key_invalid')).toEqual([]);
+    // Closed, so an ApiError's details the document does not list fail the contract checks.
+    for (const member of members) expect(member.additionalProperties).toBe(false);
   });
 
   it('lists under each operation the statuses it can answer, with an example envelope per code', async () => {

@@ -1,13 +1,26 @@
 // The errors the client throws: the API's envelope as a VenueLoyaltyError, and a connection that never answered.
-import type { ErrorCode } from './types.js';
+import type { ErrorCode, ErrorObject, ErrorObjectOf } from './types.js';
 
-/** A refusal or failure the API answered with (after any retries), carrying the envelope's fields. */
-export class VenueLoyaltyError extends Error {
+interface RefusalFields {
+  status: number;
+  code: ErrorCode | 'unexpected_response' | 'connection_error';
+  message: string;
+  /** The envelope's `error`, whole; absent when the answer was not the envelope or none came. */
+  error?: ErrorObject | undefined;
+  requestId?: string | undefined;
+  headers?: Headers;
+  cause?: unknown;
+}
+
+/** What every VenueLoyaltyError carries, whatever its code. */
+class Refusal extends Error {
   override name = 'VenueLoyaltyError';
   /** HTTP status; 0 when no answer arrived (VenueLoyaltyConnectionError). */
   readonly status: number;
   /** Stable code to branch on, for example `balance_conflict`; `unexpected_response` when the body was not the envelope. */
-  readonly code: ErrorCode | 'unexpected_response' | 'connection_error';
+  readonly code: RefusalFields['code'];
+  /** The envelope's `error` as sent, with the fields its code adds (`refundable`, `available`, `max_redeem`, `errors`…). */
+  readonly error: ErrorObject | undefined;
   /** Error type of the envelope (`invalid_request_error`, `rate_limit_error`, …). */
   readonly type: string | undefined;
   /** The request field the error concerns, when there is one. */
@@ -17,21 +30,13 @@ export class VenueLoyaltyError extends Error {
   /** The answer's headers, for example `Retry-After`; empty without an answer. */
   readonly headers: Headers;
 
-  constructor(fields: {
-    status: number;
-    code: VenueLoyaltyError['code'];
-    message: string;
-    type?: string | undefined;
-    param?: string | undefined;
-    requestId?: string | undefined;
-    headers?: Headers;
-    cause?: unknown;
-  }) {
+  constructor(fields: RefusalFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
     this.status = fields.status;
     this.code = fields.code;
-    this.type = fields.type;
-    this.param = fields.param;
+    this.error = fields.error;
+    this.type = fields.error?.type;
+    this.param = fields.error?.param;
     this.requestId = fields.requestId;
     this.headers = fields.headers ?? new Headers();
   }
@@ -39,8 +44,7 @@ export class VenueLoyaltyError extends Error {
   /** From an answer that was not a success; `body` is its parsed JSON or its text. */
   static fromResponse(response: Response, body: unknown): VenueLoyaltyError {
     const requestId = response.headers.get('x-request-id') ?? undefined;
-    const envelope = isEnvelope(body) ? body : undefined;
-    if (!envelope) {
+    if (!isEnvelope(body)) {
       return new VenueLoyaltyError({
         status: response.status,
         code: 'unexpected_response',
@@ -49,22 +53,41 @@ export class VenueLoyaltyError extends Error {
         headers: response.headers,
       });
     }
-    const { error } = envelope;
     return new VenueLoyaltyError({
       status: response.status,
-      code: error.code as ErrorCode,
-      message: error.message,
-      type: error.type,
-      param: error.param,
-      requestId: envelope.request_id ?? requestId,
+      code: body.error.code,
+      message: body.error.message,
+      error: body.error,
+      requestId: body.request_id ?? requestId,
       headers: response.headers,
     });
   }
 }
 
+/**
+ * A refusal or failure the API answered with (after any retries), one type per code, so that checking `code`
+ * types `error` with that code's fields: after `err.code === 'refund_exceeds_check'`, `err.error.refundable` is
+ * a number.
+ */
+export type VenueLoyaltyError = Refusal &
+  (
+    | { [Code in ErrorCode]: { readonly code: Code; readonly error: ErrorObjectOf<Code> } }[ErrorCode]
+    | { readonly code: 'unexpected_response' | 'connection_error'; readonly error: undefined }
+  );
+
+// A class's instances all have one type, so the union above is given to the class through its constructor's type:
+// `instanceof` narrows to the type of `prototype`.
+export const VenueLoyaltyError = Refusal as {
+  new (fields: RefusalFields): VenueLoyaltyError;
+  readonly prototype: VenueLoyaltyError;
+  fromResponse(response: Response, body: unknown): VenueLoyaltyError;
+};
+
 /** No answer arrived (refused connection, reset, DNS, timeout) after every retry. */
-export class VenueLoyaltyConnectionError extends VenueLoyaltyError {
+export class VenueLoyaltyConnectionError extends Refusal {
   override name = 'VenueLoyaltyConnectionError';
+  declare readonly code: 'connection_error';
+  declare readonly error: undefined;
   constructor(request: Request, cause: unknown) {
     super({
       status: 0,
@@ -76,7 +99,7 @@ export class VenueLoyaltyConnectionError extends VenueLoyaltyError {
 }
 
 interface Envelope {
-  error: { type?: string; code: string; message: string; param?: string };
+  error: ErrorObject;
   request_id?: string;
 }
 

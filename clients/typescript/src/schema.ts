@@ -1317,22 +1317,94 @@ export interface components {
                 }[];
             };
         };
+        /** BulkItemError */
+        BulkItemError: {
+            /** @description The position of the item in items. */
+            index: number;
+            /** @description The field at fault, in dotted form, for example items[3].price. */
+            param: string;
+            message: string;
+        };
+        /** ParameterInvalidError */
+        ParameterInvalidError: {
+            type: string;
+            /** @enum {string} */
+            code: "parameter_invalid";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description A refused bulk upload (nothing was applied): every bad item. */
+            errors?: components["schemas"]["BulkItemError"][];
+        };
+        /** InsufficientBalanceError */
+        InsufficientBalanceError: {
+            type: string;
+            /** @enum {string} */
+            code: "insufficient_balance";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description The cashback the member can spend, in minor units. */
+            available: number;
+        };
+        /** RefundExceedsCheckError */
+        RefundExceedsCheckError: {
+            type: string;
+            /** @enum {string} */
+            code: "refund_exceeds_check";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description What can still be refunded of the check, in minor units. */
+            refundable: number;
+        };
+        /** RedeemLimitExceededError */
+        RedeemLimitExceededError: {
+            type: string;
+            /** @enum {string} */
+            code: "redeem_limit_exceeded";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description The most cashback this check can be paid with, in minor units. */
+            max_redeem: number;
+        };
+        /** DishUnavailableError */
+        DishUnavailableError: {
+            type: string;
+            /** @enum {string} */
+            code: "dish_unavailable";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description The dishes of the order on the stop list. */
+            external_ids: string[];
+        };
+        /** InvalidStatusTransitionError */
+        InvalidStatusTransitionError: {
+            type: string;
+            /** @enum {string} */
+            code: "invalid_status_transition";
+            message: string;
+            param?: string;
+            doc_url: string;
+            /** @description The order's status (see the order's `status`). */
+            status: string;
+            /** @description The status sent. */
+            requested_status: string;
+        };
+        /** PlainError */
+        PlainError: {
+            type: string;
+            /** @enum {string} */
+            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            message: string;
+            param?: string;
+            doc_url: string;
+        };
         /** Error */
         Error: {
-            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
-            error: {
-                type: string;
-                /**
-                 * @description Stable; see /api/errors.
-                 * @enum {string}
-                 */
-                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
-                message: string;
-                param?: string;
-                doc_url: string;
-            } & {
-                [key: string]: unknown;
-            };
+            error: components["schemas"]["ParameterInvalidError"] | components["schemas"]["InsufficientBalanceError"] | components["schemas"]["RefundExceedsCheckError"] | components["schemas"]["RedeemLimitExceededError"] | components["schemas"]["DishUnavailableError"] | components["schemas"]["InvalidStatusTransitionError"] | components["schemas"]["PlainError"];
             request_id: string;
         };
         /** WebhookEndpoint */

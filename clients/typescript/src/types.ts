@@ -29,10 +29,17 @@ export type WebhookEndpoint = ResponseOf<operations['getWebhookEndpoint']>;
 export type CheckRequest = RequestOf<operations['applyCheck']>;
 export type LineItem = CheckRequest['line_items'][number];
 
-/** The error envelope, as the document describes it for any refusal of a check. */
-export type ErrorEnvelope = Extract<
-  JsonOf<Responses<operations['applyCheck']>[Exclude<keyof Responses<operations['applyCheck']>, SuccessStatus>]>,
-  { error: unknown }
->;
-/** Every stable error code the API answers with (a string union once the document lists them). */
-export type ErrorCode = ErrorEnvelope['error']['code'];
+/** The body of every refusal: `{ error, request_id }`. */
+export type ErrorEnvelope = components['schemas']['Error'];
+/** The envelope's `error`: one type per code that adds fields (`refundable`, `available`, …), told apart by `code`. */
+export type ErrorObject = ErrorEnvelope['error'];
+/** Every stable error code the API answers with. */
+export type ErrorCode = ErrorObject['code'];
+/** The `error` of one code, with the fields that code adds: `ErrorObjectOf<'refund_exceeds_check'>['refundable']`. */
+export type ErrorObjectOf<Code extends ErrorCode> = ErrorObject extends infer Member
+  ? Member extends { code: infer Codes }
+    ? Code extends Codes
+      ? Member & { code: Code }
+      : never
+    : never
+  : never;

@@ -1,6 +1,14 @@
 // Verifying a webhook delivery as the server signs it (src/modules/webhooks/sender.ts): Standard Webhooks.
-import { Webhook } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as StandardWebhookError } from 'standardwebhooks';
 import type { WebhookEvent } from './types.js';
+
+/**
+ * What `webhooks.verify` throws for a delivery that is not genuine or is too old. The package's own class, not
+ * standardwebhooks' one: that library's types need Node's (`Buffer`), and ours stand alone.
+ */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+}
 
 /** A fetch `Headers`, or a plain object such as Node's `req.headers` (names in any case). */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
@@ -9,7 +17,12 @@ const SIGNED_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] 
 
 export function verifyWebhook(payload: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
   const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
-  return new Webhook(secret).verify(body, signedHeaders(headers)) as WebhookEvent;
+  try {
+    return new Webhook(secret).verify(body, signedHeaders(headers)) as WebhookEvent;
+  } catch (err) {
+    if (err instanceof StandardWebhookError) throw new WebhookVerificationError(err.message, { cause: err });
+    throw err;
+  }
 }
 
 function signedHeaders(headers: WebhookHeaders): Record<string, string> {

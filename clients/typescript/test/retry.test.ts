@@ -104,6 +104,7 @@ describe('retries', () => {
       assert.equal(error.param, 'line_items');
       assert.equal(error.requestId, `req_${code}`);
       assert.equal(error.message, `A ${code} for the test.`);
+      assert.deepEqual(error.error, { type, code, message: `A ${code} for the test.`, param: 'line_items' });
     }
   });
 
