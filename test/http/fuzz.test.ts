@@ -1,11 +1,13 @@
-// Schema fuzzing (issue 13): every operation of the public and dashboard OpenAPI documents, fed requests generated from its schemas plus hostile values.
+// Schema fuzzing (issues 13, 25): every operation of the public, POS and dashboard OpenAPI documents, fed requests generated from its schemas plus hostile values, and every other route the app serves.
 //
 // For each operation, fast-check draws requests from arbitraries derived from the operation's own parameter and
 // body schemas (nothing is listed per route), mixed with hostile values at the leaves and hostile mutations of the
 // whole request: raw body text (duplicated keys, numbers past 2^53, deep nesting, huge arrays, broken JSON and UTF-8,
 // odd content types), path segments (bad percent-encoding, NUL, surrogates, over-long), query strings and headers;
 // some are sent over a TCP socket as written, with header lines inject cannot send.
-// Every answer must be below 500; every 4xx the error envelope with request_id equal to X-Request-Id and no change to
+// Routes in no document (pages, their assets, health and metrics) are fuzzed from their path alone, and a test fails
+// when the router serves a route that neither a document nor that list covers (issue 25): a new route is fuzzed or
+// the run says so. Every answer must be below 500; every 4xx the error envelope with request_id equal to X-Request-Id and no change to
 // the business data; every answer also passes the contract checks (test/support/contract.ts). The server must be
 // healthy afterwards.
 //
@@ -42,13 +44,16 @@ const unlimited: RateLimiter = { hit: async () => ({ allowed: true, remaining: 1
 const t: TestApp = await startTestApp({ limiter: unlimited });
 
 /**
- * The operations of the public and the dashboard documents, read from the app itself before any test is collected.
- * The deprecated POS document lists the same handlers under another prefix; its answers are still checked.
+ * The operations of the public, the deprecated POS (the same handlers under another prefix) and the dashboard
+ * documents, read from the app itself before any test is collected.
  */
-const FUZZED_DOCUMENTS = ['/api/v1/openapi.json', '/dashboard/api/openapi.json'];
-const documents = await Promise.all(FUZZED_DOCUMENTS.map(async (url) => (await t.app.inject({ method: 'GET', url })).json()));
+const FUZZED_DOCUMENTS = { '/api/v1/openapi.json': 'public', '/api/pos/v1/openapi.json': 'public', '/dashboard/api/openapi.json': 'dashboard' } as const;
+const documents = await Promise.all(
+  Object.entries(FUZZED_DOCUMENTS).map(async ([url, document]) => ({ document, doc: (await t.app.inject({ method: 'GET', url })).json() })),
+);
 interface Operation {
-  document: 'public' | 'dashboard';
+  /** Whose credentials it is sent with: an API key's (public), the dashboard session's, or none (a page). */
+  document: 'public' | 'dashboard' | 'page';
   method: string;
   /** The path as routed, with `{name}` placeholders. */
   template: string;
@@ -56,19 +61,54 @@ interface Operation {
   parameters: Array<{ name: string; in: string; required?: boolean; schema?: any }>;
   body?: any;
 }
-const operations: Operation[] = documents.flatMap((doc, i) => {
+const documented: Operation[] = documents.flatMap(({ document, doc }) => {
   const prefix = new URL(doc.servers[0].url).pathname.replace(/\/$/, '');
   return Object.entries<any>(doc.paths).flatMap(([template, item]) =>
     Object.entries<any>(item).map(([method, op]) => ({
-      document: i === 0 ? ('public' as const) : ('dashboard' as const),
+      document,
       method: method.toUpperCase(),
       template: prefix + template,
-      label: `${method.toUpperCase()} ${template}`,
+      label: `${method.toUpperCase()} ${prefix === '/api/pos' ? '/pos' : ''}${template}`,
       parameters: op.parameters ?? [],
       body: op.requestBody?.content?.['application/json']?.schema,
     })),
   );
 });
+
+/**
+ * Every route the router serves (HEAD aside), as `METHOD /path` with `{name}` parameters and a wildcard as
+ * `{path}`, read from its printed tree: each line is a node, its text what it adds to its parent's path.
+ */
+function servedRoutes(): { method: string; template: string }[] {
+  const stack: string[] = [];
+  return t.app.printRoutes({ commonPrefix: false }).split('\n').flatMap((line) => {
+    const match = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) return [];
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    // The tree prints `/dashboard/*` as a `*` under `/dashboard`.
+    const template = stack.join('').replace(/:(\w+)/g, '{$1}').replace(/\/?\*$/, '/{path}');
+    return (match[3] ?? '').split(', ').filter((m) => m && m !== 'HEAD').map((method) => ({ method, template }));
+  });
+}
+
+/**
+ * The served routes in no document, fuzzed from their path alone: a page or a file is sent no body, with the
+ * credentials of its surface (the dashboard's pages with its session). Their refusals may be HTML pages.
+ */
+const routeKey = (method: string, template: string) => `${method} ${template.replace(/\{\w+\}/g, '{}')}`;
+const inDocuments = new Set(documented.map((op) => routeKey(op.method, op.template)));
+const undocumented: Operation[] = servedRoutes()
+  .filter((r) => !inDocuments.has(routeKey(r.method, r.template)))
+  .map((r) => ({
+    document: r.template.startsWith('/dashboard') ? ('dashboard' as const) : ('page' as const),
+    method: r.method,
+    template: r.template,
+    label: `${r.method} ${r.template}`,
+    parameters: [...r.template.matchAll(/\{(\w+)\}/g)].map((x) => ({ name: x[1]!, in: 'path', required: true, schema: { type: 'string' } })),
+  }));
+const operations = [...documented, ...undocumented];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The venue under test, its data, and the values that reach deep into the routes (real ids, card numbers, SKUs).
@@ -538,7 +578,7 @@ function build(op: Operation, m: Mutation, values: { path: Record<string, unknow
   if (query.length) url += `?${query.join('&')}`;
 
   const headers: Record<string, string> = {};
-  if (op.document === 'public' && op.template.startsWith('/api/v1/')) headers.authorization = `Bearer ${fx.key}`;
+  if (op.document === 'public' && /^\/api\/(pos\/)?v1\//.test(op.template)) headers.authorization = `Bearer ${fx.key}`;
   if (op.document === 'dashboard') {
     headers.cookie = fx.cookie;
     if (op.method !== 'GET') headers['x-csrf-token'] = fx.csrf;
@@ -621,6 +661,15 @@ async function exercise(op: Operation, r: FuzzRequest, failures: Failure[]): Pro
   if (status >= 500) return fail(`5xx: ${status} ${res.body.slice(0, 300)}`);
   const requestId = res.headers['x-request-id'];
   if (!requestId) fail(`no X-Request-Id on ${status}`);
+  // A page's refusal may be a page ("no such table"): below 500 and nothing changed is what it must be.
+  const page = op.document !== 'public' && String(res.headers['content-type'] ?? '').startsWith('text/html');
+  if (status >= 400 && page) {
+    const after = await snapshot();
+    const changed = Object.keys(after).filter((table) => after[table] !== baseline[table]);
+    if (changed.length) fail(`${status} page changed ${changed.join(', ')}`);
+    baseline = after;
+    return;
+  }
   if (status >= 400) {
     let parsed: any;
     try {
@@ -700,9 +749,20 @@ afterAll(async () => {
 const PHASES = [
   ['public', 'reads and changes'],
   ['dashboard', 'reads and changes'],
+  ['page', 'reads and changes'],
   ['public', 'deletions'],
   ['dashboard', 'deletions'],
 ] as const;
+it('every route the app serves is fuzzed: in a document, or from its path alone', () => {
+  const fuzzed = new Set(operations.map((op) => routeKey(op.method, op.template)));
+  const served = servedRoutes();
+  expect(served.length).toBeGreaterThan(100);
+  expect(served.filter((r) => !fuzzed.has(routeKey(r.method, r.template)))).toEqual([]);
+  // The routes in no document are only pages, files, health and metrics, and the documents' own JSON: an API route
+  // left out of its document would be fuzzed blind, without its parameters and body.
+  expect(undocumented.map((op) => op.label).filter((label) => !/^GET \/(healthz|readyz|metrics|m\/|api\/(docs|errors)|dashboard($|\/\{path\}|\/api\/openapi\.json)|api\/(v1|pos\/v1)\/openapi\.json)/.test(label))).toEqual([]);
+});
+
 describe.each(PHASES)('schema fuzzing: %s document, %s', (document, phase) => {
   const ops = operations.filter((o) => o.document === document && (o.method === 'DELETE') === (phase === 'deletions'));
   it.each(ops.map((o) => [o.label, o] as const))(
