@@ -27,6 +27,11 @@ export interface MemberLots {
   held: number;
   /** Expiry is an event of no venue (D21): it reaches the chain's endpoints and those of the member's home venue. */
   homeVenueId: string | null;
+  /**
+   * The member's: what expires is theirs, whichever key's write finds it due, so its entries and event carry the
+   * member's livemode, as the worker's do.
+   */
+  livemode: boolean;
 }
 
 /** Whether the program expires cashback: only then is anything about lots read or written. */
@@ -47,7 +52,7 @@ export function settle(record: repo.MemberRecord, program: ProgramInfo, place: L
   if (!rule || !lots) return { record, lots: null };
   const book = new LotBook(lots, record.cashback, rule, place);
   const expired = book.expire(record.held, asOf);
-  const settled: MemberLots = { book, expired, asOf, held: record.held, homeVenueId: record.home_venue_id };
+  const settled: MemberLots = { book, expired, asOf, held: record.held, homeVenueId: record.home_venue_id, livemode: record.livemode };
   return { record: { ...record, cashback: record.cashback - expired.amount, lots: book.open() }, lots: settled };
 }
 
@@ -66,7 +71,7 @@ export function balanceAfter(lots: MemberLots | null, cashback: number, open: Lo
  */
 export interface LotsWrite {
   /** venueId null: an entry of no venue (the venue liability report's row of no venue). */
-  entries: { memberId: string; kind: string; cashback: number; reason: string; venueId: string | null }[];
+  entries: { memberId: string; kind: string; cashback: number; reason: string; venueId: string | null; livemode: boolean }[];
   steps: WriteStep[];
   /** The member's open lots after the write. */
   open: Lot[];
@@ -78,7 +83,7 @@ export interface LotsWrite {
  * The `expiry` ledger entries of what expired: one per venue whose lots it came from (one of no venue for the lot of
  * no venue), in the order they expired.
  */
-function expiryEntries(memberId: string, expired: ExpiredPart[]): LotsWrite['entries'] {
+function expiryEntries(memberId: string, expired: ExpiredPart[], livemode: boolean): LotsWrite['entries'] {
   const byVenue = new Map<string | null, ExpiredPart[]>();
   for (const part of expired) byVenue.set(part.venueId, [...(byVenue.get(part.venueId) ?? []), part]);
   return [...byVenue].map(([venueId, parts]) => ({
@@ -87,6 +92,7 @@ function expiryEntries(memberId: string, expired: ExpiredPart[]): LotsWrite['ent
     cashback: -parts.reduce((s, p) => s + p.amount, 0),
     reason: `Cashback earned on ${parts.map((p) => p.day).join(', ')} expired`,
     venueId,
+    livemode,
   }));
 }
 
@@ -107,7 +113,7 @@ export function lotsWrite(
   const changed = book.changedLots();
   const { expired } = lots;
   return {
-    entries: expired.amount > 0 ? expiryEntries(memberId, expired.lots) : [],
+    entries: expired.amount > 0 ? expiryEntries(memberId, expired.lots, lots.livemode) : [],
     steps: [
       ...(changed.length ? [lotsRepo.lotsStep(trx, caller.chainId, memberId, changed)] : []),
       ...(expired.amount > 0
@@ -118,7 +124,7 @@ export function lotsWrite(
               venueId: null,
               homeVenueId: lots.homeVenueId,
               type: 'cashback.expired',
-              livemode: caller.livemode,
+              livemode: lots.livemode,
               object: {
                 object: 'cashback_expiry',
                 member_id: memberId,

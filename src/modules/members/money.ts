@@ -16,6 +16,8 @@ export interface LedgerInput {
   stamps?: number;
   reason?: string | null;
   reference?: string | null;
+  /** The entry's own livemode when not the write's: an `expiry` is the member's (see MemberLots). */
+  livemode?: boolean;
 }
 
 /** Where ledger rows are written from: the chain whose ledger it is, and the venue where they happen. */
@@ -34,7 +36,7 @@ export function ledgerRows(caller: LedgerPlace, entries: LedgerInput[], at?: Dat
     stamps: e.stamps ?? 0,
     reason: e.reason ?? null,
     reference: e.reference ?? null,
-    livemode: caller.livemode,
+    livemode: e.livemode ?? caller.livemode,
     ...(at ? { created_at: at } : {}),
   }));
 }

@@ -2,7 +2,7 @@
 // a check, hold or visit names is in till.ts).
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
-import { readTogether, writeTogether } from '../../db/statement.js';
+import { writeTogether } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -17,7 +17,8 @@ import type { Movement } from './expiry.js';
 import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
-import { lotPlace, lotsReadFor, memberView, notFound, programsById } from './settled.js';
+import { lotPlace, memberView, notFound, programsById } from './settled.js';
+import { lockMemberForCheck } from './till.js';
 import { availableOf, presentMember } from './view.js';
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -204,20 +205,13 @@ export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<st
  * Locks the member for this transaction and returns their current record, what their holds keep judged by the
  * clock read after the lock; 404 when the chain has no such member.
  */
-async function lockMember(trx: Db, caller: Caller, id: string, clock: Clock) {
-  const locked = isUuid(id) ? await repo.matchingMember(trx, caller.chainId, { by: 'id', id }, { lock: true }) : undefined;
-  if (!locked) throw notFound();
-  const asOf = clock.now();
-  const read = await readTogether(trx, { held: repo.heldRead(trx, caller.chainId, id, asOf), lots: await lotsReadFor(trx, caller, locked) });
-  const program = (await programsById(trx, caller.chainId)).get(locked.program_id)!;
-  return expiry.settle({ ...locked, held: read.held }, program, lotPlace(caller), read.lots, asOf);
-}
+/** The member named by the route's id, locked, with their holds and lots as of now: as a check sees them. */
+const lockMember = async (trx: Db, caller: Caller, id: string, clock: Clock) => (await lockMemberForCheck(trx, caller, { member_id: id }, clock))!;
 
 export async function adjustBalance(trx: Db, caller: Caller, id: string, input: Adjust, request: EventRequest, clock: Clock): Promise<Adjustment> {
   if (input.amount === 0) throw new ApiError('parameter_invalid', { param: 'amount', message: 'amount must not be zero.' });
-  const { record, lots } = await lockMember(trx, caller, id, clock);
+  const { record, lots, program } = await lockMember(trx, caller, id, clock);
   if (!caller.settings.manual_adjustments_allowed) throw new ApiError('adjustments_disabled');
-  const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
   if (program.rules.type !== 'cashback') throw new ApiError('redeem_not_supported', { message: "The member's program has no cashback balance to adjust." });
   const available = availableOf(record);
   // Taking is bounded by what is available; giving always goes through (it pays a debt back first).
@@ -259,8 +253,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
 }
 
 export async function redeemReward(trx: Db, caller: Caller, id: string, clock: Clock): Promise<RewardRedemption> {
-  const { record } = await lockMember(trx, caller, id, clock);
-  const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
+  const { record, program } = await lockMember(trx, caller, id, clock);
   const rules = program.rules;
   if (rules.type !== 'stamps') throw new ApiError('redeem_not_supported', { message: "The member's program has no stamp rewards." });
   if (record.stamps < rules.stampsRequired) {

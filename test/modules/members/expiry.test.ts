@@ -490,4 +490,19 @@ describe('cashback expiry', () => {
     expect(lots.map((l) => [l.venue_id, l.day, Number(l.remaining)])).toEqual([[m.venue.id, '2032-04-01', 1000], [m.venue.id, '2032-04-02', 0]]);
     expect(await members.verifyTotals(t.db, m.venue.chainId)).toEqual([]);
   });
+  it("a test key's check that finds a live member's cashback due writes that expiry as live, as the worker would", async () => {
+    at('2033-03-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 3, warning: 0 });
+    const live = client(t, (await createKey(t, m.venue, { livemode: true })).secret);
+    const { body: member } = await live.post('/api/v1/members', { card_number: newCardNumber(), consent: true, name: 'Live Guest' });
+    const sale = { member_id: member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: 5000 }] };
+    expect((await live.post('/api/v1/checks', { external_id: 'LIVE-1', ...sale })).body).toMatchObject({ earned: 500, livemode: true });
+    at('2033-03-05T10:00:00.000Z'); // the lot of 1 Mar expired on 4 Mar
+    expect((await m.api.post('/api/v1/checks', { external_id: 'TEST-1', ...sale })).body).toMatchObject({ earned: 500, livemode: false });
+    const { rows } = await sql<{ kind: string; livemode: boolean }>`select kind, livemode from ledger_entries where member_id = ${member.id} order by id`.execute(t.db);
+    expect(rows.filter((r) => r.kind === 'expiry')).toEqual([{ kind: 'expiry', livemode: true }]);
+    expect(rows.filter((r) => r.kind === 'check').map((r) => r.livemode)).toEqual([true, false]);
+    const expired = await sql<{ livemode: boolean }>`select livemode from events where type = 'cashback.expired' and data->'object'->>'member_id' = ${member.id}`.execute(t.db);
+    expect(expired.rows).toEqual([{ livemode: true }]);
+  });
 });
