@@ -72,8 +72,6 @@ const EXAMPLE_DETAILS: Partial<Record<ErrorCode, ApiErrorOptions>> = {
   insufficient_balance: { param: 'redeem_amount', message: 'redeem_amount 1500 is more than the 740 available.', details: { available: 740 } },
   redeem_limit_exceeded: { param: 'redeem_amount', message: 'This check can be paid with at most 1240 of cashback.', details: { max_redeem: 1240 } },
   refund_exceeds_check: { param: 'amount', message: 'Only 1000 of this check can still be refunded.', details: { refundable: 1000 } },
-  hold_not_found: { param: 'hold_id' },
-  hold_expired: { param: 'hold_id' },
   card_number_taken: { param: 'card_number' },
   external_id_reused: { param: 'external_id' },
   table_not_found: { param: 'table_code' },

@@ -74,7 +74,8 @@ export async function captureHoldIntoCheck(
     earned: calc.earned,
     earn_capped: calc.earnCapped,
     stamps_earned: calc.stampsEarned,
-    visit_min_paid: calc.visitMinPaid,
+    // The minimum it counted a visit by stays the one of when it was applied, unless the capture ended the visit.
+    visit_min_paid: calc.visitMinPaid === null ? null : (row.visit_min_paid ?? calc.visitMinPaid),
     paid: calc.paid,
     hold_id: hold.id,
     redeemed_lots: lots.redeemedLots,

@@ -108,7 +108,9 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     },
     redeemAmount: redeemAmount ?? hold?.amount ?? 0,
     caps: { perCheck: caller.settings.max_cashback_per_check, earnRoom },
-    expiredLot: member && expiredLotOf(caller, member, gathered.day, gathered.asOf),
+    // Only a new check: one captured into later earned when it was applied, and keeps its day's rules (a capture
+    // never earns more than the check did).
+    expiredLot: member && !before ? expiredLotOf(caller, member, gathered.day, gathered.asOf) : null,
   });
   const countedBefore = before?.visit_min_paid !== null && before?.visit_min_paid !== undefined;
   const effect: Effect = {

@@ -14,8 +14,15 @@ import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Scan, Visit, VisitBody } from './schemas.js';
 
-async function presentVisit(db: Db, caller: PlaceCaller, entry: { id: string; member_id: string; stamps: number; reference: string | null; livemode: boolean; created_at: Date }): Promise<Visit> {
+/** A visit with the member as they are now; `fresh`: just recorded (a replay says nothing of stamps owed since). */
+async function presentVisit(
+  db: Db,
+  caller: PlaceCaller,
+  entry: { id: string; member_id: string; stamps: number; reference: string | null; livemode: boolean; created_at: Date },
+  fresh: boolean,
+): Promise<Visit> {
   const member = await members.memberById(db, caller, entry.member_id);
+  const owed = fresh && member.stamps ? owedStampsPaidBack(member.stamps, entry.stamps) : '';
   return {
     object: 'visit',
     id: entry.id,
@@ -27,7 +34,7 @@ async function presentVisit(db: Db, caller: PlaceCaller, entry: { id: string; me
     member,
     livemode: entry.livemode,
     created_at: formatTimestamp(entry.created_at),
-    display: { cashier: member.display.cashier, receipt: [`Visit recorded${entry.stamps ? `: +${entry.stamps} stamp${entry.stamps > 1 ? 's' : ''}${owedStampsPaidBack(member.stamps!, entry.stamps)}` : ''}`, ...member.display.receipt] },
+    display: { cashier: member.display.cashier, receipt: [`Visit recorded${entry.stamps ? `: +${entry.stamps} stamp${entry.stamps > 1 ? 's' : ''}${owed}` : ''}`, ...member.display.receipt] },
   };
 }
 
@@ -52,7 +59,7 @@ export async function recordVisit(
         throw err;
       });
       if (named?.record.id !== existing.member_id) throw new ApiError('external_id_reused', { param: 'external_id' });
-      return { visit: await presentVisit(trx, caller, existing), replayed: true };
+      return { visit: await presentVisit(trx, caller, existing, false), replayed: true };
     }
   }
   const member = await tillMembers.lockMemberForCheck(trx, caller, body, clock);
@@ -66,7 +73,7 @@ export async function recordVisit(
     [{ memberId: member.record.id, kind: 'visit', visits: 1, stamps, reference: body.external_id ?? null }],
     caller.now,
   );
-  const visit = await presentVisit(trx, caller, entry!);
+  const visit = await presentVisit(trx, caller, entry!, true);
   await recordEvent(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.completed', livemode: caller.livemode, object: visit, request });
   return { visit, replayed: false };
 }

@@ -88,11 +88,14 @@ describe('stamps owed', () => {
     const owing = await m.get();
     expect(owing).toMatchObject({ visits: 2, stamps: { count: -1, required: 3, rewards_available: 0 } });
     expect(owing.display.cashier).toBe('Anna K. · stamps -1/3');
-    const visit = await m.api.post('/api/v1/visits', { member_id: m.member.id });
+    const visit = await m.api.post('/api/v1/visits', { member_id: m.member.id, external_id: 'door-9' });
     expect(visit.body.display.receipt[0]).toBe('Visit recorded: +1 stamp · 1 owed stamp paid back');
     expect(visit.body.member).toMatchObject({ visits: 3, stamps: { count: 0, rewards_available: 0 } });
     // A check while still owing: its receipt says so too.
     await m.api.post('/api/v1/transactions/X3/void');
+    // A visit sent again says nothing of stamps owed since it was recorded.
+    const again = await m.api.post('/api/v1/visits', { member_id: m.member.id, external_id: 'door-9' });
+    expect([again.status, again.body.display.receipt[0]]).toEqual([200, 'Visit recorded: +1 stamp']);
     const paying = await m.check(600);
     expect(paying.display.receipt).toContain('Stamps: +1 (0/3) · 1 owed stamp paid back');
   });

@@ -505,4 +505,18 @@ describe('cashback expiry', () => {
     const expired = await sql<{ livemode: boolean }>`select livemode from events where type = 'cashback.expired' and data->'object'->>'member_id' = ${member.id}`.execute(t.db);
     expect(expired.rows).toEqual([{ livemode: true }]);
   });
+  it('a hold captured into a check whose day has expired since earns by the rules it was applied under', async () => {
+    at('2033-10-01T10:00:00.000Z');
+    const m = await berlinMember({ days: 30, warning: 0 });
+    await m.api.post(`/api/v1/members/${m.member.id}/adjustments`, { amount: 5000, reason: 'goodwill' }); // no lot
+    expect((await m.check(2000, { external_id: 'OLD-CAP' })).body.earned).toBe(200); // lot of 1 Oct, expires on 31 Oct
+    at('2033-11-05T10:00:00.000Z');
+    expect(await m.get()).toMatchObject({ balance: 5000 }); // the 2.00 expired
+    const { body: hold } = await m.api.post('/api/v1/holds', { member_id: m.member.id, amount: 500 });
+    const captured = await m.api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'OLD-CAP' });
+    // Redeemed 5.00; earned floor(1500 × 10 %) = 1.50 of the 2.00: 0.50 taken back. 50.00 − 5.00 − 0.50 = 44.50.
+    expect(captured.body).toMatchObject({ redeemed: 500, earned: 150, paid: 1500 });
+    expect(captured.body.display.receipt.join(' ')).not.toContain('Nothing earned');
+    expect(await m.get()).toMatchObject({ balance: 4450, available: 4450 });
+  });
 });
