@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
   // Before every other hook and route: a request refused by a later onRequest hook still gets the headers.
-  await installSecurityHeaders(app, deps.config.publicBaseUrl);
+  installSecurityHeaders(app, deps.config.publicBaseUrl);
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);
