@@ -47,7 +47,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // The router's refusals and the HTTP parser's would otherwise answer in Fastify's shape, without request_id.
     frameworkErrors: (error, req, reply) => {
-      reply.header('x-request-id', req.id);
+      reply.header('x-request-id', req.id).headers(apiHeaders);
       sendApiError(reply, routerRefusal(error, req.method, req.url, routes, MAX_PARAM_LENGTH), docBaseUrl);
     },
     clientErrorHandler: (error, socket) => writeClientError(error, socket, docBaseUrl),
@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
   // Before every other hook and route: a request refused by a later onRequest hook still gets the headers.
-  installSecurityHeaders(app, deps.config.publicBaseUrl);
+  const apiHeaders = installSecurityHeaders(app, deps.config.publicBaseUrl);
 
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);

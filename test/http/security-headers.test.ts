@@ -100,8 +100,10 @@ describe('security headers on every surface', () => {
       await get('/dashboard/api/session'),
       await get('/api/v1/no-such-route'),
       await get('/healthz'),
+      // Refused by the router before any route or hook runs: a path parameter that does not decode.
+      await get('/api/v1/members/%zz'),
     ];
-    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 200, 401, 404, 200]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 200, 401, 404, 200, 400]);
     for (const res of answers) {
       expect(res.headers['content-type']).toContain('application/json');
       expect(() => res.json()).not.toThrow();
