@@ -1,4 +1,5 @@
 // Migrates one template database per run; every test file then gets its own copy (test/support/database.ts).
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The dashboard's pages are served from web/dist: bundled once before any file runs (nothing to do when up to
+  // date, as npm start's prestart), so every test that fetches a page finds it and no two files build it at once.
+  execFileSync(process.execPath, [path.join(import.meta.dirname, '../web/build.mjs'), '--if-stale'], { stdio: 'inherit' });
   const logDir = openRunLogDir();
   project.provide('testLogDir', logDir);
   // For test/support/processes.ts, which stays free of vitest (scripts import it): the test workers inherit it.

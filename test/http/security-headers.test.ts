@@ -8,7 +8,7 @@ import { startTestApp, useTestApp } from '../support/app.js';
 import { createTable, venueWithKey } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { buildDashboard, L, launchChromium, ROOT } from '../modules/dashboard/browser-support.js';
+import { L, launchChromium, ROOT } from '../modules/dashboard/browser-support.js';
 import { PASSWORD, signedUpOwner } from '../modules/dashboard/support.js';
 
 const chromiumGate = await needs('chromium');
@@ -18,7 +18,6 @@ let menuUrl: string;
 let dashboardAssets: string[];
 
 beforeAll(async () => {
-  buildDashboard();
   const index = readFileSync(path.join(ROOT, 'web/dist/index.html'), 'utf8');
   dashboardAssets = [...index.matchAll(/(?:src|href)="(\/dashboard\/assets\/[^"]+)"/g)].map((m) => m[1]!);
   const { venue, secret } = await venueWithKey(t);

@@ -1,5 +1,4 @@
 // What the dashboard's browser tests share: the built app served by the test's server, Chromium, screenshots, labels.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -9,11 +8,6 @@ import { CHROMIUM } from '../../support/services.js';
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-/** Builds the SPA when web/dist is missing or older than its sources, as npm start does. */
-export function buildDashboard(): void {
-  execFileSync(process.execPath, [path.join(ROOT, 'web/build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-}
-
 /** Debian's Chromium, headless, quiet on the network besides the test's own requests. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -22,9 +16,8 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Builds the SPA when stale (buildDashboard), serves it, starts Chromium. */
+/** Serves the SPA (built by test/global-setup.ts) and starts Chromium. */
 export async function openDashboard(t: TestApp): Promise<{ baseUrl: string; browser: Browser }> {
-  buildDashboard();
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { baseUrl, browser: await launchChromium() };
 }
