@@ -41,11 +41,11 @@ const ERROR_FIELDS = {
   },
 } satisfies Partial<Record<ErrorCode, TProperties>>;
 
+/** What every error has, whatever its code. */
+const errorFields = (code: TSchema) => ({ type: Type.String(), code, message: Type.String(), param: Type.Optional(Type.String()), doc_url: Type.String() });
+
 const errorObject = (code: TSchema, fields: TProperties, title: string) =>
-  Type.Object(
-    { type: Type.String(), code, message: Type.String(), param: Type.Optional(Type.String()), doc_url: Type.String(), ...fields },
-    { title, additionalProperties: false },
-  );
+  Type.Object({ ...errorFields(code), ...fields }, { title, additionalProperties: false });
 
 const codesWithoutFields = Object.keys(ERROR_CODES).filter((code) => !Object.hasOwn(ERROR_FIELDS, code));
 
@@ -68,16 +68,10 @@ export const TypedErrorEnvelope = Type.Object(
 export const ErrorEnvelope = shownAs(
   Type.Object(
     {
-      error: Type.Object(
-        {
-          type: Type.String(),
-          code: Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable; see /api/errors.' }),
-          message: Type.String(),
-          param: Type.Optional(Type.String()),
-          doc_url: Type.String(),
-        },
-        { additionalProperties: true, description: 'Fields named by the code (available, refundable, max_redeem) are added.' },
-      ),
+      error: Type.Object(errorFields(Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable; see /api/errors.' })), {
+        additionalProperties: true,
+        description: 'Fields named by the code (available, refundable, max_redeem) are added.',
+      }),
       request_id: Type.String(),
     },
     { title: 'Error' },
