@@ -3,7 +3,7 @@ import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type * as holds from '../holds/service.js';
-import { expiryRuleOf, newLot } from '../members/expiry.js';
+import { expiryRuleOf, lotExpiry } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
@@ -80,8 +80,8 @@ export const dayRoom = (caller: PlaceCaller, earned: number | undefined): number
 function expiredLotOf(caller: PlaceCaller, member: tillMembers.CheckMember, day: string, asOf: Date): ExpiredLot | null {
   const rule = expiryRuleOf(member.program.rules);
   if (!rule) return null;
-  const lot = newLot(caller.venueId, day, rule, caller.venue.timezone);
-  return lot.expiresAt.getTime() <= asOf.getTime() ? { day, expiresOn: lot.expiresOn } : null;
+  const { expiresOn, expiresAt } = lotExpiry(day, rule, caller.venue.timezone);
+  return expiresAt.getTime() <= asOf.getTime() ? { day, expiresOn } : null;
 }
 
 /**

@@ -106,11 +106,17 @@ export function startOfVenueDay(day: string, timezone: string): Date {
   return new Date(at);
 }
 
+/** When the lot of a venue's day `day` expires: the local date, and the moment it starts in `timezone` (that venue's). */
+export function lotExpiry(day: string, rule: ExpiryRule, timezone: string): { expiresOn: string; expiresAt: Date } {
+  const expiresOn = addDays(day, rule.afterDays);
+  return { expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone) };
+}
+
 /** A lot of `venueId`'s day `day` (null: of no venue), empty, with its dates in `timezone` (that venue's). */
 export function newLot(venueId: string | null, day: string, rule: ExpiryRule, timezone: string): Lot {
-  const expiresOn = addDays(day, rule.afterDays);
+  const { expiresOn, expiresAt } = lotExpiry(day, rule, timezone);
   const warnAt = rule.warningDays > 0 ? startOfVenueDay(addDays(expiresOn, -rule.warningDays), timezone) : null;
-  return { venueId, day, expiresOn, expiresAt: startOfVenueDay(expiresOn, timezone), remaining: 0, warnAt };
+  return { venueId, day, expiresOn, expiresAt, remaining: 0, warnAt };
 }
 
 /** What expired of one lot. */
