@@ -29,7 +29,11 @@ export function isStorableDate(text: string): boolean {
 export const DATE_TIME_RULE = 'an RFC 3339 date-time with a UTC offset, in years 0001 to 9999 (e.g. 2024-05-01T12:30:00Z)';
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
+  // multipleOfPrecision: without it 33.33 is not a multiple of 0.01 in binary floating point, and a two-decimal percent
+  // was refused; with it the quotient need only be within 1e-9 of a whole number (1.005 still is not).
+  const ajv = addFormats(
+    new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, multipleOfPrecision: 9 }),
+  );
   return ajv
     .addFormat('date-time', { type: 'string', validate: isStorableDateTime })
     .addFormat('date', { type: 'string', validate: isStorableDate });
