@@ -13,6 +13,7 @@ import { requestIdFor } from './http/request-id.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { campaignRoutes } from './modules/campaigns/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import { checkRoutes } from './modules/checks/routes.js';
 import { holdRoutes } from './modules/holds/routes.js';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(orderRoutes);
       await api.register(publicOrderRoutes);
       await api.register(catalogueRoutes);
+      await api.register(campaignRoutes);
       await api.register(checkRoutes);
       await api.register(holdRoutes);
       await api.register(visitRoutes);

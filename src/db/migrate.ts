@@ -23,6 +23,7 @@ import * as lotsOfNoVenue from './migrations/0020_lots_of_no_venue.js';
 import * as catalogueVersion from './migrations/0021_catalogue_version.js';
 import * as deliveriesByEndpoint from './migrations/0022_deliveries_by_endpoint.js';
 import * as visitCountedWhile from './migrations/0023_visit_counted_while.js';
+import * as campaigns from './migrations/0024_campaigns.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0021_catalogue_version': catalogueVersion,
   '0022_deliveries_by_endpoint': deliveriesByEndpoint,
   '0023_visit_counted_while': visitCountedWhile,
+  '0024_campaigns': campaigns,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -77,6 +77,33 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** Money in minor units; a campaign rewards in cashback or in stamps (D22), never both. */
+export interface CampaignsTable {
+  chain_id: string;
+  id: string;
+  name: string;
+  type: 'bonus' | 'welcome' | 'birthday' | 'referral';
+  status: 'active' | 'paused' | 'ended';
+  /** Null: every venue of the chain. */
+  venue_ids: string[] | null;
+  starts_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  budget: number | null;
+  spent: Generated<number>;
+  max_per_member: number | null;
+  schedule: JSONColumnType<{ days_of_week: number[]; from: string; to: string } | null, string | null, string | null>;
+  percent_bp: number | null;
+  stamps_multiplier: number | null;
+  categories: string[] | null;
+  min_check_amount: number | null;
+  amount: number | null;
+  stamps: number | null;
+  referrer_amount: number | null;
+  referee_amount: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface WebhookEndpointsTable {
   chain_id: string;
   venue_id: string | null;
@@ -429,6 +456,7 @@ export interface MemberImportErrorsTable {
 
 export interface DB {
   chains: ChainsTable;
+  campaigns: CampaignsTable;
   venues: VenuesTable;
   owners: OwnersTable;
   dashboard_sessions: DashboardSessionsTable;

@@ -60,6 +60,11 @@ const CURRENT_ROUTE_SCOPES = {
   'POST /v1/scans': ['devices:write', 'members:read'],
   // The whole chain for any key of it: not in ROUTE_VENUES (takes no venue_id).
   'GET /v1/reports/venue_liability': ['reports:read'],
+  // Chain-wide: any key of the chain; a venue's key sets up campaigns of its own venue only (campaigns/service.ts).
+  'POST /v1/campaigns': ['campaigns:write'],
+  'GET /v1/campaigns': ['campaigns:read', 'campaigns:write'],
+  'GET /v1/campaigns/:id': ['campaigns:read', 'campaigns:write'],
+  'PATCH /v1/campaigns/:id': ['campaigns:write'],
   'POST /public/v1/menus/:venue_slug/orders': 'public',
   'GET /errors': 'public',
 } satisfies Record<string, Needed>;

@@ -86,6 +86,7 @@ export const ERROR_CODES = {
   menu_not_found: spec(404, INVALID, 'No venue menu at this address.'),
   table_not_found: spec(404, INVALID, 'No table with this code at this venue.'),
   program_not_found: spec(404, INVALID, 'No program with this id in this chain.'),
+  campaign_not_found: spec(404, INVALID, 'No campaign with this id in this chain.'),
   api_key_not_found: spec(404, INVALID, 'No API key with this id at this venue.'),
   member_import_not_found: spec(404, INVALID, 'No member import with this id in this chain.'),
   session_not_found: spec(404, INVALID, 'No dashboard session with this id for this owner.'),

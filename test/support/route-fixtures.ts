@@ -144,6 +144,12 @@ async function category({ t, ownerKey }: FixtureContext): Promise<{ id: string; 
   return { id: res.body.id, url };
 }
 
+/** A welcome campaign of the owner's venue. */
+async function campaign({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const res = ok(await client(t, ownerKey).post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 200 }), 'create a campaign');
+  return { id: res.body.id, url: `/api/v1/campaigns/${res.body.id}` };
+}
+
 /** An applied check of 650 without a member. */
 async function transaction({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
   const externalId = unique('chk');
@@ -243,6 +249,10 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     const { url } = await category(ctx);
     return { url, body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };
   },
+  'POST /v1/campaigns': async () => ({ url: '/api/v1/campaigns', body: { name: 'Happy hour', type: 'bonus', percent: 5 } }),
+  'GET /v1/campaigns': async (ctx) => ({ url: '/api/v1/campaigns', listed: (await campaign(ctx)).id }),
+  'GET /v1/campaigns/:id': async (ctx) => ({ url: (await campaign(ctx)).url }),
+  'PATCH /v1/campaigns/:id': async (ctx) => ({ url: (await campaign(ctx)).url, body: { status: 'paused' } }),
   // A calculation writes nothing: the external_id is sent (valid whether the field is required or optional) and new.
   'POST /v1/checks/calculate': async () => ({
     url: '/api/v1/checks/calculate',

@@ -176,6 +176,7 @@ export const MERGED_TABLES = [
   'refunds',
   'holds',
   'scans',
+  'campaigns',
 ] as const;
 export type MergedTable = (typeof MERGED_TABLES)[number];
 

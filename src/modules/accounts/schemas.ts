@@ -16,6 +16,8 @@ export const SCOPES = [
   'catalog:write',
   'webhooks:write',
   'reports:read',
+  'campaigns:read',
+  'campaigns:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -114,6 +114,8 @@ async function busyVenue(shared: { sku: string; category: string }) {
   t.dns.set(`${venue.slug}.example.com`, ['127.0.0.1']);
   await api.post(`/api/v1/webhook_endpoints/${pinged.id}/test`);
 
+  ok(await api.post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 300 }), 'campaign');
+
   const chainKey = await createChainKey(t, venue.chainId);
   const chainEndpoint = ok(await client(t, chainKey.secret).post('/api/v1/webhook_endpoints', { url: 'https://hooks.example.com/chain' }), 'chain endpoint').body;
   const { rows: ownerless } = await sql<{ venue_id: string | null }>`select venue_id from webhook_endpoints where id = ${chainEndpoint.id}`.execute(t.db);

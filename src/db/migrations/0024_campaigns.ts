@@ -1,0 +1,36 @@
+// Campaigns (D22, issue 22): chain-wide bonuses, welcome, birthday and referral credits, each with an optional budget
+// that the database itself never lets `spent` pass.
+import { sql, type Kysely } from 'kysely';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`create table campaigns (
+    chain_id uuid not null references chains (chain_id),
+    id uuid not null,
+    name text not null,
+    type text not null check (type in ('bonus', 'welcome', 'birthday', 'referral')),
+    status text not null check (status in ('active', 'paused', 'ended')),
+    venue_ids uuid[],
+    starts_at timestamptz,
+    ends_at timestamptz,
+    budget bigint check (budget >= 0),
+    spent bigint not null default 0 check (spent >= 0),
+    max_per_member integer check (max_per_member >= 1),
+    schedule jsonb,
+    percent_bp integer check (percent_bp between 1 and 10000),
+    stamps_multiplier integer check (stamps_multiplier >= 2),
+    categories text[],
+    min_check_amount bigint check (min_check_amount >= 0),
+    amount bigint check (amount >= 1),
+    stamps integer check (stamps >= 1),
+    referrer_amount bigint check (referrer_amount >= 0),
+    referee_amount bigint check (referee_amount >= 0),
+    created_at timestamptz not null,
+    updated_at timestamptz not null,
+    primary key (chain_id, id),
+    constraint campaigns_within_budget check (budget is null or spent <= budget)
+  )`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table campaigns`.execute(db);
+}

@@ -1,0 +1,63 @@
+// HTTP routes for campaigns: create, list, get and change (pause, resume, end through `status`).
+import { Type } from 'typebox';
+import { callerOf, type App } from '../../http/context.js';
+import { runMutation } from '../../http/idempotency.js';
+import { withErrors } from '../../http/responses.js';
+import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
+import { Campaign, CampaignListQuery, CampaignParams, CreateCampaign, UpdateCampaign } from './schemas.js';
+import * as service from './service.js';
+
+const tags = ['Campaigns'];
+
+export async function campaignRoutes(app: App): Promise<void> {
+  app.post(
+    '/v1/campaigns',
+    {
+      schema: {
+        operationId: 'createCampaign',
+        tags,
+        summary: 'Set up a campaign of the chain (bonus, welcome, birthday or referral)',
+        description: 'Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it.',
+        body: CreateCampaign,
+        response: withErrors({ 201: Campaign }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.createCampaign(trx, callerOf(req), req.body)),
+  );
+
+  app.get(
+    '/v1/campaigns',
+    {
+      schema: {
+        operationId: 'listCampaigns',
+        tags,
+        summary: "The chain's campaigns, newest first",
+        querystring: Type.Object({ ...PageQuery, ...CampaignListQuery }, { additionalProperties: false }),
+        response: withErrors({ 200: ListOf(Campaign) }),
+      },
+    },
+    (req) => service.listCampaigns(app.deps.db, callerOf(req), pageFromQuery(req.query), { type: req.query.type }),
+  );
+
+  app.get(
+    '/v1/campaigns/:id',
+    { schema: { operationId: 'getCampaign', errors: ['campaign_not_found'], tags, summary: 'Get a campaign', params: CampaignParams, response: withErrors({ 200: Campaign }) } },
+    (req) => service.getCampaign(app.deps.db, callerOf(req), req.params.id),
+  );
+
+  app.patch(
+    '/v1/campaigns/:id',
+    {
+      schema: {
+        operationId: 'updateCampaign',
+        errors: ['campaign_not_found'],
+        tags,
+        summary: 'Change a campaign; status paused stops it, active resumes it, ended ends it for good',
+        params: CampaignParams,
+        body: UpdateCampaign,
+        response: withErrors({ 200: Campaign }),
+      },
+    },
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.updateCampaign(trx, callerOf(req), req.params.id, req.body)),
+  );
+}

@@ -1,0 +1,202 @@
+// Campaigns of a chain (D22): creation, changes and pausing, with the fields each type takes checked as a whole.
+import type { Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { CampaignsTable } from '../../db/schema.js';
+import { ApiError, parameterInvalid } from '../../shared/errors.js';
+import { isUuid, newId } from '../../shared/ids.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import type { Caller } from '../accounts/schemas.js';
+import { findChain } from '../accounts/service.js';
+import * as repo from './repo.js';
+import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
+
+const LIST_URL = '/v1/campaigns';
+
+/** The fields only some types take; every other type refuses them. */
+const TYPE_FIELDS: Record<CampaignType, readonly SettingField[]> = {
+  bonus: ['schedule', 'percent', 'stamps_multiplier', 'categories', 'min_check_amount'],
+  welcome: ['amount', 'stamps'],
+  birthday: ['amount', 'stamps'],
+  referral: ['referrer_amount', 'referee_amount', 'min_check_amount'],
+};
+type SettingField = 'schedule' | 'percent' | 'stamps_multiplier' | 'categories' | 'min_check_amount' | 'amount' | 'stamps' | 'referrer_amount' | 'referee_amount';
+const SETTING_FIELDS = [...new Set(Object.values(TYPE_FIELDS).flat())];
+
+/** The campaign's settings as the API names them, whole: what a create sends, or the stored row with an update's changes. */
+type Settings = Required<Omit<CreateCampaign, 'type'>>;
+
+export function presentCampaign(row: repo.CampaignRow, now: Date): Campaign {
+  return {
+    object: 'campaign',
+    id: row.id,
+    type: row.type,
+    status: row.status === 'active' && row.ends_at !== null && row.ends_at <= now ? 'ended' : row.status,
+    spent: row.spent,
+    ...settingsOf(row),
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+function settingsOf(row: repo.CampaignRow): Settings {
+  return {
+    name: row.name,
+    venue_ids: row.venue_ids,
+    starts_at: formatNullableTimestamp(row.starts_at),
+    ends_at: formatNullableTimestamp(row.ends_at),
+    budget: row.budget,
+    max_per_member: row.max_per_member,
+    schedule: row.schedule,
+    percent: row.percent_bp === null ? null : row.percent_bp / 100,
+    stamps_multiplier: row.stamps_multiplier,
+    categories: row.categories,
+    min_check_amount: row.min_check_amount,
+    amount: row.amount,
+    stamps: row.stamps,
+    referrer_amount: row.referrer_amount,
+    referee_amount: row.referee_amount,
+  };
+}
+
+function columnsOf(s: Settings): Updateable<CampaignsTable> {
+  return {
+    name: s.name,
+    venue_ids: s.venue_ids,
+    starts_at: s.starts_at,
+    ends_at: s.ends_at,
+    budget: s.budget,
+    max_per_member: s.max_per_member,
+    schedule: s.schedule === null ? null : JSON.stringify(s.schedule),
+    percent_bp: s.percent === null ? null : Math.round(s.percent * 100),
+    stamps_multiplier: s.stamps_multiplier,
+    categories: s.categories,
+    min_check_amount: s.min_check_amount,
+    amount: s.amount,
+    stamps: s.stamps,
+    referrer_amount: s.referrer_amount,
+    referee_amount: s.referee_amount,
+  };
+}
+
+const exactlyOne = (s: Settings, a: SettingField, b: SettingField, why: string) => {
+  if ((s[a] === null) === (s[b] === null)) throw parameterInvalid(s[a] === null ? a : b, `A ${why} campaign takes exactly one of ${a} (cashback) and ${b} (stamps).`);
+};
+
+/** The rules a whole campaign obeys, whichever call made it so. */
+function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVenues: Set<string>): void {
+  if (!s.name.trim()) throw parameterInvalid('name', 'name must not be empty.');
+  for (const field of SETTING_FIELDS) {
+    if (s[field] !== null && !TYPE_FIELDS[type].includes(field)) {
+      throw parameterInvalid(field, `${field} applies to ${CAMPAIGN_TYPES_TAKING(field)} campaigns only, not to a ${type} campaign.`);
+    }
+  }
+  if (s.starts_at !== null && s.ends_at !== null && Date.parse(s.ends_at) <= Date.parse(s.starts_at)) {
+    throw parameterInvalid('ends_at', 'ends_at must be later than starts_at.');
+  }
+  if (s.schedule && s.schedule.from === s.schedule.to) {
+    throw parameterInvalid('schedule.to', 'schedule.to must differ from schedule.from (a window of no time, or of a whole day, is ambiguous; leave the schedule out for all day).');
+  }
+  if (type === 'bonus') {
+    exactlyOne(s, 'percent', 'stamps_multiplier', 'bonus');
+    if (s.stamps_multiplier !== null && s.categories !== null) throw parameterInvalid('categories', 'categories apply to a cashback bonus (percent) only: stamps are earned per check, not per line.');
+  }
+  if (type === 'welcome' || type === 'birthday') exactlyOne(s, 'amount', 'stamps', type);
+  if (type === 'referral' && !s.referrer_amount && !s.referee_amount) {
+    throw parameterInvalid('referrer_amount', 'A referral campaign credits at least one side: referrer_amount or referee_amount above 0.');
+  }
+  for (const venueId of s.venue_ids ?? []) {
+    if (!chainVenues.has(venueId)) throw new ApiError('venue_not_found', { param: 'venue_ids', message: `No venue ${venueId} in this chain.` });
+  }
+  // A venue's own key acts at its venue (D21): it sets up campaigns of that venue only.
+  if (caller.keyVenueId !== null && (s.venue_ids === null || s.venue_ids.some((v) => v !== caller.keyVenueId))) {
+    throw new ApiError('venue_not_allowed', { param: 'venue_ids', message: `This key belongs to one venue: a campaign it sets up has venue_ids ["${caller.keyVenueId}"].` });
+  }
+}
+
+const CAMPAIGN_TYPES_TAKING = (field: SettingField) =>
+  (Object.keys(TYPE_FIELDS) as CampaignType[]).filter((t) => TYPE_FIELDS[t].includes(field)).join(' and ');
+
+const notFound = () => new ApiError('campaign_not_found');
+
+async function findOwned(db: Db, caller: Caller, id: string, forUpdate = false): Promise<repo.CampaignRow> {
+  const row = isUuid(id) ? await repo.findCampaign(db, caller.chainId, id, forUpdate) : undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+/** What a campaign has when nothing is set: every field but the name is null. */
+const UNSET: Omit<Settings, 'name'> = {
+  venue_ids: null,
+  starts_at: null,
+  ends_at: null,
+  budget: null,
+  max_per_member: null,
+  schedule: null,
+  percent: null,
+  stamps_multiplier: null,
+  categories: null,
+  min_check_amount: null,
+  amount: null,
+  stamps: null,
+  referrer_amount: null,
+  referee_amount: null,
+};
+
+async function venuesOf(db: Db, caller: Caller): Promise<Set<string>> {
+  return new Set((await findChain(db, caller.chainId))?.venues.map((v) => v.id) ?? []);
+}
+
+/** Unset fields are null; a venue's own key that names no venues sets one up for its venue. */
+export async function createCampaign(db: Db, caller: Caller, input: CreateCampaign): Promise<Campaign> {
+  const { type, ...given } = input;
+  const settings: Settings = { ...UNSET, venue_ids: caller.keyVenueId === null ? null : [caller.keyVenueId], ...given };
+  checkSettings(type, settings, caller, await venuesOf(db, caller));
+  const row = await repo.insertCampaign(db, {
+    chain_id: caller.chainId,
+    id: newId(),
+    type,
+    status: 'active',
+    ...columnsOf(settings),
+    name: settings.name,
+    created_at: caller.now,
+    updated_at: caller.now,
+  });
+  return presentCampaign(row, caller.now);
+}
+
+export async function getCampaign(db: Db, caller: Caller, id: string): Promise<Campaign> {
+  return presentCampaign(await findOwned(db, caller, id), caller.now);
+}
+
+export async function listCampaigns(db: Db, caller: Caller, page: Page, filter: { type?: CampaignType }): Promise<List<Campaign>> {
+  await checkCursor(page, (cursor) => repo.findCampaign(db, caller.chainId, cursor));
+  return toList(LIST_URL, page, await repo.listCampaigns(db, caller.chainId, page, filter.type), (row) => presentCampaign(row, caller.now));
+}
+
+/**
+ * Changes what is given, the rest kept; the whole campaign is checked again. The row is locked first, so a budget
+ * is never set below what a check spending from it at the same moment has made `spent`.
+ */
+export async function updateCampaign(db: Db, caller: Caller, id: string, input: UpdateCampaign): Promise<Campaign> {
+  const row = await findOwned(db, caller, id, true);
+  const { status, ...given } = input;
+  const before = settingsOf(row);
+  const settings: Settings = { ...before, ...given };
+  const venues = await venuesOf(db, caller);
+  // A venue's key may change a campaign of its own venue only: checked on what it was as well as on what it becomes.
+  checkSettings(row.type, before, caller, venues);
+  checkSettings(row.type, settings, caller, venues);
+  if (settings.budget !== null && settings.budget < row.spent) {
+    throw parameterInvalid('budget', `budget cannot be less than what the campaign has already credited (${row.spent}).`);
+  }
+  if (status !== undefined && status !== 'ended' && presentCampaign(row, caller.now).status === 'ended') {
+    throw parameterInvalid('status', 'An ended campaign stays ended; create a new one.');
+  }
+  const updated = await repo.updateCampaign(db, caller.chainId, id, {
+    ...columnsOf(settings),
+    ...(status === undefined ? {} : { status }),
+    updated_at: caller.now,
+  });
+  return presentCampaign(updated, caller.now);
+}
