@@ -31,6 +31,7 @@ export const OPENAPI_TAGS = [
   { name: 'Holds', description: 'Reserve cashback before the check is closed, then capture or release it.' },
   { name: 'Visits and scans', description: 'Record visits for stamp programs and resolve scanned codes to members.' },
   { name: 'Catalogue', description: 'Products and categories with their money rules.' },
+  { name: 'Campaigns', description: "The chain's campaigns: bonuses on a schedule, welcome, birthday and referral credits, with budgets." },
   { name: 'Menu', description: 'Dishes of the QR menu and the stop list.' },
   { name: 'Orders', description: 'Table orders placed from the QR menu.' },
   { name: 'Public menu', description: 'What the QR menu itself calls, without a key.' },
