@@ -145,7 +145,7 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string
 
   const enrolled = new Map<string, string>();
   for (const m of DEMO_MEMBERS) {
-    const member = await members.enrolMember(trx, caller, { card_number: m.card, consent: true, name: m.name, phone: m.phone ?? undefined });
+    const member = await members.enrolMember(trx, caller, { card_number: m.card, consent: true, name: m.name, phone: m.phone ?? undefined }, null);
     enrolled.set(m.card, member.id);
     if (m.spend || m.cashback) {
       await members.appendLedger(trx, caller, [

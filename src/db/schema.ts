@@ -100,6 +100,8 @@ export interface CampaignsTable {
   stamps: number | null;
   referrer_amount: number | null;
   referee_amount: number | null;
+  /** A test-mode campaign credits test-mode members only, and the other way round. */
+  livemode: boolean;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -229,6 +231,8 @@ export interface LedgerEntriesTable {
   reference: string | null;
   livemode: boolean;
   created_at: Timestamp;
+  /** The campaign of a `campaign` entry (D22). */
+  campaign_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DishesTable {

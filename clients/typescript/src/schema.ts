@@ -1143,6 +1143,44 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "campaign.budget_exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** campaign.budget_exhausted: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CampaignBudgetExhaustedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer, or none within the timeout, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.created": {
         parameters: {
             query?: never;
@@ -1655,7 +1693,7 @@ export interface components {
             id: string;
             /** @description The venue of the chain where it happened; null when at none (D21). */
             venue_id: string | null;
-            /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
+            /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry, campaign… */
             type: string;
             /** @description Effect on the cashback balance, minor units. */
             cashback: number;
@@ -1666,6 +1704,8 @@ export interface components {
             reason: string | null;
             /** @description What caused it, such as the external_id of a check. */
             reference: string | null;
+            /** @description The campaign that credited a `campaign` entry; null on every other type. */
+            campaign_id: string | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -2216,6 +2256,8 @@ export interface components {
             status: "active" | "paused" | "ended";
             /** @description What it has credited, less what reversals gave back. */
             spent: number;
+            /** @description The mode of the key that created it: it credits members of that mode only. */
+            livemode: boolean;
             name: string;
             venue_ids: string[] | null;
             starts_at: string | null;
@@ -2442,6 +2484,14 @@ export interface components {
                 object: components["schemas"]["MemberErasure"];
             };
         };
+        /** CampaignBudgetExhaustedEvent */
+        CampaignBudgetExhaustedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "campaign.budget_exhausted";
+            data: {
+                object: components["schemas"]["Campaign"];
+            };
+        };
         /** OrderCreatedEvent */
         OrderCreatedEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -2652,7 +2702,7 @@ export interface operations {
                 "application/json": {
                     /** @description Public HTTPS URL. */
                     url: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string;
                     /**
@@ -2993,7 +3043,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint; false disables it. */

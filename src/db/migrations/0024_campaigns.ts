@@ -1,5 +1,5 @@
 // Campaigns (D22, issue 22): chain-wide bonuses, welcome, birthday and referral credits, each with an optional budget
-// that the database itself never lets `spent` pass.
+// that the database itself never lets `spent` pass; ledger entries name the campaign that credited them.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -24,13 +24,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     stamps integer check (stamps >= 1),
     referrer_amount bigint check (referrer_amount >= 0),
     referee_amount bigint check (referee_amount >= 0),
+    livemode boolean not null,
     created_at timestamptz not null,
     updated_at timestamptz not null,
     primary key (chain_id, id),
     constraint campaigns_within_budget check (budget is null or spent <= budget)
   )`.execute(db);
+  // A `campaign` entry names the campaign that credited it; null on every other kind.
+  await sql`alter table ledger_entries add column campaign_id uuid`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`alter table ledger_entries drop column campaign_id`.execute(db);
   await sql`drop table campaigns`.execute(db);
 }

@@ -7,6 +7,14 @@ import type { Page } from '../../shared/pagination.js';
 
 export type CampaignRow = Selectable<CampaignsTable>;
 
+/** Where and when a credit happens. */
+export interface CreditPlace {
+  chainId: string;
+  venueId: string | null;
+  livemode: boolean;
+  now: Date;
+}
+
 export async function insertCampaign(db: Db, row: Insertable<CampaignsTable>): Promise<CampaignRow> {
   return db.insertInto('campaigns').values(row).returningAll().executeTakeFirstOrThrow();
 }
@@ -35,4 +43,38 @@ export async function listCampaigns(db: Db, chainId: string, page: Page, type?: 
 
 export async function updateCampaign(db: Db, chainId: string, id: string, changes: Updateable<CampaignsTable>): Promise<CampaignRow> {
   return db.updateTable('campaigns').set(changes).where('chain_id', '=', chainId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * The chain's campaigns of `type` and the mode that may credit at `venueId` now in `unit` (a `welcome`'s amount or stamps),
+ * budget left, locked in id order until the transaction ends: two enrolments take from one budget one after the other.
+ */
+export async function lockCrediting(db: Db, where: CreditPlace, type: CampaignRow['type'], unit: 'amount' | 'stamps'): Promise<CampaignRow[]> {
+  const { chainId, venueId, livemode, now: at } = where;
+  return db
+    .selectFrom('campaigns')
+    .selectAll()
+    .where('chain_id', '=', chainId)
+    .where('livemode', '=', livemode)
+    .where('type', '=', type)
+    .where('status', '=', 'active')
+    .where(unit, 'is not', null)
+    .where((eb) => eb.or([eb('venue_ids', 'is', null), ...(venueId === null ? [] : [eb(eb.val(venueId), '=', eb.fn.any('venue_ids'))])]))
+    .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '<=', at)]))
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', at)]))
+    .where((eb) => eb.or([eb('budget', 'is', null), eb('spent', '<', eb.ref('budget'))]))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Adds what a credit took to `spent` (the row is locked): the check constraint refuses passing the budget. */
+export async function addSpent(db: Db, chainId: string, id: string, taken: number, at: Date): Promise<CampaignRow> {
+  return db
+    .updateTable('campaigns')
+    .set((eb) => ({ spent: eb('spent', '+', taken), updated_at: at }))
+    .where('chain_id', '=', chainId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

@@ -70,6 +70,7 @@ export const Campaign = Type.Object(
     type: CampaignTypeSchema,
     status: StatusSchema('ended also once ends_at has passed.'),
     spent: Type.Integer({ minimum: 0, description: 'What it has credited, less what reversals gave back.' }),
+    livemode: Type.Boolean({ description: 'The mode of the key that created it: it credits members of that mode only.' }),
     ...Settings,
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

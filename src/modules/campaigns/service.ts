@@ -8,6 +8,7 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import { findChain } from '../accounts/service.js';
+import { recordEvent, type EventRequest } from '../webhooks/events.js';
 import * as repo from './repo.js';
 import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
 
@@ -33,6 +34,7 @@ export function presentCampaign(row: repo.CampaignRow, now: Date): Campaign {
     type: row.type,
     status: row.status === 'active' && row.ends_at !== null && row.ends_at <= now ? 'ended' : row.status,
     spent: row.spent,
+    livemode: row.livemode,
     ...settingsOf(row),
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
@@ -157,6 +159,7 @@ export async function createCampaign(db: Db, caller: Caller, input: CreateCampai
     id: newId(),
     type,
     status: 'active',
+    livemode: caller.livemode,
     ...columnsOf(settings),
     name: settings.name,
     created_at: caller.now,
@@ -199,4 +202,37 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
     updated_at: caller.now,
   });
   return presentCampaign(updated, caller.now);
+}
+
+/** What one campaign credited: `amount` in the campaign's unit (cashback minor units, or stamps). */
+export interface CampaignCredit {
+  campaign_id: string;
+  name: string;
+  amount: number;
+}
+
+/**
+ * Takes the welcome credits of a member enrolled now at the caller's venue: from every active welcome campaign in
+ * the member's unit, its full amount, or what is left of its budget when less (the last enrolment gets what is
+ * left). A budget this empties is announced once, by `campaign.budget_exhausted` in the same transaction.
+ */
+export async function takeWelcome(trx: Db, caller: Caller, unit: 'amount' | 'stamps', request: EventRequest): Promise<CampaignCredit[]> {
+  const credits: CampaignCredit[] = [];
+  for (const row of await repo.lockCrediting(trx, caller, 'welcome', unit)) {
+    const wanted = row[unit]!;
+    const taken = row.budget === null ? wanted : Math.min(wanted, row.budget - row.spent);
+    const after = await repo.addSpent(trx, caller.chainId, row.id, taken, caller.now);
+    credits.push({ campaign_id: row.id, name: row.name, amount: taken });
+    if (after.budget !== null && after.spent === after.budget) {
+      await recordEvent(trx, {
+        chainId: caller.chainId,
+        venueId: caller.venueId,
+        type: 'campaign.budget_exhausted',
+        livemode: caller.livemode,
+        object: presentCampaign(after, caller.now),
+        request,
+      });
+    }
+  }
+  return credits;
 }

@@ -18,6 +18,8 @@ export interface LedgerInput {
   reference?: string | null;
   /** The entry's own livemode when not the write's: an `expiry` is the member's (see MemberLots). */
   livemode?: boolean;
+  /** The campaign that credits a `campaign` entry (D22). */
+  campaignId?: string;
 }
 
 /** Where ledger rows are written from: the chain whose ledger it is, and the venue where they happen. */
@@ -37,6 +39,8 @@ export function ledgerRows(caller: LedgerPlace, entries: LedgerInput[], at?: Dat
     reason: e.reason ?? null,
     reference: e.reference ?? null,
     livemode: e.livemode ?? caller.livemode,
+    // Only where set: the other writes keep their statement's text.
+    ...(e.campaignId ? { campaign_id: e.campaignId } : {}),
     ...(at ? { created_at: at } : {}),
   }));
 }

@@ -38,7 +38,7 @@ export async function memberRoutes(app: App): Promise<void> {
         response: withErrors({ 201: Member }),
       },
     },
-    (req, reply) => runMutation(req, reply, 201, (trx) => service.enrolMember(trx, callerOf(req), req.body)),
+    (req, reply) => runMutation(req, reply, 201, (trx) => service.enrolMember(trx, callerOf(req), req.body, eventRequestOf(req))),
   );
 
   app.get(

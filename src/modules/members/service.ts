@@ -8,8 +8,9 @@ import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
-import { formatTimestamp } from '../../shared/time.js';
+import { formatTimestamp, venueDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
+import * as campaigns from '../campaigns/service.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import * as expiry from './expiry-service.js';
@@ -70,7 +71,7 @@ export async function enrolmentProgram(db: Db, chainId: string, programId: strin
   return program;
 }
 
-export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): Promise<Member> {
+export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, request: EventRequest): Promise<Member> {
   if (input.consent !== true) {
     throw new ApiError('parameter_invalid', { param: 'consent', message: "consent must be true: enrol a guest only with their agreement." });
   }
@@ -97,7 +98,25 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember): 
   if (!(await repo.insertCard(trx, caller.chainId, member.id, input.card_number))) {
     throw new ApiError('card_number_taken', { param: 'card_number' });
   }
+  await creditWelcome(trx, caller, member.id, program, request);
   return getMember(trx, caller, member.id);
+}
+
+/**
+ * The welcome campaigns' credits of a member enrolled now (D22), in the enrolment's transaction: `campaign` entries
+ * naming each campaign, cashback into the lot of the venue's day as a check's earning would go. Programs without a
+ * balance (visit discount, VIP) get none; imported members never reach here.
+ */
+async function creditWelcome(trx: Db, caller: Caller, memberId: string, program: ProgramInfo, request: EventRequest): Promise<void> {
+  const unit = program.rules.type === 'cashback' ? 'amount' : program.rules.type === 'stamps' ? 'stamps' : null;
+  if (!unit) return;
+  const credits = (await campaigns.takeWelcome(trx, caller, unit, request)).filter((c) => c.amount > 0);
+  if (!credits.length) return;
+  const entries = credits.map((c) => ({ memberId, kind: 'campaign', reason: c.name, campaignId: c.campaign_id, [unit === 'amount' ? 'cashback' : 'stamps']: c.amount }));
+  const cashback = unit === 'amount' ? credits.reduce((sum, c) => sum + c.amount, 0) : 0;
+  const { lots } = await lockMember(trx, caller, memberId, { now: () => caller.now });
+  const lotsWrite = expiry.lotsWrite(trx, caller, memberId, lots, cashback ? [{ credit: cashback, day: venueDay(caller.now, caller.venue.timezone) }] : [], request);
+  await writeTogether(trx, [...repo.ledgerSteps(trx, caller.chainId, ledgerRows(caller, [...lotsWrite.entries, ...entries], caller.now)), ...lotsWrite.steps]);
 }
 
 export async function lookupMember(db: Db, caller: Caller, query: { card_number?: string; barcode?: string; phone?: string }): Promise<Member> {
@@ -185,6 +204,7 @@ export function presentHistoryEntry(e: repo.LedgerRow): HistoryEntry {
     stamps: e.stamps,
     reason: e.reason,
     reference: e.reference,
+    campaign_id: e.campaign_id,
     livemode: e.livemode,
     created_at: formatTimestamp(e.created_at),
   };

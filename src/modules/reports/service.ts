@@ -39,6 +39,8 @@ export const COLUMN_OF_KIND: Readonly<Record<string, Column | null>> = {
   expiry: 'expired',
   adjustment: 'adjusted',
   import: 'imported',
+  // Campaign credit is cashback given at the venue of the enrolment or check that earned it (docs/campaigns.md).
+  campaign: 'earned',
   check: null,
   void: null,
   refund: null,

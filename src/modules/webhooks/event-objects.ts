@@ -2,6 +2,7 @@
 // Apart from schemas.ts, which the modules whose objects are listed here import themselves.
 import type { TSchema } from 'typebox';
 import { Transaction } from '../checks/schemas.js';
+import { Campaign } from '../campaigns/schemas.js';
 import { Adjustment } from '../members/schemas.js';
 import { Order } from '../orders/schemas.js';
 import { MemberErasure } from '../privacy/schemas.js';
@@ -17,6 +18,7 @@ export const EVENT_OBJECTS: Record<EventType, TSchema[]> = {
   'cashback.expiring': [],
   'cashback.expired': [],
   'member.erased': [MemberErasure],
+  'campaign.budget_exhausted': [Campaign],
   'order.created': [Order],
   'test.ping': [WebhookEndpoint],
 };

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'cashback.expiring',
   'cashback.expired',
   'member.erased',
+  'campaign.budget_exhausted',
   'order.created',
   'test.ping',
 ] as const;

@@ -33,6 +33,7 @@ describe('campaigns', () => {
       type: 'bonus',
       status: 'active',
       spent: 0,
+      livemode: false,
       name: 'Happy hour',
       venue_ids: null,
       starts_at: null,

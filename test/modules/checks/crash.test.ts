@@ -28,7 +28,7 @@ async function seed(db: Db, pepper: string) {
   const owner = { ...accounts.ownerCaller(venue), livemode: false };
   const ids: string[] = [];
   for (let i = 0; i < MEMBERS; i++) {
-    const m = await members.enrolMember(db, owner, { card_number: `CRASH-${i}`, consent: true });
+    const m = await members.enrolMember(db, owner, { card_number: `CRASH-${i}`, consent: true }, null);
     await members.appendLedger(db, owner, [{ memberId: m.id, kind: 'import', cashback: 10_000 }]);
     ids.push(m.id);
   }

@@ -2222,6 +2222,8 @@ export interface paths {
                             }[];
                             /** @description Every entry that moved the totals, newest first. */
                             ledger: {
+                                /** @description The campaign that credited a `campaign` entry; null on every other type. */
+                                campaign_id: string | null;
                                 /** @description Effect on the cashback balance, minor units. */
                                 cashback: number;
                                 /** Format: date-time */
@@ -2237,7 +2239,7 @@ export interface paths {
                                 /** @description Effect on total_spend. */
                                 spend: number;
                                 stamps: number;
-                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
+                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry, campaign… */
                                 type: string;
                                 /** @description The venue of the chain where it happened; null when at none (D21). */
                                 venue_id: string | null;
@@ -2468,6 +2470,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description The campaign that credited a `campaign` entry; null on every other type. */
+                                campaign_id: string | null;
                                 /** @description Effect on the cashback balance, minor units. */
                                 cashback: number;
                                 /** Format: date-time */
@@ -2483,7 +2487,7 @@ export interface paths {
                                 /** @description Effect on total_spend. */
                                 spend: number;
                                 stamps: number;
-                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry… */
+                                /** @description adjustment, reward_redemption, check, void, refund, visit, import, expiry, campaign… */
                                 type: string;
                                 /** @description The venue of the chain where it happened; null when at none (D21). */
                                 venue_id: string | null;
@@ -5998,7 +6002,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         description?: string;
-                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, order.created, test.ping, or "*" for all (also types added later). */
+                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                         events?: string[];
                         /** @description Public HTTPS URL. */
                         url: string;
