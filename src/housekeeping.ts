@@ -4,8 +4,10 @@
 // written as `expiry` ledger entries and its warnings sent (members/expiry-service.ts; reads subtract it before);
 // member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
 // left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key.
+// Every minute, birthday campaigns credit the birthdays due (campaigns/birthdays.ts).
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
+import { runBirthdays } from './modules/campaigns/birthdays.js';
 import { markExpiredHolds } from './modules/holds/service.js';
 import { forgetInterruptedUploads } from './modules/imports/service.js';
 import { runExpiry } from './modules/members/expiry-service.js';
@@ -14,6 +16,7 @@ import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
 
 const EVERY_MS = 10 * 60 * 1000;
+const BIRTHDAYS_EVERY_MS = 60 * 1000;
 
 /** `secrets`: the process's keys, to seal leftovers again with; without it (a test of the other chores) none are. */
 export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object, msg: string): void }, secrets?: SecretBox): { stop(): void } {
@@ -30,13 +33,18 @@ export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object
       log.error({ err }, 'housekeeping failed; it runs again later'),
     );
   };
-  const timer = setInterval(tick, EVERY_MS);
-  timer.unref();
+  let birthdays: Promise<unknown> = Promise.resolve();
+  const minutely = () => {
+    birthdays = runBirthdays(db, clock.now()).catch((err: unknown) => log.error({ err }, 'birthday credits failed; they run again in a minute'));
+  };
+  const timers = [setInterval(tick, EVERY_MS), setInterval(minutely, BIRTHDAYS_EVERY_MS)];
+  for (const timer of timers) timer.unref();
   tick();
+  minutely();
   return {
     stop() {
-      clearInterval(timer);
-      return running;
+      for (const timer of timers) clearInterval(timer);
+      return Promise.all([running, birthdays]);
     },
   };
 }

@@ -186,6 +186,8 @@ export interface MembersTable {
   name: string | null;
   consented_at: Timestamp;
   vip_level: string | null;
+  /** MM-DD or YYYY-MM-DD (D22). */
+  birthday: ColumnType<string | null, string | null | undefined, string | null>;
   livemode: boolean;
   created_at: Timestamp;
   /** Totals of the member's ledger, changed in the same statement as the ledger rows that move them. */

@@ -187,8 +187,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change name, phone or (VIP) level
-         * @description Errors: 400 parameter_invalid (phone, vip_level); 404 member_not_found. See /api/errors.
+         * Change name, phone, birthday or (VIP) level
+         * @description Errors: 400 parameter_invalid (phone, birthday, vip_level); 404 member_not_found. See /api/errors.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -1666,6 +1666,8 @@ export interface components {
             discount_percent: number | null;
             /** @description VIP: a level set by hand, overriding the one by spend. */
             vip_level: string | null;
+            /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
+            birthday: string | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1940,6 +1942,7 @@ export interface components {
                 name: string | null;
                 phone: string | null;
                 vip_level: string | null;
+                birthday: string | null;
                 /** Format: date-time */
                 consented_at: string;
                 /** Format: date-time */
@@ -2407,7 +2410,7 @@ export interface components {
             venue_id: string | null;
             /** @description Cashback earned at checks of the venue, less what voids and refunds there took back. Minor units. */
             earned: number;
-            /** @description Campaign credits (D22); 0 until campaigns exist. Minor units. */
+            /** @description Campaign credits (D22): welcome and birthday credits at the venue of the enrolment or the home venue. Minor units. */
             campaign: number;
             /** @description Cashback spent at checks of the venue, less what voids and refunds there gave back; positive. Minor units. */
             redeemed: number;
@@ -3706,6 +3709,7 @@ export interface operations {
                      * @description Default: the chain's default program.
                      */
                     program_id?: string;
+                    birthday?: string | null;
                     /**
                      * Format: uuid
                      * @description The venue where this happens (D21): required from a chain key, else its own venue.
@@ -4040,6 +4044,7 @@ export interface operations {
                     name?: string | null;
                     phone?: string | null;
                     vip_level?: string | null;
+                    birthday?: string | null;
                 };
             };
         };
@@ -7256,6 +7261,7 @@ export interface operations {
                 /** @description Id of the last object of the previous page. */
                 starting_after?: string;
                 type?: "bonus" | "welcome" | "birthday" | "referral";
+                livemode?: boolean;
             };
             header?: never;
             path?: never;
@@ -7410,8 +7416,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing_scope */
+            /** @description missing_scope, venue_not_allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description venue_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7654,7 +7669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description missing_scope */
+            /** @description missing_scope, venue_not_allowed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7663,7 +7678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description campaign_not_found */
+            /** @description campaign_not_found, venue_not_found */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7672,7 +7687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_key_in_use */
+            /** @description idempotency_key_in_use, invalid_status_transition */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -30,11 +30,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     primary key (chain_id, id),
     constraint campaigns_within_budget check (budget is null or spent <= budget)
   )`.execute(db);
+  // A member's birthday as given: MM-DD, or YYYY-MM-DD (birthday campaigns; personal data, erased with the rest).
+  await sql`alter table members add column birthday text`.execute(db);
   // A `campaign` entry names the campaign that credited it; null on every other kind.
   await sql`alter table ledger_entries add column campaign_id uuid`.execute(db);
+  // Not valid: the rows before this have neither; every new row is held to it.
+  await sql`alter table ledger_entries add constraint ledger_campaign_named check ((kind = 'campaign') = (campaign_id is not null)) not valid`.execute(db);
+  // A credit that must happen once (a birthday's, referenced birthday-<year>) can be written once only, whatever races.
+  await sql`create unique index ledger_campaign_once on ledger_entries (chain_id, campaign_id, member_id, reference)
+    where campaign_id is not null and reference is not null`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop index ledger_campaign_once`.execute(db);
+  await sql`alter table ledger_entries drop constraint ledger_campaign_named`.execute(db);
   await sql`alter table ledger_entries drop column campaign_id`.execute(db);
+  await sql`alter table members drop column birthday`.execute(db);
   await sql`drop table campaigns`.execute(db);
 }

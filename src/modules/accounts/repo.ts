@@ -350,7 +350,7 @@ export interface ChainMove {
  * Moves the venue and every row of chain `from` into chain `into`, in ONE statement: the foreign keys pair chain_id
  * with chain_id and are not deferrable, and PostgreSQL checks them at the end of the statement, when parents and
  * children have all moved. Rows of the chain's own (no venue) become the venue's: its chain keys (revoked by then)
- * and webhook endpoints with their deliveries and attempts. How many rows of each table moved.
+ * and webhook endpoints with their deliveries and attempts; its campaigns of every venue become the venue's. How many rows of each table moved.
  */
 export async function moveChainRows(db: Db, move: ChainMove): Promise<Record<MergedTable | 'venues', number>> {
   const toVenue = sql`, venue_id = coalesce(venue_id, ${move.venueId}::uuid)`;
@@ -362,6 +362,8 @@ export async function moveChainRows(db: Db, move: ChainMove): Promise<Record<Mer
     webhook_endpoints: toVenue,
     webhook_deliveries: toVenue,
     webhook_attempts: toVenue,
+    // A campaign of the whole chain merged in keeps to the venue it was the chain of (its budget pays for that venue).
+    campaigns: sql`, venue_ids = coalesce(venue_ids, array[${move.venueId}::uuid])`,
   };
   const only: Partial<Record<MergedTable, ReturnType<typeof sql.raw>>> = {
     catalog_categories: sql` and not (${folded}::jsonb ? id::text)`,

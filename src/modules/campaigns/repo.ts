@@ -1,5 +1,5 @@
 // SQL for campaigns: a chain's rows, by id, newest first.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
 import type { CampaignsTable } from '../../db/schema.js';
@@ -31,12 +31,13 @@ export async function findCampaign(db: Db, chainId: string, id: string, forUpdat
 }
 
 /** `limit + 1` rows, newest first; `status` as stored (a campaign past its end is still stored as it was set). */
-export async function listCampaigns(db: Db, chainId: string, page: Page, type?: string): Promise<CampaignRow[]> {
+export async function listCampaigns(db: Db, chainId: string, page: Page, filter: { type?: CampaignRow['type']; livemode?: boolean }): Promise<CampaignRow[]> {
   return db
     .selectFrom('campaigns')
     .selectAll()
     .where('chain_id', '=', chainId)
-    .$if(type !== undefined, (q) => q.where('type', '=', type as CampaignRow['type']))
+    .$if(filter.type !== undefined, (q) => q.where('type', '=', filter.type!))
+    .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
     .$call(keysetPage(page))
     .execute();
 }
@@ -46,10 +47,10 @@ export async function updateCampaign(db: Db, chainId: string, id: string, change
 }
 
 /**
- * The chain's campaigns of `type` and the mode that may credit at `venueId` now in `unit` (a `welcome`'s amount or stamps),
+ * The chain's campaigns of `type` (or the one `id`) and the mode that may credit at `venueId` now in `unit` (a `welcome`'s amount or stamps),
  * budget left, locked in id order until the transaction ends: two enrolments take from one budget one after the other.
  */
-export async function lockCrediting(db: Db, where: CreditPlace, type: CampaignRow['type'], unit: 'amount' | 'stamps'): Promise<CampaignRow[]> {
+export async function lockCrediting(db: Db, where: CreditPlace, type: CampaignRow['type'], unit: 'amount' | 'stamps', id?: string): Promise<CampaignRow[]> {
   const { chainId, venueId, livemode, now: at } = where;
   return db
     .selectFrom('campaigns')
@@ -57,6 +58,7 @@ export async function lockCrediting(db: Db, where: CreditPlace, type: CampaignRo
     .where('chain_id', '=', chainId)
     .where('livemode', '=', livemode)
     .where('type', '=', type)
+    .$if(id !== undefined, (q) => q.where('id', '=', id!))
     .where('status', '=', 'active')
     .where(unit, 'is not', null)
     .where((eb) => eb.or([eb('venue_ids', 'is', null), ...(venueId === null ? [] : [eb(eb.val(venueId), '=', eb.fn.any('venue_ids'))])]))
@@ -77,4 +79,54 @@ export async function addSpent(db: Db, chainId: string, id: string, taken: numbe
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** A member a birthday campaign may be due to credit, with what decides it: their birthday and home venue's timezone. */
+export interface BirthdayCandidate {
+  chain_id: string;
+  member_id: string;
+  home_venue_id: string | null;
+  birthday: string;
+  livemode: boolean;
+  timezone: string;
+  campaign_id: string;
+}
+
+/**
+ * Members whose birthday (MM-DD of it) is one of `monthDays`, with each active birthday campaign of their chain and
+ * mode that credits their program's unit at their home venue and has not credited them under any of `references`;
+ * after `after` in (member, campaign) order. A read across the members' tables, as the worker's one pass needs.
+ */
+export async function birthdayCandidates(
+  db: Db,
+  now: Date,
+  monthDays: string[],
+  references: string[],
+  after: Pick<BirthdayCandidate, 'chain_id' | 'member_id' | 'campaign_id'> | null,
+  limit: number,
+): Promise<BirthdayCandidate[]> {
+  const { rows } = await sql<BirthdayCandidate>`
+    select m.chain_id, m.id as member_id, m.home_venue_id, m.birthday, m.livemode, coalesce(v.timezone, 'UTC') as timezone, c.id as campaign_id
+    from members m
+    join programs p on p.chain_id = m.chain_id and p.id = m.program_id
+    join campaigns c on c.chain_id = m.chain_id and c.type = 'birthday' and c.status = 'active' and c.livemode = m.livemode
+      and ((p.type = 'cashback' and c.amount is not null) or (p.type = 'stamps' and c.stamps is not null))
+      and (c.venue_ids is null or m.home_venue_id = any(c.venue_ids))
+      and (c.starts_at is null or c.starts_at <= ${now}) and (c.ends_at is null or c.ends_at > ${now})
+      and (c.budget is null or c.spent < c.budget)
+    left join venues v on v.chain_id = m.chain_id and v.venue_id = m.home_venue_id
+    where m.erased_at is null and right(m.birthday, 5) in (${sql.join(monthDays)})
+      and not exists (select 1 from ledger_entries l where l.chain_id = m.chain_id and l.campaign_id = c.id
+        and l.member_id = m.id and l.reference in (${sql.join(references)}))
+      ${after ? sql`and (m.chain_id, m.id, c.id) > (${after.chain_id}, ${after.member_id}, ${after.campaign_id})` : sql``}
+    order by m.chain_id, m.id, c.id
+    limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** The references of the credits a campaign has given a member, one per credit (its max_per_member counts them). */
+export async function creditsGiven(db: Db, chainId: string, campaignId: string, memberId: string): Promise<(string | null)[]> {
+  const { rows } = await sql<{ reference: string | null }>`select reference from ledger_entries
+    where chain_id = ${chainId} and campaign_id = ${campaignId} and member_id = ${memberId} and kind = 'campaign' and (cashback > 0 or stamps > 0)`.execute(db);
+  return rows.map((r) => r.reference);
 }

@@ -15,6 +15,7 @@ export async function campaignRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'createCampaign',
+        errors: ['venue_not_found', 'venue_not_allowed'],
         tags,
         summary: 'Set up a campaign of the chain (bonus, welcome, birthday or referral)',
         description: 'Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it.',
@@ -36,7 +37,7 @@ export async function campaignRoutes(app: App): Promise<void> {
         response: withErrors({ 200: ListOf(Campaign) }),
       },
     },
-    (req) => service.listCampaigns(app.deps.db, callerOf(req), pageFromQuery(req.query), { type: req.query.type }),
+    (req) => service.listCampaigns(app.deps.db, callerOf(req), pageFromQuery(req.query), { type: req.query.type, livemode: req.query.livemode }),
   );
 
   app.get(
@@ -50,7 +51,7 @@ export async function campaignRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'updateCampaign',
-        errors: ['campaign_not_found'],
+        errors: ['campaign_not_found', 'invalid_status_transition', 'venue_not_found', 'venue_not_allowed'],
         tags,
         summary: 'Change a campaign; status paused stops it, active resumes it, ended ends it for good',
         params: CampaignParams,

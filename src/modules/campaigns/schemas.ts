@@ -32,10 +32,10 @@ const Settings = {
   venue_ids: Nullable(Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 500, uniqueItems: true, description: 'Venues where it applies; null: every venue of the chain.' })),
   starts_at: Nullable(Type.String({ format: 'date-time', description: 'Nothing is credited before; null: from its creation.' })),
   ends_at: Nullable(Type.String({ format: 'date-time', description: 'Nothing is credited from then on; null: no end.' })),
-  budget: Nullable(Money('Most it credits in all, in minor units (stamps for a stamps campaign); null: no limit.')),
+  budget: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Most it credits in all, in minor units (stamps for a stamps campaign); null: no limit. To stop it, pause it.' })),
   max_per_member: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Most credits one member receives; null: no limit.' })),
   schedule: Nullable(Schedule),
-  percent: Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 100, multipleOf: 0.01, description: 'bonus: percent added to what an earning line earns, up to two decimals.' })),
+  percent: Nullable(Type.Number({ minimum: 0.01, maximum: 100, multipleOf: 0.01, description: 'bonus: percent added to what an earning line earns, up to two decimals.' })),
   stamps_multiplier: Nullable(Type.Integer({ minimum: 2, maximum: 100, description: 'bonus, stamps programs: a check earns this many times its stamps.' })),
   categories: Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 200, uniqueItems: true, description: 'bonus: only lines of these categories (external_id); null: every earning line.' })),
   min_check_amount: Nullable(Money('bonus, referral: the smallest paid amount of a check that qualifies.')),
@@ -79,6 +79,6 @@ export const Campaign = Type.Object(
 );
 export type Campaign = Static<typeof Campaign>;
 
-export const CampaignListQuery = { type: Type.Optional(CampaignTypeSchema) };
+export const CampaignListQuery = { type: Type.Optional(CampaignTypeSchema), livemode: Type.Optional(Type.Boolean()) };
 
 export const CampaignParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

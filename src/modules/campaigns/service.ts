@@ -32,7 +32,7 @@ export function presentCampaign(row: repo.CampaignRow, now: Date): Campaign {
     object: 'campaign',
     id: row.id,
     type: row.type,
-    status: row.status === 'active' && row.ends_at !== null && row.ends_at <= now ? 'ended' : row.status,
+    status: row.ends_at !== null && row.ends_at <= now ? 'ended' : row.status,
     spent: row.spent,
     livemode: row.livemode,
     ...settingsOf(row),
@@ -81,12 +81,15 @@ function columnsOf(s: Settings): Updateable<CampaignsTable> {
   };
 }
 
-const exactlyOne = (s: Settings, a: SettingField, b: SettingField, why: string) => {
-  if ((s[a] === null) === (s[b] === null)) throw parameterInvalid(s[a] === null ? a : b, `A ${why} campaign takes exactly one of ${a} (cashback) and ${b} (stamps).`);
+/** `given`: the fields the call sent; of both set, the one sent second (or sent at all) is named. */
+const exactlyOne = (s: Settings, a: SettingField, b: SettingField, why: string, given: ReadonlySet<string>) => {
+  if ((s[a] === null) !== (s[b] === null)) return;
+  const param = s[a] === null ? a : given.has(b) ? b : a;
+  throw parameterInvalid(param, `A ${why} campaign takes exactly one of ${a} (cashback) and ${b} (stamps).`);
 };
 
 /** The rules a whole campaign obeys, whichever call made it so. */
-function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVenues: Set<string>): void {
+function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVenues: Set<string>, given: ReadonlySet<string>): void {
   if (!s.name.trim()) throw parameterInvalid('name', 'name must not be empty.');
   for (const field of SETTING_FIELDS) {
     if (s[field] !== null && !TYPE_FIELDS[type].includes(field)) {
@@ -100,10 +103,10 @@ function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVen
     throw parameterInvalid('schedule.to', 'schedule.to must differ from schedule.from (a window of no time, or of a whole day, is ambiguous; leave the schedule out for all day).');
   }
   if (type === 'bonus') {
-    exactlyOne(s, 'percent', 'stamps_multiplier', 'bonus');
+    exactlyOne(s, 'percent', 'stamps_multiplier', 'bonus', given);
     if (s.stamps_multiplier !== null && s.categories !== null) throw parameterInvalid('categories', 'categories apply to a cashback bonus (percent) only: stamps are earned per check, not per line.');
   }
-  if (type === 'welcome' || type === 'birthday') exactlyOne(s, 'amount', 'stamps', type);
+  if (type === 'welcome' || type === 'birthday') exactlyOne(s, 'amount', 'stamps', type, given);
   if (type === 'referral' && !s.referrer_amount && !s.referee_amount) {
     throw parameterInvalid('referrer_amount', 'A referral campaign credits at least one side: referrer_amount or referee_amount above 0.');
   }
@@ -145,6 +148,10 @@ const UNSET: Omit<Settings, 'name'> = {
   referee_amount: null,
 };
 
+/** Ids as the database writes them: an id sent in capitals names the same venue. */
+const lowerCaseIds = <T extends { venue_ids?: string[] | null }>(input: T): T =>
+  input.venue_ids ? { ...input, venue_ids: [...new Set(input.venue_ids.map((v) => v.toLowerCase()))] } : input;
+
 async function venuesOf(db: Db, caller: Caller): Promise<Set<string>> {
   return new Set((await findChain(db, caller.chainId))?.venues.map((v) => v.id) ?? []);
 }
@@ -152,8 +159,8 @@ async function venuesOf(db: Db, caller: Caller): Promise<Set<string>> {
 /** Unset fields are null; a venue's own key that names no venues sets one up for its venue. */
 export async function createCampaign(db: Db, caller: Caller, input: CreateCampaign): Promise<Campaign> {
   const { type, ...given } = input;
-  const settings: Settings = { ...UNSET, venue_ids: caller.keyVenueId === null ? null : [caller.keyVenueId], ...given };
-  checkSettings(type, settings, caller, await venuesOf(db, caller));
+  const settings: Settings = { ...UNSET, venue_ids: caller.keyVenueId === null ? null : [caller.keyVenueId], ...lowerCaseIds(given) };
+  checkSettings(type, settings, caller, await venuesOf(db, caller), new Set(Object.keys(given)));
   const row = await repo.insertCampaign(db, {
     chain_id: caller.chainId,
     id: newId(),
@@ -172,35 +179,54 @@ export async function getCampaign(db: Db, caller: Caller, id: string): Promise<C
   return presentCampaign(await findOwned(db, caller, id), caller.now);
 }
 
-export async function listCampaigns(db: Db, caller: Caller, page: Page, filter: { type?: CampaignType }): Promise<List<Campaign>> {
+export async function listCampaigns(db: Db, caller: Caller, page: Page, filter: { type?: CampaignType; livemode?: boolean }): Promise<List<Campaign>> {
   await checkCursor(page, (cursor) => repo.findCampaign(db, caller.chainId, cursor));
-  return toList(LIST_URL, page, await repo.listCampaigns(db, caller.chainId, page, filter.type), (row) => presentCampaign(row, caller.now));
+  return toList(LIST_URL, page, await repo.listCampaigns(db, caller.chainId, page, filter), (row) => presentCampaign(row, caller.now));
 }
+
+/** A campaign's unit (what its budget counts) is set at creation: these fields never change from null or to null. */
+const UNIT_FIELDS = ['percent', 'stamps_multiplier', 'amount', 'stamps'] as const;
 
 /**
  * Changes what is given, the rest kept; the whole campaign is checked again. The row is locked first, so a budget
- * is never set below what a check spending from it at the same moment has made `spent`.
+ * is never set below what a check spending from it at the same moment has made `spent`. An ended campaign (by its
+ * status or its `ends_at`) stays as it is: 409 for a status, 400 for anything else.
  */
 export async function updateCampaign(db: Db, caller: Caller, id: string, input: UpdateCampaign): Promise<Campaign> {
   const row = await findOwned(db, caller, id, true);
-  const { status, ...given } = input;
+  const { status, ...given } = lowerCaseIds(input);
   const before = settingsOf(row);
+  if (presentCampaign(row, caller.now).status === 'ended') {
+    if (status !== undefined && status !== 'ended') {
+      throw new ApiError('invalid_status_transition', {
+        param: 'status',
+        message: 'An ended campaign stays ended; create a new one.',
+        details: { status: 'ended', requested_status: status },
+      });
+    }
+    const changed = Object.keys(given).find((k) => JSON.stringify(given[k as keyof typeof given]) !== JSON.stringify(before[k as keyof Settings]));
+    if (changed) throw parameterInvalid(changed, 'An ended campaign cannot be changed; create a new one.');
+  }
   const settings: Settings = { ...before, ...given };
+  for (const field of UNIT_FIELDS) {
+    if ((before[field] === null) !== (settings[field] === null)) {
+      throw parameterInvalid(field, `A campaign's unit is set when it is created (${field} can be changed, not set or removed); create a new campaign for the other unit.`);
+    }
+  }
   const venues = await venuesOf(db, caller);
   // A venue's key may change a campaign of its own venue only: checked on what it was as well as on what it becomes.
-  checkSettings(row.type, before, caller, venues);
-  checkSettings(row.type, settings, caller, venues);
+  checkSettings(row.type, before, caller, venues, new Set());
+  checkSettings(row.type, settings, caller, venues, new Set(Object.keys(given)));
   if (settings.budget !== null && settings.budget < row.spent) {
     throw parameterInvalid('budget', `budget cannot be less than what the campaign has already credited (${row.spent}).`);
-  }
-  if (status !== undefined && status !== 'ended' && presentCampaign(row, caller.now).status === 'ended') {
-    throw parameterInvalid('status', 'An ended campaign stays ended; create a new one.');
   }
   const updated = await repo.updateCampaign(db, caller.chainId, id, {
     ...columnsOf(settings),
     ...(status === undefined ? {} : { status }),
     updated_at: caller.now,
   });
+  // A budget lowered to exactly what was spent has run out as surely as one a credit emptied.
+  if (updated.budget !== null && updated.budget === updated.spent && row.budget !== updated.budget) await announceExhausted(db, { ...caller, livemode: updated.livemode }, updated, null);
   return presentCampaign(updated, caller.now);
 }
 
@@ -209,6 +235,8 @@ export interface CampaignCredit {
   campaign_id: string;
   name: string;
   amount: number;
+  /** The ledger entry's reference: what makes a credit once only (a birthday's `birthday-2026`). */
+  reference?: string;
 }
 
 /**
@@ -217,22 +245,42 @@ export interface CampaignCredit {
  * left). A budget this empties is announced once, by `campaign.budget_exhausted` in the same transaction.
  */
 export async function takeWelcome(trx: Db, caller: Caller, unit: 'amount' | 'stamps', request: EventRequest): Promise<CampaignCredit[]> {
+  return takeFrom(trx, caller, await repo.lockCrediting(trx, caller, 'welcome', unit), unit, request);
+}
+
+/** The birthday campaign's credit of `year` (`reference` birthday-<year>), when it may still credit where and now. */
+export async function takeBirthday(trx: Db, where: repo.CreditPlace, campaignId: string, unit: 'amount' | 'stamps', year: number): Promise<CampaignCredit[]> {
+  return takeFrom(trx, where, await repo.lockCrediting(trx, where, 'birthday', unit, campaignId), unit, null, `birthday-${year}`);
+}
+
+/** Each campaign's `unit` or what is left of its budget, added to `spent`; the campaigns are locked already. */
+async function takeFrom(
+  trx: Db,
+  where: repo.CreditPlace,
+  rows: repo.CampaignRow[],
+  unit: 'amount' | 'stamps',
+  request: EventRequest,
+  reference?: string,
+): Promise<CampaignCredit[]> {
   const credits: CampaignCredit[] = [];
-  for (const row of await repo.lockCrediting(trx, caller, 'welcome', unit)) {
+  for (const row of rows) {
     const wanted = row[unit]!;
     const taken = row.budget === null ? wanted : Math.min(wanted, row.budget - row.spent);
-    const after = await repo.addSpent(trx, caller.chainId, row.id, taken, caller.now);
-    credits.push({ campaign_id: row.id, name: row.name, amount: taken });
-    if (after.budget !== null && after.spent === after.budget) {
-      await recordEvent(trx, {
-        chainId: caller.chainId,
-        venueId: caller.venueId,
-        type: 'campaign.budget_exhausted',
-        livemode: caller.livemode,
-        object: presentCampaign(after, caller.now),
-        request,
-      });
-    }
+    const after = await repo.addSpent(trx, where.chainId, row.id, taken, where.now);
+    credits.push({ campaign_id: row.id, name: row.name, amount: taken, ...(reference ? { reference } : {}) });
+    if (after.budget !== null && after.spent === after.budget) await announceExhausted(trx, where, after, request);
   }
   return credits;
+}
+
+/** `campaign.budget_exhausted`, in the transaction that used the budget up. */
+async function announceExhausted(trx: Db, where: repo.CreditPlace, row: repo.CampaignRow, request: EventRequest): Promise<void> {
+  await recordEvent(trx, {
+    chainId: where.chainId,
+    venueId: where.venueId,
+    type: 'campaign.budget_exhausted',
+    livemode: where.livemode,
+    object: presentCampaign(row, where.now),
+    request,
+  });
 }

@@ -40,11 +40,17 @@ export const Member = Type.Object({
   stamps: Nullable(Type.Object({ count: Type.Integer({ description: 'Toward the next reward.' }), required: Type.Integer(), rewards_available: Type.Integer() })),
   discount_percent: Nullable(Type.Number(), 'Visit-discount and VIP programs: the discount the member gets.'),
   vip_level: Nullable(Type.String(), 'VIP: a level set by hand, overriding the one by spend.'),
+  birthday: Nullable(Type.String(), 'MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it.'),
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
 }, { title: 'Member' });
 export type Member = Static<typeof Member>;
+
+const Birthday = Type.String({
+  pattern: '^([0-9]{4}-)?[0-9]{2}-[0-9]{2}$',
+  description: 'MM-DD, or YYYY-MM-DD: a real date (02-29 allowed without a year), not in the future.',
+});
 
 export const EnrolMember = Type.Object(
   {
@@ -53,6 +59,7 @@ export const EnrolMember = Type.Object(
     phone: Type.Optional(Type.String({ maxLength: 40, description: "Any usual notation; read with the venue's country." })),
     name: Type.Optional(Type.String({ maxLength: 120 })),
     program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })),
+    birthday: Type.Optional(Nullable(Birthday)),
   },
   { additionalProperties: false },
 );
@@ -63,6 +70,7 @@ export const UpdateMember = Type.Object(
     name: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
     vip_level: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'VIP programs: a level name, or null to follow spend.' }))),
+    birthday: Type.Optional(Nullable(Birthday)),
   },
   { additionalProperties: false },
 );

@@ -19,6 +19,7 @@ import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
 import { lotPlace, memberView, notFound, programsById } from './settled.js';
+import { creditCampaigns } from './campaign-credits.js';
 import { lockMemberForCheck } from './till.js';
 import { availableOf, presentMember } from './view.js';
 
@@ -56,6 +57,17 @@ export async function serialsOfOthers(db: Db, chainId: string, cardNumbers: stri
   return new Set(await repo.serialsAmong(db, chainId, cardNumbers, memberId));
 }
 
+/** A birthday as given, when it is a real date not after the venue's today; 02-29 without a year is one. */
+function checkBirthday(text: string, caller: Caller): string {
+  const [year, month, day] = text.length === 5 ? [2000, ...text.split('-').map(Number)] : text.split('-').map(Number);
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const real = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+  if (!real || (text.length === 10 && (year! < 1900 || text > venueDay(caller.now, caller.venue.timezone)))) {
+    throw new ApiError('parameter_invalid', { param: 'birthday', message: 'birthday must be a real date, MM-DD or YYYY-MM-DD, not in the future.' });
+  }
+  return text;
+}
+
 const SERIAL_TAKEN = "card_number is another member's serial (the code on their pass); a scan of it would find two members.";
 
 /** The program a new member joins: the one named, else the chain's default. */
@@ -91,6 +103,7 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
       serial: newSerial(),
       phone,
       name: input.name?.trim() || null,
+      birthday: input.birthday == null ? null : checkBirthday(input.birthday, caller),
       consented_at: new Date(),
       livemode: caller.livemode,
     });
@@ -98,25 +111,10 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   if (!(await repo.insertCard(trx, caller.chainId, member.id, input.card_number))) {
     throw new ApiError('card_number_taken', { param: 'card_number' });
   }
-  await creditWelcome(trx, caller, member.id, program, request);
+  // Welcome campaigns (D22) credit in the enrolment's transaction; imported members never pass here.
+  const place = { chainId: caller.chainId, venueId: caller.venueId, livemode: caller.livemode, timezone: caller.venue.timezone, now: caller.now };
+  await creditCampaigns(trx, place, member.id, (unit) => campaigns.takeWelcome(trx, caller, unit, request), request);
   return getMember(trx, caller, member.id);
-}
-
-/**
- * The welcome campaigns' credits of a member enrolled now (D22), in the enrolment's transaction: `campaign` entries
- * naming each campaign, cashback into the lot of the venue's day as a check's earning would go. Programs without a
- * balance (visit discount, VIP) get none; imported members never reach here.
- */
-async function creditWelcome(trx: Db, caller: Caller, memberId: string, program: ProgramInfo, request: EventRequest): Promise<void> {
-  const unit = program.rules.type === 'cashback' ? 'amount' : program.rules.type === 'stamps' ? 'stamps' : null;
-  if (!unit) return;
-  const credits = (await campaigns.takeWelcome(trx, caller, unit, request)).filter((c) => c.amount > 0);
-  if (!credits.length) return;
-  const entries = credits.map((c) => ({ memberId, kind: 'campaign', reason: c.name, campaignId: c.campaign_id, [unit === 'amount' ? 'cashback' : 'stamps']: c.amount }));
-  const cashback = unit === 'amount' ? credits.reduce((sum, c) => sum + c.amount, 0) : 0;
-  const { lots } = await lockMember(trx, caller, memberId, { now: () => caller.now });
-  const lotsWrite = expiry.lotsWrite(trx, caller, memberId, lots, cashback ? [{ credit: cashback, day: venueDay(caller.now, caller.venue.timezone) }] : [], request);
-  await writeTogether(trx, [...repo.ledgerSteps(trx, caller.chainId, ledgerRows(caller, [...lotsWrite.entries, ...entries], caller.now)), ...lotsWrite.steps]);
 }
 
 export async function lookupMember(db: Db, caller: Caller, query: { card_number?: string; barcode?: string; phone?: string }): Promise<Member> {
@@ -161,6 +159,7 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
   const changes: Parameters<typeof repo.updateMember>[3] = {};
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
   if (input.phone !== undefined) changes.phone = input.phone === null ? null : normalisePhone(input.phone, caller.venue.country);
+  if (input.birthday !== undefined) changes.birthday = input.birthday === null ? null : checkBirthday(input.birthday, caller);
   if (input.vip_level !== undefined) {
     const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
     if (program.rules.type !== 'vip') {

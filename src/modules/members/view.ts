@@ -44,6 +44,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     stamps: null,
     discount_percent: null,
     vip_level: null,
+    birthday: record.birthday,
     livemode: record.livemode,
     created_at: formatTimestamp(record.created_at),
     display: { cashier: '', receipt: [] },

@@ -18,6 +18,7 @@ export const ExportedMember = Type.Object({
   name: Nullable(Type.String()),
   phone: Nullable(Type.String()),
   vip_level: Nullable(Type.String()),
+  birthday: Nullable(Type.String()),
   consented_at: Timestamp,
   created_at: Timestamp,
   erased_at: Nullable(Timestamp),

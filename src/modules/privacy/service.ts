@@ -64,6 +64,7 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
     name: m.name,
     phone: m.phone,
     vip_level: m.vip_level,
+    birthday: m.birthday,
     consented_at: formatTimestamp(m.consented_at),
     created_at: formatTimestamp(m.created_at),
     erased_at: m.erased_at ? formatTimestamp(m.erased_at) : null,
@@ -123,7 +124,7 @@ export interface PersonalValues {
 }
 
 /** Fields of the member's own objects, or of an object about them, that hold a personal value whole. */
-const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'card_numbers', 'card_number', 'serial', 'barcode']);
+const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'birthday', 'card_numbers', 'card_number', 'serial', 'barcode']);
 const SEPARATOR = ' · ';
 
 type Json = Record<string, unknown>;

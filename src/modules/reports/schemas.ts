@@ -20,7 +20,7 @@ export const VenueLiability = Type.Object(
       description: "The venue; null: what belongs to no venue (imports and a chain key's adjustments made without venue_id).",
     }),
     earned: Figure('Cashback earned at checks of the venue, less what voids and refunds there took back.'),
-    campaign: Figure('Campaign credits (D22); 0 until campaigns exist.'),
+    campaign: Figure('Campaign credits (D22): welcome and birthday credits at the venue of the enrolment or the home venue.'),
     redeemed: Figure('Cashback spent at checks of the venue, less what voids and refunds there gave back; positive.'),
     expired: Figure('Cashback earned at the venue that expired (charged to where it was earned, whenever it expired); positive.'),
     adjusted: Figure('Manual adjustments made at the venue (by its key, or a chain key naming it), signed.'),

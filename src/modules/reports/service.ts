@@ -26,10 +26,10 @@ type Column = 'earned' | 'campaign' | 'redeemed' | 'expired' | 'adjusted' | 'imp
  * | `expiry`              | −         | expired  (shown positive)
  * | `adjustment`          | ±         | adjusted
  * | `import`              | +         | imported
+ * | `campaign`            | + (or −, a credit taken back) | campaign
  * | `check`, `void`, `refund`, `visit`, `reward_redemption` | 0 | none
  *
- * `campaign` has no kind yet: campaign credits (D22) add theirs here. A kind missing from this table that moves
- * cashback makes the report fail loudly (500) rather than leave money out of the sum.
+ * A kind missing from this table that moves cashback makes the report fail loudly (500) rather than leave money out of the sum.
  */
 export const COLUMN_OF_KIND: Readonly<Record<string, Column | null>> = {
   earn: 'earned',
@@ -39,8 +39,7 @@ export const COLUMN_OF_KIND: Readonly<Record<string, Column | null>> = {
   expiry: 'expired',
   adjustment: 'adjusted',
   import: 'imported',
-  // Campaign credit is cashback given at the venue of the enrolment or check that earned it (docs/campaigns.md).
-  campaign: 'earned',
+  campaign: 'campaign',
   check: null,
   void: null,
   refund: null,

@@ -114,15 +114,16 @@ async function busyVenue(shared: { sku: string; category: string }) {
   t.dns.set(`${venue.slug}.example.com`, ['127.0.0.1']);
   await api.post(`/api/v1/webhook_endpoints/${pinged.id}/test`);
 
-  ok(await api.post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 300 }), 'campaign');
-
   const chainKey = await createChainKey(t, venue.chainId);
   const chainEndpoint = ok(await client(t, chainKey.secret).post('/api/v1/webhook_endpoints', { url: 'https://hooks.example.com/chain' }), 'chain endpoint').body;
   const { rows: ownerless } = await sql<{ venue_id: string | null }>`select venue_id from webhook_endpoints where id = ${chainEndpoint.id}`.execute(t.db);
   expect(ownerless).toEqual([{ venue_id: null }]);
+  // A campaign of the whole chain (venue_ids null): after the merge, of the venue alone.
+  const campaign = ok(await client(t, chainKey.secret).post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 300 }), 'campaign').body;
+  expect(campaign.venue_ids).toBeNull();
   await revokeKey(t, chainKey.key);
 
-  return { venue, key, api, anna, card, stamper, idempotent, idempotentBody, endpoint, chainEndpoint, chainKey };
+  return { venue, key, api, anna, card, stamper, idempotent, idempotentBody, endpoint, chainEndpoint, chainKey, campaign };
 }
 
 describe('chain merge', () => {
@@ -205,6 +206,8 @@ describe('chain merge', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(ok(await b.api.get('/api/v1/transactions/B-1'), 'transaction').body.venue_id).toBe(b.venue.id);
     expect(ok(await b.api.get(`/api/v1/webhook_endpoints/${b.endpoint.id}`), 'endpoint').body.id).toBe(b.endpoint.id);
+    // The merged chain's campaign pays at its venue only, not at the target's venues.
+    expect(ok(await b.api.get(`/api/v1/campaigns/${b.campaign.id}`), 'campaign').body.venue_ids).toEqual([b.venue.id]);
 
     // The venue's own category rules hold in the target chain, the shared category's on the target's category.
     const { rows: venueRules } = await sql<{ external_id: string; payable: boolean; percent: number | null }>`

@@ -101,9 +101,42 @@ describe('campaigns', () => {
     expect(paused.body).toMatchObject({ status: 'paused', percent: 10, budget: 10_000, schedule: HAPPY_HOUR.schedule });
     expect((await api.patch(`/api/v1/campaigns/${id}`, { status: 'active' })).body.status).toBe('active');
     expect((await api.patch(`/api/v1/campaigns/${id}`, { status: 'ended' })).body.status).toBe('ended');
-    const resumed = await api.patch(`/api/v1/campaigns/${id}`, { status: 'active' });
-    expect(expectError(resumed, 400, 'parameter_invalid').param).toBe('status');
+    const resumed = expectError(await api.patch(`/api/v1/campaigns/${id}`, { status: 'active' }), 409, 'invalid_status_transition');
+    expect(resumed).toMatchObject({ param: 'status', status: 'ended', requested_status: 'active' });
+    expect(expectError(await api.patch(`/api/v1/campaigns/${id}`, { percent: 7 }), 400, 'parameter_invalid').param).toBe('percent');
+    expect((await api.get(`/api/v1/campaigns/${id}`)).body).toMatchObject({ status: 'ended', percent: 10 });
+  });
+
+  it('a campaign ended by its ends_at cannot be revived by moving ends_at, and shows ended even when paused', async () => {
+    const { api } = await chainKey();
+    const ends_at = new Date(t.clock.now().getTime() + 1_000).toISOString();
+    const { id } = (await api.post('/api/v1/campaigns', { ...HAPPY_HOUR, ends_at })).body;
+    expect((await api.patch(`/api/v1/campaigns/${id}`, { status: 'paused' })).body.status).toBe('paused');
+    t.clock.advance(5_000);
     expect((await api.get(`/api/v1/campaigns/${id}`)).body.status).toBe('ended');
+    expect(expectError(await api.patch(`/api/v1/campaigns/${id}`, { ends_at: null }), 400, 'parameter_invalid').param).toBe('ends_at');
+    expectError(await api.patch(`/api/v1/campaigns/${id}`, { status: 'active' }), 409, 'invalid_status_transition');
+    expect((await api.get(`/api/v1/campaigns/${id}`)).body).toMatchObject({ status: 'ended', ends_at: expect.any(String) });
+  });
+
+  it('the unit is set at creation: percent cannot become stamps_multiplier, nor amount stamps, whatever was spent', async () => {
+    const { api } = await chainKey();
+    const bonus = (await api.post('/api/v1/campaigns', HAPPY_HOUR)).body;
+    expect(expectError(await api.patch(`/api/v1/campaigns/${bonus.id}`, { percent: null, stamps_multiplier: 2 }), 400, 'parameter_invalid').param).toBe('percent');
+    const welcome = (await api.post('/api/v1/campaigns', { name: 'W', type: 'welcome', stamps: 2, budget: 10 })).body;
+    expect(expectError(await api.patch(`/api/v1/campaigns/${welcome.id}`, { stamps: null, amount: 500, budget: 1_000 }), 400, 'parameter_invalid').param).toBe('amount');
+    expect(expectError(await api.patch(`/api/v1/campaigns/${welcome.id}`, { amount: 100 }), 400, 'parameter_invalid').param).toBe('amount');
+    expect((await api.patch(`/api/v1/campaigns/${welcome.id}`, { stamps: 3 })).body).toMatchObject({ stamps: 3, amount: null, budget: 10 });
+  });
+
+  it('the list filters by livemode; venue ids in capitals name the same venue', async () => {
+    const { venue, api } = await chainKey();
+    const quay = await createVenue(t, { chainId: venue.chainId });
+    const created = await api.post('/api/v1/campaigns', { ...HAPPY_HOUR, venue_ids: [quay.id.toUpperCase()] });
+    expect(created.status).toBe(201);
+    expect(created.body.venue_ids).toEqual([quay.id]);
+    expect((await api.get('/api/v1/campaigns?livemode=false')).body.data.map((c: { id: string }) => c.id)).toEqual([created.body.id]);
+    expect((await api.get('/api/v1/campaigns?livemode=true')).body.data).toEqual([]);
   });
 
   it('a campaign whose ends_at has passed shows ended', async () => {
@@ -125,6 +158,8 @@ describe('campaigns', () => {
     ['to equal to from', { schedule: { days_of_week: [1], from: '15:00', to: '15:00' } }, 'schedule.to'],
     ['a percent above 100', { percent: 100.01 }, 'percent'],
     ['a percent of 0', { percent: 0 }, 'percent'],
+    ['a percent below 0.01', { percent: 0.000000000001 }, 'percent'],
+    ['a budget of 0 (pause it instead)', { budget: 0 }, 'budget'],
     ['a negative budget', { budget: -1 }, 'budget'],
     ['percent and stamps_multiplier both', { stamps_multiplier: 2 }, 'stamps_multiplier'],
     ['neither percent nor stamps_multiplier', { percent: null }, 'percent'],

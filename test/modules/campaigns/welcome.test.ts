@@ -98,13 +98,22 @@ describe('welcome campaigns', () => {
     expect(exhausted.map((c) => [c.id, c.spent])).toEqual([[campaign.id, 1_050]]);
   });
 
-  it('the liability report counts welcome cashback as earned at the venue of the enrolment', async () => {
+  it('a budget lowered by PATCH to exactly what was spent is announced as exhausted, and credits no more', async () => {
+    const { venue, api } = await cashbackVenue();
+    const campaign = ok(await api.post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 30, budget: 100 }), 'campaign').body;
+    ok(await enrol(api), 'enrol');
+    ok(await api.patch(`/api/v1/campaigns/${campaign.id}`, { budget: 30 }), 'lower');
+    expect((await eventsOf(venue.chainId, 'campaign.budget_exhausted')).map((c) => [c.id, c.spent])).toEqual([[campaign.id, 30]]);
+    expect(ok(await enrol(api), 'enrol').body.balance).toBe(0);
+  });
+
+  it('the liability report counts welcome cashback in its campaign column at the venue of the enrolment', async () => {
     const { venue, api } = await cashbackVenue();
     ok(await api.post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 250 }), 'campaign');
     ok(await enrol(api), 'enrol');
     const from = new Date(t.clock.now().getTime() - 60_000).toISOString();
     const to = new Date(t.clock.now().getTime() + 60_000).toISOString();
     const report = ok(await api.get(`/api/v1/reports/venue_liability?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`), 'report').body.data;
-    expect(report.find((r: { venue_id: string | null }) => r.venue_id === venue.id)).toMatchObject({ earned: 250, net: 250 });
+    expect(report.find((r: { venue_id: string | null }) => r.venue_id === venue.id)).toMatchObject({ earned: 0, campaign: 250, net: 250 });
   });
 });

@@ -1507,6 +1507,8 @@ export interface paths {
                                     format: string;
                                     value: string;
                                 };
+                                /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
+                                birthday: string | null;
                                 card_numbers: string[];
                                 /** @enum {boolean} */
                                 consent: true;
@@ -1682,6 +1684,8 @@ export interface paths {
                                 format: string;
                                 value: string;
                             };
+                            /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
+                            birthday: string | null;
                             card_numbers: string[];
                             /** @enum {boolean} */
                             consent: true;
@@ -2246,6 +2250,7 @@ export interface paths {
                                 visits: number;
                             }[];
                             member: {
+                                birthday: string | null;
                                 cards: {
                                     card_number: string;
                                     /** Format: date-time */

@@ -1,0 +1,115 @@
+// Birthday campaigns (D22) with an injected clock: credited by the worker's pass on the birthday in the home venue's
+// timezone, once per calendar year per member and campaign (a changed birthday gives no second one), 29 February on
+// 28 February in other years, 7 days caught up, budgets and max_per_member kept.
+import { describe, expect, it } from 'vitest';
+import { runBirthdays, dueYear } from '../../../src/modules/campaigns/birthdays.js';
+import { useTestApp } from '../../support/app.js';
+import { createChainKey, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
+import { client, type Response } from '../../support/http.js';
+
+const t = useTestApp();
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+function ok(res: Response, what: string): Response {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
+/** A venue in `timezone` with a program of `type`, its key, and a birthday campaign of the chain. */
+async function setUp(timezone: string, campaign: Record<string, unknown>, type: 'cashback' | 'stamps' = 'cashback') {
+  const venue = await createVenue(t, { timezone });
+  await createProgram(t, venue, type);
+  const api = client(t, (await createKey(t, venue)).secret);
+  const chain = client(t, (await createChainKey(t, venue.chainId)).secret);
+  const created = ok(await chain.post('/api/v1/campaigns', { name: 'Birthday treat', type: 'birthday', ...campaign }), 'campaign').body;
+  return { venue, api, campaign: created };
+}
+
+const enrol = async (api: ReturnType<typeof client>, birthday: string) =>
+  ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, birthday }), 'enrol').body;
+
+const balanceOf = async (api: ReturnType<typeof client>, id: string) => ok(await api.get(`/api/v1/members/${id}`), 'member').body;
+
+describe('the due year of a birthday (hand-computed)', () => {
+  it.each([
+    ['11-23', '2026-11-23', 2026],
+    ['11-17', '2026-11-23', 2026], // six days back: still caught up
+    ['11-16', '2026-11-23', null], // seven days back: too late
+    ['11-24', '2026-11-23', null], // tomorrow
+    ['12-30', '2027-01-02', 2026], // caught up across the new year: last year's birthday
+    ['02-29', '2027-02-28', 2027], // no 29 February in 2027: on the 28th
+    ['02-29', '2028-02-28', null], // 2028 has one: not on the 28th
+    ['02-29', '2028-02-29', 2028],
+    ['1990-07-14', '2026-07-14', 2026],
+  ])('%s on %s → %s', (birthday, today, year) => {
+    expect(dueYear(birthday, today)).toBe(year);
+  });
+});
+
+describe('birthday campaigns', () => {
+  it('credit on the day in the home venue’s timezone (Auckland, a day ahead of UTC), once, not again after a birthday change', async () => {
+    // The clock starts at 2026-11-22 10:00 UTC: 23:00 on the 22nd in Auckland (UTC+13 in November).
+    const { api, campaign } = await setUp('Pacific/Auckland', { amount: 400 });
+    const member = await enrol(api, '11-23');
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).balance).toBe(0);
+    t.clock.advance(HOUR); // 00:00 on the 23rd in Auckland, still the 22nd in UTC
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).balance).toBe(400);
+    const history = ok(await api.get(`/api/v1/members/${member.id}/history`), 'history').body.data;
+    expect(history).toEqual([expect.objectContaining({ type: 'campaign', cashback: 400, campaign_id: campaign.id, reason: 'Birthday treat', reference: 'birthday-2026' })]);
+    await runBirthdays(t.db, t.clock.now());
+    ok(await api.patch(`/api/v1/members/${member.id}`, { birthday: '11-21' }), 'change');
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).balance).toBe(400);
+    expect(ok(await api.get(`/api/v1/campaigns/${campaign.id}`), 'campaign').body.spent).toBe(400);
+  });
+
+  it('a birthday six days back is caught up; seven days back is not', async () => {
+    const { api } = await setUp('UTC', { amount: 100 });
+    const today = t.clock.now().toISOString().slice(0, 10);
+    const back = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * DAY).toISOString().slice(5, 10);
+    const six = await enrol(api, back(6));
+    const seven = await enrol(api, back(7));
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, six.id)).balance).toBe(100);
+    expect((await balanceOf(api, seven.id)).balance).toBe(0);
+  });
+
+  it('a budget of 250 for three birthdays of 100: 100, 100 and the 50 left', async () => {
+    const { api, campaign } = await setUp('UTC', { amount: 100, budget: 250 });
+    const day = t.clock.now().toISOString().slice(5, 10);
+    const members = [await enrol(api, day), await enrol(api, day), await enrol(api, day)];
+    await runBirthdays(t.db, t.clock.now());
+    const balances = await Promise.all(members.map(async (m) => (await balanceOf(api, m.id)).balance));
+    expect(balances.sort((a, b) => b - a)).toEqual([100, 100, 50]);
+    expect(ok(await api.get(`/api/v1/campaigns/${campaign.id}`), 'campaign').body.spent).toBe(250);
+  });
+
+  it('a stamps program’s member gets stamps; a paused campaign and a campaign of another venue give nothing', async () => {
+    const { venue, api } = await setUp('UTC', { stamps: 2 }, 'stamps');
+    const day = t.clock.now().toISOString().slice(5, 10);
+    const member = await enrol(api, day);
+    const quay = await createVenue(t, { chainId: venue.chainId });
+    const chain = client(t, (await createChainKey(t, venue.chainId)).secret);
+    const quayOnly = ok(await chain.post('/api/v1/campaigns', { name: 'Quay birthday', type: 'birthday', stamps: 5, venue_ids: [quay.id] }), 'quay').body;
+    const paused = ok(await chain.post('/api/v1/campaigns', { name: 'Paused birthday', type: 'birthday', stamps: 7 }), 'paused').body;
+    ok(await chain.patch(`/api/v1/campaigns/${paused.id}`, { status: 'paused' }), 'pause');
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).stamps.count).toBe(2);
+    expect(ok(await chain.get(`/api/v1/campaigns/${quayOnly.id}`), 'quay').body.spent).toBe(0);
+  });
+
+  it('29 February is credited on 28 February 2027, and max_per_member 1 gives none the year after', async () => {
+    const { api } = await setUp('UTC', { amount: 300, max_per_member: 1 });
+    const member = await enrol(api, '02-29');
+    const feb28 = Date.parse('2027-02-28T12:00:00Z');
+    t.clock.advance(feb28 - t.clock.now().getTime());
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).balance).toBe(300);
+    t.clock.advance(Date.parse('2028-02-29T12:00:00Z') - t.clock.now().getTime());
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, member.id)).balance).toBe(300);
+  });
+});
