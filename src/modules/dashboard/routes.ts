@@ -10,7 +10,7 @@ import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
 import { SCOPES } from '../accounts/schemas.js';
 import * as members from '../members/service.js';
-import { Adjustment, HistoryEntry, Member } from '../members/schemas.js';
+import { Adjustment, Birthday, HistoryEntry, Member } from '../members/schemas.js';
 import * as programs from '../programs/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, Program } from '../programs/schemas.js';
 import {
@@ -369,6 +369,12 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     });
     return reply.code(201).send(adjustment);
   });
+
+  // What the owner may change of a member here: their birthday (birthday campaigns, D22); null clears it.
+  const MemberChange = Type.Object({ birthday: Type.Union([Birthday, Type.Null()]) }, { additionalProperties: false });
+  app.patch('/members/:id', { schema: { tags, summary: "Change a member's birthday", params: IdParams, body: MemberChange, response: withErrors({ 200: Member }) } }, async (req) =>
+    inTransaction(app.deps.db, (trx) => members.updateMember(trx, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id, req.body)),
+  );
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
   await dashboardOperationsRoutes(app, tags);

@@ -47,7 +47,7 @@ export const Member = Type.Object({
 }, { title: 'Member' });
 export type Member = Static<typeof Member>;
 
-const Birthday = Type.String({
+export const Birthday = Type.String({
   pattern: '^([0-9]{4}-)?[0-9]{2}-[0-9]{2}$',
   description: 'MM-DD, or YYYY-MM-DD: a real date (02-29 allowed without a year), not in the future.',
 });

@@ -174,6 +174,7 @@ describe('dashboard API security', () => {
     expectError(await b.c.get(`/dashboard/api/members/${member.id}`), 404, 'member_not_found');
     expectError(await b.c.get(`/dashboard/api/members/${member.id}/history`), 404, 'member_not_found');
     expectError(await b.c.post(`/dashboard/api/members/${member.id}/adjustments`, { amount: 100, reason: 'x' }), 404, 'member_not_found');
+    expectError(await b.c.patch(`/dashboard/api/members/${member.id}`, { birthday: '07-14' }), 404, 'member_not_found');
     expectError(await b.c.delete(`/dashboard/api/sessions/${aSession}`), 404, 'session_not_found');
     expect((await b.c.get('/dashboard/api/members?q=A-1')).body.data).toEqual([]);
     expect((await b.c.get('/dashboard/api/api-keys')).body).toEqual([]);
@@ -289,5 +290,11 @@ describe('dashboard API security', () => {
     expect(adj.body).toMatchObject({ amount: 500, balance: 500, livemode: false });
     const history = (await c.get(`/dashboard/api/members/${member.id}/history`)).body.data;
     expect(history[0]).toMatchObject({ type: 'adjustment', cashback: 500, reason: 'Birthday gift' });
+    // The birthday (D22): set, refused when impossible (nothing changed), cleared.
+    expect((await c.patch(`/dashboard/api/members/${member.id}`, { birthday: '1990-07-14' })).body.birthday).toBe('1990-07-14');
+    expect(expectError(await c.patch(`/dashboard/api/members/${member.id}`, { birthday: '02-30' }), 400, 'parameter_invalid').param).toBe('birthday');
+    expect(expectError(await c.patch(`/dashboard/api/members/${member.id}`, { name: 'x' }), 400, 'parameter_invalid').param).toBe('name');
+    expect((await c.get(`/dashboard/api/members/${member.id}`)).body.birthday).toBe('1990-07-14');
+    expect((await c.patch(`/dashboard/api/members/${member.id}`, { birthday: null })).body.birthday).toBeNull();
   });
 });

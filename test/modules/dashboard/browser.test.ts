@@ -109,6 +109,17 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     expect(history.body.data[0]).toMatchObject({ type: 'adjustment', cashback: 2000, reason: 'Welcome gift' });
   });
 
+  chromiumGate.it("sets a member's birthday on their page: an impossible date is refused next to the field, a real one saved", async () => {
+    await page.getByLabel(L('Birthday')).fill('02-30');
+    await page.getByRole('button', { name: 'Save birthday' }).click();
+    await page.getByText('birthday must be a real date').waitFor();
+    expect((await client(t, state.till1!).get(`/api/v1/members/${state.memberId}`)).body.birthday).toBeNull();
+    await page.getByLabel(L('Birthday')).fill('07-14');
+    await page.getByRole('button', { name: 'Save birthday' }).click();
+    await page.getByText('Birthday saved.').waitFor();
+    expect((await client(t, state.till1!).get(`/api/v1/members/${state.memberId}`)).body.birthday).toBe('07-14');
+  });
+
   chromiumGate.it('a per-key rule redeem_only_via_holds makes that key alone get hold_required', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Rules of Till 1' }).click();

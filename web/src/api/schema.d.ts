@@ -1768,7 +1768,169 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a member's birthday */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        birthday: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Cashback that can be spent now: balance − held. */
+                            available: number | null;
+                            /** @description Cashback: the sum of the ledger, minor units. */
+                            balance: number | null;
+                            /** @description What the member card shows; render it at barcode.svg. */
+                            barcode: {
+                                format: string;
+                                value: string;
+                            };
+                            /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
+                            birthday: string | null;
+                            card_numbers: string[];
+                            /** @enum {boolean} */
+                            consent: true;
+                            /** Format: date-time */
+                            consented_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Visit-discount and VIP programs: the discount the member gets. */
+                            discount_percent: number | null;
+                            /** @description Ready text in the venue's locale and currency. */
+                            display: {
+                                /** @description One line for the cashier screen. */
+                                cashier: string;
+                                /** @description Lines to print on the receipt. */
+                                receipt: string[];
+                            };
+                            /** @description Programs that expire cashback: what expires on each of the next (up to three) dates, soonest first; null otherwise. */
+                            expiring: {
+                                amount: number;
+                                /**
+                                 * Format: date
+                                 * @description The venue-local date it expires on (at the start of that day).
+                                 */
+                                on: string;
+                            }[] | null;
+                            /** @description Cashback reserved by active holds. */
+                            held: number | null;
+                            /** @description The venue where the member enrolled; null when they came in without one (an import). The member belongs to the whole chain (D21). */
+                            home_venue_id: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description Cashback or VIP: the level the member is at. */
+                            level: {
+                                min_spend: number;
+                                name: string;
+                                percent: number;
+                            } | null;
+                            levels: {
+                                min_spend: number;
+                                name: string;
+                                percent: number;
+                                reached: boolean;
+                            }[] | null;
+                            livemode: boolean;
+                            name: string | null;
+                            /** @description Null at the top level. */
+                            next_level: {
+                                name: string;
+                                percent: number;
+                                spend_needed: number;
+                            } | null;
+                            /** @enum {string} */
+                            object: "member";
+                            /** @description E.164, for example +353871234567. */
+                            phone: string | null;
+                            /** Format: uuid */
+                            program_id: string;
+                            /** @description cashback, stamps, visit_discount or vip. */
+                            program_type: string;
+                            /** @description Generated, unique in the chain; what a qr_serial barcode carries. */
+                            serial: string;
+                            stamps: {
+                                /** @description Toward the next reward. */
+                                count: number;
+                                required: number;
+                                rewards_available: number;
+                            } | null;
+                            /** @description All paid spend, minor units. */
+                            total_spend: number;
+                            /** @description VIP: a level set by hand, overriding the one by spend. */
+                            vip_level: string | null;
+                            visits: number;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/dashboard/api/members/{id}/adjustments": {

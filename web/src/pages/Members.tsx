@@ -6,6 +6,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { call, client, minorDigits, money, when } from '../api';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
+import { MemberBirthday } from '../components/MemberBirthday';
 import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
 import { useChain, useVenue } from '../session';
@@ -167,6 +168,7 @@ export function MemberPage() {
             {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · joined {when(m.created_at, venue)}
             {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
+          <MemberBirthday member={m} />
         </Paper>
       </SimpleGrid>
       <MemberPrivacy member={m} />
