@@ -4,6 +4,7 @@
 // exactly that id, is renamed `chain_id`, and `venue_id` returns where it means the place something happened.
 // Tables of a place (checks, holds, menu, keys, webhooks…) gain `chain_id`, and every key among them leads with it.
 import { sql, type Kysely } from 'kysely';
+import { rewriteStoredAnswers, withAddedFields } from '../stored-answers.js';
 
 /** Tables keyed by the chain: their venue_id column becomes chain_id. */
 const CHAIN_TABLES = [
@@ -221,34 +222,13 @@ const PLACED: Record<string, string> = {
   event: 'venue_id',
 };
 
-/** The answer with every object in it given the field it gained, naming the venue the answer was given at. */
-function placed(value: unknown, venueId: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => placed(v, venueId));
-  if (value === null || typeof value !== 'object') return value;
-  const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placed(v, venueId)]));
-  const field = PLACED[String(out.object)];
-  if (field && !(field in out)) out[field] = venueId;
-  return out;
-}
-
 /**
- * Idempotency-Key answers stored before this migration are replayed through today's response schemas, which require
- * the new fields: give each stored answer the fields it would have had. Everything before 0017 happened at the venue
- * that is the record's namespace. Answers live for a day, so this is a day's worth of rows at most.
+ * Stored answers are replayed through today's schemas, which require the new fields: each gets the venue the answer
+ * was given at, since everything before 0017 happened at the venue that is the record's namespace. Answers live for a
+ * day, so this is a day's worth of rows at most.
  */
 async function placeStoredAnswers(db: Kysely<any>): Promise<void> {
-  let after = '';
-  for (;;) {
-    const { rows } = await sql<{ namespace: string; key: string; response_body: unknown }>`
-      select namespace, key, response_body from idempotency_keys
-      where (namespace::text || ' ' || key) > ${after} order by namespace::text || ' ' || key limit 500`.execute(db);
-    if (rows.length === 0) return;
-    for (const row of rows) {
-      await sql`update idempotency_keys set response_body = ${JSON.stringify(placed(row.response_body, row.namespace))}::jsonb
-        where namespace = ${row.namespace} and key = ${row.key}`.execute(db);
-    }
-    after = `${rows.at(-1)!.namespace} ${rows.at(-1)!.key}`;
-  }
+  await rewriteStoredAnswers(db, (body, venueId) => withAddedFields(body, (object) => (PLACED[object] ? { [PLACED[object]]: venueId } : undefined)));
 }
 
 export async function down(): Promise<void> {

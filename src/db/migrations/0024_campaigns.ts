@@ -1,6 +1,7 @@
 // Campaigns (D22, issue 22): chain-wide bonuses, welcome, birthday and referral credits, each with an optional budget
 // that the database itself never lets `spent` pass; ledger entries name the campaign that credited them.
 import { sql, type Kysely } from 'kysely';
+import { rewriteStoredAnswers, withAddedFields } from '../stored-answers.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table campaigns (
@@ -34,12 +35,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table members add column birthday text`.execute(db);
   // A `campaign` entry names the campaign that credited it; null on every other kind.
   await sql`alter table ledger_entries add column campaign_id uuid`.execute(db);
+  // Answers kept from before are replayed with the fields members and history entries gained, as they were then.
+  await rewriteStoredAnswers(db, (body) => withAddedFields(body, (object) => ADDED[object]));
   // Not valid: the rows before this have neither; every new row is held to it.
   await sql`alter table ledger_entries add constraint ledger_campaign_named check ((kind = 'campaign') = (campaign_id is not null)) not valid`.execute(db);
   // A credit that must happen once (a birthday's, referenced birthday-<year>) can be written once only, whatever races.
   await sql`create unique index ledger_campaign_once on ledger_entries (chain_id, campaign_id, member_id, reference)
     where campaign_id is not null and reference is not null`.execute(db);
 }
+
+/** The fields API objects gained here, as an object stored before had them. */
+const ADDED: Record<string, Record<string, unknown>> = { member: { birthday: null }, history_entry: { campaign_id: null } };
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index ledger_campaign_once`.execute(db);
