@@ -188,6 +188,10 @@ export interface MembersTable {
   vip_level: string | null;
   /** MM-DD or YYYY-MM-DD (D22). */
   birthday: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Unique in the chain; null once erased. */
+  referral_code: string | null;
+  /** The member whose referral_code this one enrolled with. */
+  referred_by: ColumnType<string | null, string | null | undefined, string | null>;
   livemode: boolean;
   created_at: Timestamp;
   /** Totals of the member's ledger, changed in the same statement as the ledger rows that move them. */

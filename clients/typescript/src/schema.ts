@@ -1668,6 +1668,8 @@ export interface components {
             vip_level: string | null;
             /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
             birthday: string | null;
+            /** @description The code this member gives friends to enrol with (referred_by); null once erased. */
+            referral_code: string | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1943,6 +1945,9 @@ export interface components {
                 phone: string | null;
                 vip_level: string | null;
                 birthday: string | null;
+                referral_code: string | null;
+                /** @description The member whose referral code they enrolled with. */
+                referred_by: string | null;
                 /** Format: date-time */
                 consented_at: string;
                 /** Format: date-time */
@@ -3710,6 +3715,8 @@ export interface operations {
                      */
                     program_id?: string;
                     birthday?: string | null;
+                    /** @description The referral_code of the member who brought this guest (referral campaigns). */
+                    referred_by?: string;
                     /**
                      * Format: uuid
                      * @description The venue where this happens (D21): required from a chain key, else its own venue.

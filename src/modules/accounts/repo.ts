@@ -357,6 +357,9 @@ export async function moveChainRows(db: Db, move: ChainMove): Promise<Record<Mer
   const folded = JSON.stringify(move.foldedCategories);
   const extra: Partial<Record<MergedTable, ReturnType<typeof sql.raw>>> = {
     programs: sql`, is_default = is_default and not ${move.dropDefault}::boolean`,
+    // A referral code the target chain has already is drawn again (codes are random: no one chose it).
+    members: sql`, referral_code = case when exists (select 1 from members t where t.chain_id = ${move.into}::uuid and t.referral_code = members.referral_code)
+      then upper(substr(md5(random()::text || id::text), 1, 10)) else referral_code end`,
     category_venue_rules: sql`, category_id = coalesce((${folded}::jsonb ->> category_id::text)::uuid, category_id)`,
     api_keys: toVenue,
     webhook_endpoints: toVenue,

@@ -21,7 +21,7 @@ export const MAX_COUNT = 1_000_000_000;
 const EARLIEST_CONSENT = '1900-01-01';
 
 /** A good line's member, before a batch draws their ids and serial. */
-export type LineMember = Omit<ImportedMember, 'id' | 'ledger_id' | 'serial' | 'card_hash'>;
+export type LineMember = Omit<ImportedMember, 'id' | 'ledger_id' | 'serial' | 'referral_code' | 'card_hash'>;
 
 /** A whole number from 0 to `max`; empty is 0. */
 function amount(fields: Partial<Record<Field, string>>, field: Field, max: number): number | string {

@@ -4,11 +4,12 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Lot } from './expiry.js';
 
-/** One member as a batch carries it: ids and serial drawn by the caller, figures in minor units. */
+/** One member as a batch carries it: ids, serial and referral code drawn by the caller, figures in minor units. */
 export interface ImportedMember {
   id: string;
   ledger_id: string;
   serial: string;
+  referral_code: string;
   card_number: string;
   /** The card number's keyed hash as an erased card would be recorded (erased-cards.ts), null if none can be. */
   card_hash: string | null;
@@ -67,15 +68,15 @@ export async function insertImportedMembers(trx: Db, target: ImportBatchTarget, 
   const { rows } = await sql<{ card_number: string }>`
     with input as (
       select * from jsonb_to_recordset(cast(${JSON.stringify(members)} as jsonb)) as r(
-        id uuid, ledger_id uuid, serial text, card_number text, card_hash text, phone text, name text, consented_at timestamptz,
+        id uuid, ledger_id uuid, serial text, referral_code text, card_number text, card_hash text, phone text, name text, consented_at timestamptz,
         cashback bigint, spend bigint, visits integer, stamps integer)
     ), fresh as (
       select i.* from input i
       where not exists (select 1 from member_cards c where c.chain_id = ${target.chainId} and c.card_number = i.card_number)
         and not exists (select 1 from erased_cards e where e.chain_id = ${target.chainId} and e.card_hash = i.card_hash)
     ), new_members as (
-      insert into members (chain_id, id, home_venue_id, program_id, serial, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
-      select ${target.chainId}, f.id, ${target.venueId}, ${target.programId}, f.serial, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
+      insert into members (chain_id, id, home_venue_id, program_id, serial, referral_code, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
+      select ${target.chainId}, f.id, ${target.venueId}, ${target.programId}, f.serial, f.referral_code, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
         f.cashback, f.spend, f.visits, f.stamps
       from fresh f
       returning id

@@ -10,7 +10,7 @@ import { sourceLines, type ImportFormat } from './bulk-import-read.js';
 import * as repo from './bulk-import-repo.js';
 import { erasedCardHasher } from './erased-cards.js';
 import { openingLots } from './expiry-service.js';
-import { enrolmentProgram, newSerial, serialsOfOthers } from './service.js';
+import { enrolmentProgram, newReferralCode, newSerial, serialsOfOthers } from './service.js';
 
 /** The chain's import lock (see bulk-import-repo.ts): what must not meet a batch half-way takes it too. */
 export { lockVenueImports } from './bulk-import-repo.js';
@@ -100,7 +100,7 @@ async function writeBatch(
       return await db.transaction().execute(async (trx) => {
         await repo.lockVenueImports(trx, target.chainId);
         const erasedHash = await erasedCardHasher(trx, target.chainId);
-        const drawn = members.map((m) => ({ ...m, id: newId(), ledger_id: newId(), serial: newSerial(), card_hash: erasedHash(m.card_number) }));
+        const drawn = members.map((m) => ({ ...m, id: newId(), ledger_id: newId(), serial: newSerial(), referral_code: newReferralCode(), card_hash: erasedHash(m.card_number) }));
         const imported = await repo.insertImportedMembers(trx, target, drawn);
         const result = { ...outcome, imported: imported.size, skipped: members.length - imported.size };
         await inBatch?.(trx, result);

@@ -188,7 +188,21 @@ export async function memberExists(db: Db, chainId: string, id: string): Promise
 
 /** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */
 export async function insertMember(db: Db, row: Insertable<MembersTable>): Promise<MemberRow | undefined> {
-  return db.insertInto('members').values(row).onConflict((oc) => oc.columns(['chain_id', 'serial']).doNothing()).returningAll().executeTakeFirst();
+  // Any key taken (the serial or the referral code drawn): undefined, and the caller draws again.
+  return db.insertInto('members').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+}
+
+/** The member of the chain and mode whose referral code this is (any case), unless erased. */
+export async function memberOfReferralCode(db: Db, chainId: string, code: string, livemode: boolean): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('members')
+    .select('id')
+    .where('chain_id', '=', chainId)
+    .where('referral_code', '=', code.trim().toUpperCase())
+    .where('livemode', '=', livemode)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /** Of `codes`, those that are the serial of a member of the chain other than `exceptMemberId`. */

@@ -41,6 +41,7 @@ export const Member = Type.Object({
   discount_percent: Nullable(Type.Number(), 'Visit-discount and VIP programs: the discount the member gets.'),
   vip_level: Nullable(Type.String(), 'VIP: a level set by hand, overriding the one by spend.'),
   birthday: Nullable(Type.String(), 'MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it.'),
+  referral_code: Nullable(Type.String(), 'The code this member gives friends to enrol with (referred_by); null once erased.'),
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
@@ -60,6 +61,7 @@ export const EnrolMember = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 120 })),
     program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })),
     birthday: Type.Optional(Nullable(Birthday)),
+    referred_by: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The referral_code of the member who brought this guest (referral campaigns).' })),
   },
   { additionalProperties: false },
 );

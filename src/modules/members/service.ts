@@ -25,10 +25,12 @@ import { availableOf, presentMember } from './view.js';
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export function newSerial(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return Array.from(bytes, (b) => SERIAL_ALPHABET[b % 32]).join('');
-}
+const drawCode = (length: number) => Array.from(crypto.getRandomValues(new Uint8Array(length)), (b) => SERIAL_ALPHABET[b % 32]).join('');
+
+export const newSerial = (): string => drawCode(10);
+
+/** A member's code to refer friends with (D22): 8 characters a guest can read out, unique in the chain. */
+export const newReferralCode = (): string => drawCode(8);
 
 /** A phone number in E.164, read with the venue's country for numbers written without one. */
 export function normalisePhone(raw: string, country: string, param = 'phone'): string {
@@ -92,15 +94,21 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   if ((await serialsOfOthers(trx, caller.chainId, [input.card_number])).size) {
     throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
   }
+  const referredBy = input.referred_by ? await repo.memberOfReferralCode(trx, caller.chainId, input.referred_by, caller.livemode) : null;
+  if (referredBy === undefined) {
+    throw new ApiError('parameter_invalid', { param: 'referred_by', message: 'No member of this chain has this referral code.' });
+  }
   let member: repo.MemberRow | undefined;
   for (let tries = 0; !member; tries++) {
-    if (tries === 5) throw new Error('could not draw a free member serial');
+    if (tries === 5) throw new Error('could not draw a free member serial and referral code');
     member = await repo.insertMember(trx, {
       chain_id: caller.chainId,
       id: newId(),
       home_venue_id: caller.venueId,
       program_id: program.id,
       serial: newSerial(),
+      referral_code: newReferralCode(),
+      referred_by: referredBy,
       phone,
       name: input.name?.trim() || null,
       birthday: input.birthday == null ? null : checkBirthday(input.birthday, caller),

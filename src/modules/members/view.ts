@@ -45,6 +45,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     discount_percent: null,
     vip_level: null,
     birthday: record.birthday,
+    referral_code: record.referral_code,
     livemode: record.livemode,
     created_at: formatTimestamp(record.created_at),
     display: { cashier: '', receipt: [] },

@@ -19,6 +19,8 @@ export const ExportedMember = Type.Object({
   phone: Nullable(Type.String()),
   vip_level: Nullable(Type.String()),
   birthday: Nullable(Type.String()),
+  referral_code: Nullable(Type.String()),
+  referred_by: Nullable(Type.String({ format: 'uuid' }), 'The member whose referral code they enrolled with.'),
   consented_at: Timestamp,
   created_at: Timestamp,
   erased_at: Nullable(Timestamp),

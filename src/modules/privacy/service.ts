@@ -65,6 +65,8 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
     phone: m.phone,
     vip_level: m.vip_level,
     birthday: m.birthday,
+    referral_code: m.referral_code,
+    referred_by: m.referred_by,
     consented_at: formatTimestamp(m.consented_at),
     created_at: formatTimestamp(m.created_at),
     erased_at: m.erased_at ? formatTimestamp(m.erased_at) : null,
@@ -124,7 +126,7 @@ export interface PersonalValues {
 }
 
 /** Fields of the member's own objects, or of an object about them, that hold a personal value whole. */
-const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'birthday', 'card_numbers', 'card_number', 'serial', 'barcode']);
+const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'birthday', 'referral_code', 'card_numbers', 'card_number', 'serial', 'barcode']);
 const SEPARATOR = ' · ';
 
 type Json = Record<string, unknown>;

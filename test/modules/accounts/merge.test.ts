@@ -144,6 +144,8 @@ describe('chain merge', () => {
     const b = await busyVenue(shared);
     const sourceChain = b.venue.chainId;
     expect(sourceChain).not.toBe(b.venue.id);
+    // Anna's referral code is one the target has already (drawn alike by chance): the merge draws hers again.
+    await sql`update members set referral_code = ${aoife.referral_code} where chain_id = ${sourceChain} and id = ${b.anna.id}`.execute(t.db);
     const before = await rowsOf(sourceChain);
     const targetBefore = await rowsOf(a.chainId);
     // Every table holding a chain's rows has some of the source's: the merge is seen moving each.
@@ -180,7 +182,8 @@ describe('chain merge', () => {
     for (const m of totals) expect(await ledgerSum(t, m.id), m.id).toBe(m.cashback);
     expect(await members.verifyTotals(t.db)).toEqual([]);
     const annaAfter = ok(await b.api.get(`/api/v1/members/${b.anna.id}`), 'read').body;
-    expect(annaAfter).toEqual(annaBefore);
+    // All as it was but the referral code the target had too (drawn again, checked below).
+    expect({ ...annaAfter, referral_code: annaBefore.referral_code }).toEqual(annaBefore);
 
     // One default program: the target's.
     const { rows: defaults } = await sql<{ id: string }>`select id from programs where chain_id = ${a.chainId} and is_default`.execute(t.db);
@@ -206,6 +209,9 @@ describe('chain merge', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(ok(await b.api.get('/api/v1/transactions/B-1'), 'transaction').body.venue_id).toBe(b.venue.id);
     expect(ok(await b.api.get(`/api/v1/webhook_endpoints/${b.endpoint.id}`), 'endpoint').body.id).toBe(b.endpoint.id);
+    const annaCode = ok(await b.api.get(`/api/v1/members/${b.anna.id}`), 'anna').body.referral_code;
+    expect(annaCode).toMatch(/^[0-9A-F]{10}$/);
+    expect(annaCode).not.toBe(aoife.referral_code);
     // The merged chain's campaign pays at its venue only, not at the target's venues.
     expect(ok(await b.api.get(`/api/v1/campaigns/${b.campaign.id}`), 'campaign').body.venue_ids).toEqual([b.venue.id]);
 

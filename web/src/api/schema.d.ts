@@ -1568,6 +1568,8 @@ export interface paths {
                                 program_id: string;
                                 /** @description cashback, stamps, visit_discount or vip. */
                                 program_type: string;
+                                /** @description The code this member gives friends to enrol with (referred_by); null once erased. */
+                                referral_code: string | null;
                                 /** @description Generated, unique in the chain; what a qr_serial barcode carries. */
                                 serial: string;
                                 stamps: {
@@ -1745,6 +1747,8 @@ export interface paths {
                             program_id: string;
                             /** @description cashback, stamps, visit_discount or vip. */
                             program_type: string;
+                            /** @description The code this member gives friends to enrol with (referred_by); null once erased. */
+                            referral_code: string | null;
                             /** @description Generated, unique in the chain; what a qr_serial barcode carries. */
                             serial: string;
                             stamps: {
@@ -1913,6 +1917,8 @@ export interface paths {
                             program_id: string;
                             /** @description cashback, stamps, visit_discount or vip. */
                             program_type: string;
+                            /** @description The code this member gives friends to enrol with (referred_by); null once erased. */
+                            referral_code: string | null;
                             /** @description Generated, unique in the chain; what a qr_serial barcode carries. */
                             serial: string;
                             stamps: {
@@ -2432,6 +2438,9 @@ export interface paths {
                                 phone: string | null;
                                 /** Format: uuid */
                                 program_id: string;
+                                referral_code: string | null;
+                                /** @description The member whose referral code they enrolled with. */
+                                referred_by: string | null;
                                 serial: string;
                                 /** @description The sums of the ledger below. */
                                 totals: {

@@ -165,7 +165,7 @@ export function MemberPage() {
           </Title>
           <Image src={`/dashboard/api/members/${m.id}/barcode.svg`} alt={`Barcode ${m.barcode.value}`} maw={220} />
           <Text size="sm" c="dimmed" mt="xs">
-            {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · joined {when(m.created_at, venue)}
+            {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
             {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
           <MemberBirthday member={m} />
