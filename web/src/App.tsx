@@ -10,6 +10,7 @@ import { KeysPage } from './pages/Keys';
 import { VenuePage } from './pages/Venue';
 import { CategoriesPage } from './pages/Categories';
 import { ProgramsPage } from './pages/Programs';
+import { CampaignsPage } from './pages/Campaigns';
 import { MemberPage, MembersPage } from './pages/Members';
 import { AccountPage } from './pages/Account';
 import { TransactionPage, TransactionsPage } from './pages/Transactions';
@@ -26,6 +27,7 @@ const NAV = [
   { to: '/venue', label: 'Venue and rules' },
   { to: '/categories', label: 'Categories' },
   { to: '/programs', label: 'Programs' },
+  { to: '/campaigns', label: 'Campaigns' },
   { to: '/members', label: 'Members' },
   { to: '/transactions', label: 'Transactions' },
   { to: '/liability', label: 'Venue liability' },
@@ -106,6 +108,7 @@ function Shell() {
           <Route path="/venue" element={<VenuePage />} />
           <Route path="/categories" element={<CategoriesPage />} />
           <Route path="/programs" element={<ProgramsPage />} />
+          <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/members" element={<MembersPage />} />
           <Route path="/members/:id" element={<MemberPage />} />
           <Route path="/transactions" element={<TransactionsPage />} />

@@ -9,6 +9,7 @@ export type Venue = paths['/dashboard/api/venue']['get']['responses']['200']['co
 export type VenueSettings = Venue['settings'];
 export type KeyRules = ApiKey['rules'];
 export type Category = paths['/dashboard/api/categories']['get']['responses']['200']['content']['application/json']['data'][number];
+export type Campaign = paths['/dashboard/api/campaigns']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Program = paths['/dashboard/api/programs']['get']['responses']['200']['content']['application/json'][number];
 export type Member = paths['/dashboard/api/members/{id}']['get']['responses']['200']['content']['application/json'];
 export type HistoryEntry = paths['/dashboard/api/members/{id}/history']['get']['responses']['200']['content']['application/json']['data'][number];

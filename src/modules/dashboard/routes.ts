@@ -37,6 +37,7 @@ import {
   Venue,
   VenueUpdate,
 } from './schemas.js';
+import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
@@ -380,6 +381,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardOperationsRoutes(app, tags);
   // Categories and their money rules, the chain's and a venue's own.
   await dashboardCatalogueRoutes(app, tags);
+  await dashboardCampaignRoutes(app, tags);
   // A member's export and erasure: in their own file, on this same instance.
   await dashboardPrivacyRoutes(app, tags);
   // The chain's venue liability report and its CSV.

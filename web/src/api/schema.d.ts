@@ -515,6 +515,429 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's campaigns, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                amount: number | null;
+                                budget: number | null;
+                                categories: string[] | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                ends_at: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                /** @description The mode of the key that created it: it credits members of that mode only. */
+                                livemode: boolean;
+                                max_per_member: number | null;
+                                min_check_amount: number | null;
+                                name: string;
+                                /** @enum {string} */
+                                object: "campaign";
+                                percent: number | null;
+                                referee_amount: number | null;
+                                referrer_amount: number | null;
+                                schedule: {
+                                    /** @description ISO days of the week the window starts on: Monday = 1 … Sunday = 7. */
+                                    days_of_week: number[];
+                                    /** @description Start, HH:MM in the venue’s local time (included). */
+                                    from: string;
+                                    /** @description End, HH:MM (excluded); earlier than `from` when the window passes midnight, which then belongs to the day it starts. */
+                                    to: string;
+                                } | null;
+                                /** @description What it has credited, less what reversals gave back. */
+                                spent: number;
+                                stamps: number | null;
+                                stamps_multiplier: number | null;
+                                starts_at: string | null;
+                                /** @description ended also once ends_at has passed. */
+                                status: "active" | "paused" | "ended";
+                                type: "bonus" | "welcome" | "birthday" | "referral";
+                                /** Format: date-time */
+                                updated_at: string;
+                                venue_ids: string[] | null;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Set up a campaign */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: number | null;
+                        budget?: number | null;
+                        categories?: string[] | null;
+                        ends_at?: string | null;
+                        /** @description Live campaigns credit live members, test ones test members. */
+                        livemode: boolean;
+                        max_per_member?: number | null;
+                        min_check_amount?: number | null;
+                        name: string;
+                        percent?: number | null;
+                        referee_amount?: number | null;
+                        referrer_amount?: number | null;
+                        schedule?: {
+                            /** @description ISO days of the week the window starts on: Monday = 1 … Sunday = 7. */
+                            days_of_week: number[];
+                            /** @description Start, HH:MM in the venue’s local time (included). */
+                            from: string;
+                            /** @description End, HH:MM (excluded); earlier than `from` when the window passes midnight, which then belongs to the day it starts. */
+                            to: string;
+                        } | null;
+                        stamps?: number | null;
+                        stamps_multiplier?: number | null;
+                        starts_at?: string | null;
+                        type: "bonus" | "welcome" | "birthday" | "referral";
+                        venue_ids?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number | null;
+                            budget: number | null;
+                            categories: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            ends_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The mode of the key that created it: it credits members of that mode only. */
+                            livemode: boolean;
+                            max_per_member: number | null;
+                            min_check_amount: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            object: "campaign";
+                            percent: number | null;
+                            referee_amount: number | null;
+                            referrer_amount: number | null;
+                            schedule: {
+                                /** @description ISO days of the week the window starts on: Monday = 1 … Sunday = 7. */
+                                days_of_week: number[];
+                                /** @description Start, HH:MM in the venue’s local time (included). */
+                                from: string;
+                                /** @description End, HH:MM (excluded); earlier than `from` when the window passes midnight, which then belongs to the day it starts. */
+                                to: string;
+                            } | null;
+                            /** @description What it has credited, less what reversals gave back. */
+                            spent: number;
+                            stamps: number | null;
+                            stamps_multiplier: number | null;
+                            starts_at: string | null;
+                            /** @description ended also once ends_at has passed. */
+                            status: "active" | "paused" | "ended";
+                            type: "bonus" | "welcome" | "birthday" | "referral";
+                            /** Format: date-time */
+                            updated_at: string;
+                            venue_ids: string[] | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change, pause, resume or end a campaign */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: number | null;
+                        budget?: number | null;
+                        categories?: string[] | null;
+                        ends_at?: string | null;
+                        max_per_member?: number | null;
+                        min_check_amount?: number | null;
+                        name?: string;
+                        percent?: number | null;
+                        referee_amount?: number | null;
+                        referrer_amount?: number | null;
+                        schedule?: {
+                            /** @description ISO days of the week the window starts on: Monday = 1 … Sunday = 7. */
+                            days_of_week: number[];
+                            /** @description Start, HH:MM in the venue’s local time (included). */
+                            from: string;
+                            /** @description End, HH:MM (excluded); earlier than `from` when the window passes midnight, which then belongs to the day it starts. */
+                            to: string;
+                        } | null;
+                        stamps?: number | null;
+                        stamps_multiplier?: number | null;
+                        starts_at?: string | null;
+                        /** @description paused stops it, active resumes it; ended is final. */
+                        status?: "active" | "paused" | "ended";
+                        venue_ids?: string[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number | null;
+                            budget: number | null;
+                            categories: string[] | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            ends_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The mode of the key that created it: it credits members of that mode only. */
+                            livemode: boolean;
+                            max_per_member: number | null;
+                            min_check_amount: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            object: "campaign";
+                            percent: number | null;
+                            referee_amount: number | null;
+                            referrer_amount: number | null;
+                            schedule: {
+                                /** @description ISO days of the week the window starts on: Monday = 1 … Sunday = 7. */
+                                days_of_week: number[];
+                                /** @description Start, HH:MM in the venue’s local time (included). */
+                                from: string;
+                                /** @description End, HH:MM (excluded); earlier than `from` when the window passes midnight, which then belongs to the day it starts. */
+                                to: string;
+                            } | null;
+                            /** @description What it has credited, less what reversals gave back. */
+                            spent: number;
+                            stamps: number | null;
+                            stamps_multiplier: number | null;
+                            starts_at: string | null;
+                            /** @description ended also once ends_at has passed. */
+                            status: "active" | "paused" | "ended";
+                            type: "bonus" | "welcome" | "birthday" | "referral";
+                            /** Format: date-time */
+                            updated_at: string;
+                            venue_ids: string[] | null;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/dashboard/api/categories": {
         parameters: {
             query?: never;

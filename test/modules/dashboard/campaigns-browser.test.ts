@@ -1,0 +1,81 @@
+// The Campaigns page (D22) in a real browser: a happy-hour bonus set up with its schedule in local time (150 % refused
+// beside its field, never clamped), its spent against its budget, paused; a test-mode welcome credit set up here is
+// what a guest enrolled through the API then gets. Screenshot: test-artifacts/dashboard-campaigns.png.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { useTestApp } from '../../support/app.js';
+import { client } from '../../support/http.js';
+import { needs } from '../../support/services.js';
+import { L, openDashboard, shot } from './browser-support.js';
+import { PASSWORD, newEmail } from './support.js';
+
+const chromiumGate = await needs('chromium');
+
+const t = useTestApp();
+let browser: Browser;
+let page: Page;
+let baseUrl: string;
+
+async function dashboardCall(method: 'GET' | 'POST', url: string, data?: unknown) {
+  const session = await (await page.request.get(`${baseUrl}/dashboard/api/session`)).json();
+  const res = await page.request.fetch(`${baseUrl}${url}`, { method, data, headers: { 'x-csrf-token': session.csrf_token } });
+  return { status: res.status(), body: await res.json() };
+}
+
+chromiumGate.describe('the Campaigns page', () => {
+  beforeAll(async () => {
+    ({ baseUrl, browser } = await openDashboard(t));
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(10_000);
+    const signup = await page.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'Campaign Café', email: newEmail(), password: PASSWORD } });
+    expect(signup.status()).toBe(201);
+    const program = await dashboardCall('POST', '/dashboard/api/programs', { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'Base', min_spend: 0, percent: 3 }] } });
+    expect(program.status, JSON.stringify(program.body)).toBe(201);
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) await shot(page, `failed-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
+  });
+
+  chromiumGate.it('sets up a happy hour Monday to Thursday 15:00–18:00; 150 % is refused beside the field; then pauses it', async () => {
+    await page.goto(`${baseUrl}/dashboard/campaigns`);
+    await page.getByLabel(L('Name')).fill('Happy hour');
+    await page.getByLabel(L('Extra percent')).fill('150');
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu']) await page.getByLabel(day, { exact: true }).check();
+    await page.getByLabel(L('Budget (EUR)')).fill('100');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    const percent = page.getByLabel(L('Extra percent'));
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    expect(await percent.getAttribute('aria-invalid')).toBe('true');
+    expect(await percent.inputValue()).toBe('150');
+    expect((await dashboardCall('GET', '/dashboard/api/campaigns')).body.data).toEqual([]);
+
+    await percent.fill('5');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    const table = page.getByRole('table', { name: 'Campaigns' });
+    await table.getByText('5 % more cashback Mon, Tue, Wed, Thu 15:00–18:00').waitFor();
+    expect(await table.textContent()).toContain('€0.00 of €100.00');
+    const [stored] = (await dashboardCall('GET', '/dashboard/api/campaigns')).body.data;
+    expect(stored).toMatchObject({ type: 'bonus', percent: 5, budget: 10_000, livemode: true, schedule: { days_of_week: [1, 2, 3, 4], from: '15:00', to: '18:00' } });
+    await page.getByRole('button', { name: 'Pause Happy hour' }).click();
+    await table.getByText('Paused').waitFor();
+    await page.getByRole('button', { name: 'Resume Happy hour' }).waitFor();
+    await shot(page, 'campaigns');
+  });
+
+  chromiumGate.it('a test-mode welcome credit set up here is what a guest enrolled through the API gets', async () => {
+    await page.getByLabel(L('Name')).fill('Welcome');
+    await page.getByLabel(L('Kind')).first().click();
+    await page.getByRole('option', { name: 'Welcome credit' }).click();
+    await page.getByText('Test', { exact: true }).click();
+    await page.getByLabel(L('Cashback given (EUR)')).fill('2.50');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('table', { name: 'Campaigns' }).getByText('€2.50 when a guest joins').waitFor();
+    const key = (await dashboardCall('POST', '/dashboard/api/api-keys', { name: 'Till', livemode: false, scopes: [] })).body.secret as string;
+    const member = await client(t, key).post('/api/v1/members', { card_number: 'CC-1', consent: true });
+    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    expect(member.body.balance).toBe(250);
+  });
+});

@@ -1,0 +1,239 @@
+// Campaigns (D22): set one up (a bonus on a weekly schedule in the venue's local time, a welcome, a birthday treat or
+// a referral reward), see what each has spent of its budget, pause, resume or end it.
+import { Alert, Button, Checkbox, Group, MultiSelect, NumberInput, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { call, client, minorDigits, money, type Campaign } from '../api';
+import { DataTable } from '../components/DataTable';
+import { applyApiError } from '../form-errors';
+import { useChain, useVenue } from '../session';
+
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const TYPES = [
+  { value: 'bonus', label: 'Bonus percent on a schedule' },
+  { value: 'welcome', label: 'Welcome credit' },
+  { value: 'birthday', label: 'Birthday treat' },
+  { value: 'referral', label: 'Referral reward' },
+];
+const STATUS_WORDS: Record<Campaign['status'], string> = { active: 'Running', paused: 'Paused', ended: 'Ended' };
+
+export function CampaignsPage() {
+  const qc = useQueryClient();
+  const list = useQuery({ queryKey: ['campaigns'], queryFn: () => call(client.GET('/dashboard/api/campaigns')) });
+  const venue = useVenue();
+  const [error, setError] = useState<string>();
+  const change = async (c: Campaign, status: Campaign['status']) => {
+    setError(undefined);
+    try {
+      await call(client.PATCH('/dashboard/api/campaigns/{id}', { params: { path: { id: c.id } }, body: { status } }));
+      void qc.invalidateQueries({ queryKey: ['campaigns'] });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <Stack>
+      <Title order={2}>Campaigns</Title>
+      <NewCampaignForm />
+      {error && <Alert color="red">{error}</Alert>}
+      <DataTable
+        label="Campaigns"
+        rows={list.data?.data}
+        rowKey={(c) => c.id}
+        columns={[
+          { key: 'name', label: 'Name', render: (c) => `${c.name}${c.livemode ? '' : ' (test)'}` },
+          { key: 'what', label: 'What it gives', render: (c) => describe(c, venue) },
+          { key: 'status', label: 'Status', render: (c) => STATUS_WORDS[c.status] },
+          {
+            key: 'spent',
+            label: 'Spent',
+            render: (c) =>
+              c.budget === null ? (
+                `${spentText(c, c.spent, venue)} (no budget)`
+              ) : (
+                <Stack gap={4}>
+                  <Text size="sm">
+                    {spentText(c, c.spent, venue)} of {spentText(c, c.budget, venue)}
+                  </Text>
+                  <Progress value={(100 * c.spent) / c.budget} aria-label={`${c.name}: spent of budget`} />
+                </Stack>
+              ),
+          },
+          {
+            key: 'actions',
+            label: 'Actions',
+            render: (c) =>
+              c.status === 'ended' ? (
+                '—'
+              ) : (
+                <Group gap="xs">
+                  <Button size="xs" variant="default" onClick={() => void change(c, c.status === 'active' ? 'paused' : 'active')}>
+                    {c.status === 'active' ? `Pause ${c.name}` : `Resume ${c.name}`}
+                  </Button>
+                  <Button size="xs" variant="subtle" color="red" onClick={() => void change(c, 'ended')}>
+                    {`End ${c.name}`}
+                  </Button>
+                </Group>
+              ),
+          },
+        ]}
+      />
+    </Stack>
+  );
+}
+
+const unitOf = (c: Campaign) => (c.stamps !== null || c.stamps_multiplier !== null ? 'stamps' : 'cashback');
+const spentText = (c: Campaign, amount: number, venue: Parameters<typeof money>[1]) => (unitOf(c) === 'stamps' ? `${amount} stamps` : money(amount, venue));
+
+function describe(c: Campaign, venue: Parameters<typeof money>[1]): string {
+  const reward = c.amount !== null ? money(c.amount, venue) : c.stamps !== null ? `${c.stamps} stamps` : '';
+  switch (c.type) {
+    case 'bonus': {
+      const extra = c.percent !== null ? `${c.percent} % more cashback` : `${c.stamps_multiplier}× stamps`;
+      const when = c.schedule ? ` ${c.schedule.days_of_week.map((d) => DAYS[d - 1]).join(', ')} ${c.schedule.from}–${c.schedule.to}` : ' all day';
+      return extra + when;
+    }
+    case 'welcome':
+      return `${reward} when a guest joins`;
+    case 'birthday':
+      return `${reward} on the guest's birthday`;
+    case 'referral':
+      return `${money(c.referrer_amount ?? 0, venue)} to who brings a friend, ${money(c.referee_amount ?? 0, venue)} to the friend`;
+  }
+}
+
+function NewCampaignForm() {
+  const qc = useQueryClient();
+  const venue = useVenue();
+  const chain = useChain();
+  const digits = minorDigits(venue.currency);
+  const [error, setError] = useState<string>();
+  const form = useForm({
+    initialValues: {
+      name: '',
+      type: 'bonus',
+      mode: 'live',
+      unit: 'cashback',
+      percent: '' as number | string,
+      stamps_multiplier: 2 as number | string,
+      days: [] as string[],
+      from: '15:00',
+      to: '18:00',
+      allDay: false,
+      amount: '' as number | string,
+      stamps: 1 as number | string,
+      referrer_amount: '' as number | string,
+      referee_amount: '' as number | string,
+      budget: '' as number | string,
+      venue_ids: [] as string[],
+    },
+  });
+  const v = form.values;
+  const minor = (value: number | string) => (value === '' ? null : Math.round(Number(value) * 10 ** digits));
+  const stamps = v.unit === 'stamps';
+  const create = form.onSubmit(async (values) => {
+    setError(undefined);
+    const byType: Record<string, object> = {
+      bonus: {
+        ...(stamps ? { stamps_multiplier: Number(values.stamps_multiplier) } : { percent: values.percent === '' ? null : Number(values.percent) }),
+        schedule: values.allDay ? null : { days_of_week: values.days.map(Number), from: values.from, to: values.to },
+      },
+      welcome: stamps ? { stamps: Number(values.stamps) } : { amount: minor(values.amount) },
+      birthday: stamps ? { stamps: Number(values.stamps) } : { amount: minor(values.amount) },
+      referral: { referrer_amount: minor(values.referrer_amount), referee_amount: minor(values.referee_amount) },
+    };
+    try {
+      await call(
+        client.POST('/dashboard/api/campaigns', {
+          body: {
+            name: values.name,
+            type: values.type as Campaign['type'],
+            livemode: values.mode === 'live',
+            budget: stamps ? (values.budget === '' ? null : Number(values.budget)) : minor(values.budget),
+            venue_ids: values.venue_ids.length ? values.venue_ids : null,
+            ...byType[values.type],
+          } as never,
+        }),
+      );
+      form.reset();
+      void qc.invalidateQueries({ queryKey: ['campaigns'] });
+    } catch (err) {
+      // A schedule's fields are named schedule.from and so on by the server; the form's are plain.
+      setError(applyApiError(form, err, (param) => (param.startsWith('schedule.days') ? 'days' : param.replace(/^schedule\./, ''))));
+    }
+  });
+  const moneyInput = (field: 'amount' | 'referrer_amount' | 'referee_amount' | 'budget', label: string, description?: string) => (
+    <NumberInput label={`${label} (${venue.currency})`} description={description} decimalScale={digits} {...form.getInputProps(field)} />
+  );
+  return (
+    <Paper withBorder p="md">
+      <Title order={4} mb="sm">
+        New campaign
+      </Title>
+      <form onSubmit={create}>
+        <Stack>
+          {error && <Alert color="red">{error}</Alert>}
+          <Group grow align="flex-start">
+            <TextInput label="Name" description="Shown on receipts" {...form.getInputProps('name')} />
+            <Select label="Kind" data={TYPES} allowDeselect={false} {...form.getInputProps('type')} />
+          </Group>
+          <Group>
+            <SegmentedControl aria-label="Mode" data={[{ value: 'live', label: 'Live' }, { value: 'test', label: 'Test' }]} {...form.getInputProps('mode')} />
+            {v.type !== 'referral' && (
+              <SegmentedControl aria-label="Reward in" data={[{ value: 'cashback', label: 'Cashback' }, { value: 'stamps', label: 'Stamps' }]} {...form.getInputProps('unit')} />
+            )}
+          </Group>
+          {v.type === 'bonus' && (
+            <>
+              {stamps ? (
+                <NumberInput label="Stamps multiplied by" description="2 gives double stamps" allowDecimal={false} {...form.getInputProps('stamps_multiplier')} />
+              ) : (
+                <NumberInput label="Extra percent" description="Added to what each line earns, up to two decimals" decimalScale={2} {...form.getInputProps('percent')} />
+              )}
+              <Checkbox label="All day, every day" {...form.getInputProps('allDay', { type: 'checkbox' })} />
+              {!v.allDay && (
+                <>
+                  <Checkbox.Group label="Days" description={`Times are each venue's local time (${venue.timezone} here)`} {...form.getInputProps('days')}>
+                    <Group mt="xs">
+                      {DAYS.map((d, i) => (
+                        <Checkbox key={d} value={String(i + 1)} label={d} />
+                      ))}
+                    </Group>
+                  </Checkbox.Group>
+                  <Group grow>
+                    <TextInput type="time" label="From" {...form.getInputProps('from')} />
+                    <TextInput type="time" label="Until" description="Earlier than From: runs past midnight" {...form.getInputProps('to')} />
+                  </Group>
+                </>
+              )}
+            </>
+          )}
+          {(v.type === 'welcome' || v.type === 'birthday') &&
+            (stamps ? <NumberInput label="Stamps given" allowDecimal={false} {...form.getInputProps('stamps')} /> : moneyInput('amount', 'Cashback given'))}
+          {v.type === 'referral' && (
+            <Group grow>
+              {moneyInput('referrer_amount', 'To the guest who brings a friend')}
+              {moneyInput('referee_amount', 'To the friend')}
+            </Group>
+          )}
+          <Group grow align="flex-start">
+            {stamps ? (
+              <NumberInput label="Budget (stamps)" description="Empty: no limit" allowDecimal={false} {...form.getInputProps('budget')} />
+            ) : (
+              moneyInput('budget', 'Budget', 'Empty: no limit')
+            )}
+            {chain.venues.length > 1 && (
+              <MultiSelect label="Venues" description="None chosen: every venue" data={chain.venues.map((x) => ({ value: x.id, label: x.name }))} {...form.getInputProps('venue_ids')} />
+            )}
+          </Group>
+          <Group>
+            <Button type="submit" loading={form.submitting}>
+              Create campaign
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
