@@ -50,9 +50,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await rewriteStoredAnswers(db, (body) => withAddedFields(body, (object) => ADDED[object]));
   // Not valid: the rows before this have neither; every new row is held to it.
   await sql`alter table ledger_entries add constraint ledger_campaign_named check ((kind = 'campaign') = (campaign_id is not null)) not valid`.execute(db);
-  // A credit that must happen once (a birthday's, referenced birthday-<year>) can be written once only, whatever races.
+  // A birthday's credit (referenced birthday-<year>) can be written once only, whatever races. Only those: a check's
+  // campaign credit and its reversals will share the check's number as their reference.
   await sql`create unique index ledger_campaign_once on ledger_entries (chain_id, campaign_id, member_id, reference)
-    where campaign_id is not null and reference is not null`.execute(db);
+    where campaign_id is not null and reference like 'birthday-%'`.execute(db);
 }
 
 /** The fields API objects gained here, as an object stored before had them. */

@@ -1,6 +1,7 @@
 // Birthday campaigns (D22) with an injected clock: credited by the worker's pass on the birthday in the home venue's
 // timezone, once per calendar year per member and campaign (a changed birthday gives no second one), 29 February on
 // 28 February in other years, 7 days caught up, budgets and max_per_member kept.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { runBirthdays, dueYear } from '../../../src/modules/campaigns/birthdays.js';
 import { useTestApp } from '../../support/app.js';
@@ -64,6 +65,16 @@ describe('birthday campaigns', () => {
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, member.id)).balance).toBe(400);
     expect(ok(await api.get(`/api/v1/campaigns/${campaign.id}`), 'campaign').body.spent).toBe(400);
+  });
+
+  it('the database refuses a second birthday-<year> credit of one campaign to one member (two workers racing)', async () => {
+    const { venue, api, campaign } = await setUp('UTC', { amount: 100 });
+    const member = await enrol(api, t.clock.now().toISOString().slice(5, 10));
+    await runBirthdays(t.db, t.clock.now());
+    const again = sql`insert into ledger_entries (chain_id, venue_id, id, member_id, kind, cashback, reason, reference, livemode, created_at, campaign_id)
+      select chain_id, venue_id, gen_random_uuid(), member_id, kind, cashback, reason, reference, livemode, created_at, campaign_id
+      from ledger_entries where chain_id = ${venue.chainId} and member_id = ${member.id} and campaign_id = ${campaign.id}`;
+    await expect(again.execute(t.db)).rejects.toMatchObject({ code: '23505' });
   });
 
   it('a birthday six days back is caught up; seven days back is not', async () => {
