@@ -33,9 +33,12 @@ export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object
       log.error({ err }, 'housekeeping failed; it runs again later'),
     );
   };
-  let birthdays: Promise<unknown> = Promise.resolve();
+  let birthdays: Promise<unknown> | undefined;
+  // A pass still running (a large chain's birthdays) is not joined by another.
   const minutely = () => {
-    birthdays = runBirthdays(db, clock.now()).catch((err: unknown) => log.error({ err }, 'birthday credits failed; they run again in a minute'));
+    birthdays ??= runBirthdays(db, clock.now())
+      .catch((err: unknown) => log.error({ err }, 'birthday credits failed; they run again in a minute'))
+      .finally(() => (birthdays = undefined));
   };
   const timers = [setInterval(tick, EVERY_MS), setInterval(minutely, BIRTHDAYS_EVERY_MS)];
   for (const timer of timers) timer.unref();

@@ -188,6 +188,8 @@ export interface MembersTable {
   vip_level: string | null;
   /** MM-DD or YYYY-MM-DD (D22). */
   birthday: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the birthday was last set: a birthday before it is not caught up. */
+  birthday_set_at: NullableTimestamp;
   /** Unique in the chain; null once erased. */
   referral_code: string | null;
   /** The member whose referral_code this one enrolled with. */

@@ -1948,6 +1948,8 @@ export interface components {
                 referral_code: string | null;
                 /** @description The member whose referral code they enrolled with. */
                 referred_by: string | null;
+                /** @description The members who enrolled with their referral code. */
+                referred: string[];
                 /** Format: date-time */
                 consented_at: string;
                 /** Format: date-time */

@@ -32,15 +32,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     constraint campaigns_within_budget check (budget is null or spent <= budget)
   )`.execute(db);
   // A member's birthday as given: MM-DD, or YYYY-MM-DD (birthday campaigns; personal data, erased with the rest).
-  await sql`alter table members add column birthday text`.execute(db);
+  await sql`alter table members add column birthday text, add column birthday_set_at timestamptz`.execute(db);
+  // The worker's minutely look for due birthdays reads members by month and day.
+  await sql`create index members_birthday on members (right(birthday, 5)) where birthday is not null and erased_at is null`.execute(db);
   // Every member has a code to refer friends with, unique in the chain; referred_by names the member whose code a new
   // member enrolled with. Codes drawn at random for the members already there, drawn again where two meet.
   await sql`alter table members add column referral_code text, add column referred_by uuid`.execute(db);
-  await sql`update members set referral_code = upper(substr(md5(random()::text || id::text), 1, 10))`.execute(db);
+  await sql`update members set referral_code = upper(substr(md5(random()::text || id::text), 1, 10)) where erased_at is null`.execute(db);
   for (;;) {
     const { numAffectedRows } = await sql`update members m set referral_code = upper(substr(md5(random()::text || m.id::text), 1, 10))
       from (select chain_id, id, row_number() over (partition by chain_id, referral_code order by id) as n from members) d
-      where d.chain_id = m.chain_id and d.id = m.id and d.n > 1`.execute(db);
+      where d.chain_id = m.chain_id and d.id = m.id and d.n > 1 and m.referral_code is not null`.execute(db);
     if (!numAffectedRows) break;
   }
   await sql`create unique index members_referral_code on members (chain_id, referral_code)`.execute(db);
@@ -63,6 +65,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index ledger_campaign_once`.execute(db);
   await sql`alter table ledger_entries drop constraint ledger_campaign_named`.execute(db);
   await sql`alter table ledger_entries drop column campaign_id`.execute(db);
-  await sql`alter table members drop column birthday, drop column referral_code, drop column referred_by`.execute(db);
+  await sql`drop index members_birthday`.execute(db);
+  await sql`alter table members drop column birthday, drop column birthday_set_at, drop column referral_code, drop column referred_by`.execute(db);
   await sql`drop table campaigns`.execute(db);
 }

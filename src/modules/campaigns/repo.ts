@@ -90,23 +90,27 @@ export interface BirthdayCandidate {
   livemode: boolean;
   timezone: string;
   campaign_id: string;
+  /** No birthday before the latest of these is caught up: the campaign's start, the birthday's setting (at enrolment or after). */
+  not_before: Date;
 }
 
 /**
  * Members whose birthday (MM-DD of it) is one of `monthDays`, with each active birthday campaign of their chain and
- * mode that credits their program's unit at their home venue and has not credited them under any of `references`;
- * after `after` in (member, campaign) order. A read across the members' tables, as the worker's one pass needs.
+ * mode that credits their program's unit at their home venue, below its max_per_member, and has credited them
+ * nothing since `since` (birthdays are a year apart: a credit that recent was for this one); after `after` in
+ * (member, campaign) order. A read across the members' tables, as the worker's one pass needs.
  */
 export async function birthdayCandidates(
   db: Db,
   now: Date,
   monthDays: string[],
-  references: string[],
+  since: Date,
   after: Pick<BirthdayCandidate, 'chain_id' | 'member_id' | 'campaign_id'> | null,
   limit: number,
 ): Promise<BirthdayCandidate[]> {
   const { rows } = await sql<BirthdayCandidate>`
-    select m.chain_id, m.id as member_id, m.home_venue_id, m.birthday, m.livemode, coalesce(v.timezone, 'UTC') as timezone, c.id as campaign_id
+    select m.chain_id, m.id as member_id, m.home_venue_id, m.birthday, m.livemode, coalesce(v.timezone, 'UTC') as timezone, c.id as campaign_id,
+      greatest(c.created_at, coalesce(c.starts_at, c.created_at), coalesce(m.birthday_set_at, c.created_at)) as not_before
     from members m
     join programs p on p.chain_id = m.chain_id and p.id = m.program_id
     join campaigns c on c.chain_id = m.chain_id and c.type = 'birthday' and c.status = 'active' and c.livemode = m.livemode
@@ -115,9 +119,11 @@ export async function birthdayCandidates(
       and (c.starts_at is null or c.starts_at <= ${now}) and (c.ends_at is null or c.ends_at > ${now})
       and (c.budget is null or c.spent < c.budget)
     left join venues v on v.chain_id = m.chain_id and v.venue_id = m.home_venue_id
-    where m.erased_at is null and right(m.birthday, 5) in (${sql.join(monthDays)})
+    where m.birthday is not null and m.erased_at is null and right(m.birthday, 5) in (${sql.join(monthDays)})
       and not exists (select 1 from ledger_entries l where l.chain_id = m.chain_id and l.campaign_id = c.id
-        and l.member_id = m.id and l.reference in (${sql.join(references)}))
+        and l.member_id = m.id and l.reference like 'birthday-%' and l.created_at > ${since})
+      and (c.max_per_member is null or c.max_per_member > (select count(*) from ledger_entries l where l.chain_id = m.chain_id
+        and l.campaign_id = c.id and l.member_id = m.id and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)))
       ${after ? sql`and (m.chain_id, m.id, c.id) > (${after.chain_id}, ${after.member_id}, ${after.campaign_id})` : sql``}
     order by m.chain_id, m.id, c.id
     limit ${limit}`.execute(db);

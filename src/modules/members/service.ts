@@ -112,6 +112,7 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
       phone,
       name: input.name?.trim() || null,
       birthday: input.birthday == null ? null : checkBirthday(input.birthday, caller),
+      birthday_set_at: input.birthday == null ? null : caller.now,
       consented_at: new Date(),
       livemode: caller.livemode,
     });
@@ -167,7 +168,10 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
   const changes: Parameters<typeof repo.updateMember>[3] = {};
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
   if (input.phone !== undefined) changes.phone = input.phone === null ? null : normalisePhone(input.phone, caller.venue.country);
-  if (input.birthday !== undefined) changes.birthday = input.birthday === null ? null : checkBirthday(input.birthday, caller);
+  if (input.birthday !== undefined) {
+    changes.birthday = input.birthday === null ? null : checkBirthday(input.birthday, caller);
+    changes.birthday_set_at = caller.now;
+  }
   if (input.vip_level !== undefined) {
     const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
     if (program.rules.type !== 'vip') {

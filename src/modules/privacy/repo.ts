@@ -9,6 +9,8 @@ type LedgerRow = Selectable<LedgerEntriesTable>;
 
 export interface HeldMember extends Selectable<MembersTable> {
   cards: { card_number: string; created_at: Date }[];
+  /** The members who enrolled with their referral code. */
+  referred: string[];
 }
 
 /** The member as held, erased or not, with their cards; with `lock`, their row locked first (lock order). */
@@ -16,11 +18,12 @@ export async function heldMember(db: Db, chainId: string, id: string, lock: bool
   const row = await db
     .selectFrom('members as m')
     .selectAll('m')
-    .select(
+    .select([
       sql<{ card_number: string; created_at: string }[]>`coalesce((select json_agg(json_build_object('card_number', c.card_number,
         'created_at', c.created_at) order by c.created_at, c.card_number) from member_cards c
         where c.chain_id = m.chain_id and c.member_id = m.id), '[]')`.as('cards'),
-    )
+      sql<string[]>`coalesce((select array_agg(r.id order by r.id) from members r where r.chain_id = m.chain_id and r.referred_by = m.id), '{}')`.as('referred'),
+    ])
     .where('m.chain_id', '=', chainId)
     .where('m.id', '=', id)
     .$if(lock, (q) => q.forUpdate('m'))
@@ -63,7 +66,7 @@ export async function eraseMember(db: Db, chainId: string, id: string, at: Date)
   await db.deleteFrom('member_cards').where('chain_id', '=', chainId).where('member_id', '=', id).execute();
   await db
     .updateTable('members')
-    .set({ name: null, phone: null, birthday: null, referral_code: null, referred_by: null, serial: `erased-${id}`, erased_at: at })
+    .set({ name: null, phone: null, birthday: null, birthday_set_at: null, referral_code: null, referred_by: null, serial: `erased-${id}`, erased_at: at })
     .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .execute();

@@ -21,6 +21,7 @@ export const ExportedMember = Type.Object({
   birthday: Nullable(Type.String()),
   referral_code: Nullable(Type.String()),
   referred_by: Nullable(Type.String({ format: 'uuid' }), 'The member whose referral code they enrolled with.'),
+  referred: Type.Array(Type.String({ format: 'uuid' }), { description: 'The members who enrolled with their referral code.' }),
   consented_at: Timestamp,
   created_at: Timestamp,
   erased_at: Nullable(Timestamp),

@@ -67,6 +67,7 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
     birthday: m.birthday,
     referral_code: m.referral_code,
     referred_by: m.referred_by,
+    referred: m.referred,
     consented_at: formatTimestamp(m.consented_at),
     created_at: formatTimestamp(m.created_at),
     erased_at: m.erased_at ? formatTimestamp(m.erased_at) : null,

@@ -46,6 +46,13 @@ describe('the due year of a birthday (hand-computed)', () => {
   ])('%s on %s → %s', (birthday, today, year) => {
     expect(dueYear(birthday, today)).toBe(year);
   });
+
+  it.each([
+    ['11-20', '2026-11-23', '2026-11-21', null], // before the campaign (or enrolment, or the birthday's setting)
+    ['11-21', '2026-11-23', '2026-11-21', 2026], // on its first day
+  ])('%s on %s, nothing before %s → %s', (birthday, today, notBefore, year) => {
+    expect(dueYear(birthday, today, notBefore)).toBe(year);
+  });
 });
 
 describe('birthday campaigns', () => {
@@ -77,15 +84,39 @@ describe('birthday campaigns', () => {
     await expect(again.execute(t.db)).rejects.toMatchObject({ code: '23505' });
   });
 
-  it('a birthday six days back is caught up; seven days back is not', async () => {
-    const { api } = await setUp('UTC', { amount: 100 });
-    const today = t.clock.now().toISOString().slice(0, 10);
-    const back = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) - n * DAY).toISOString().slice(5, 10);
-    const six = await enrol(api, back(6));
-    const seven = await enrol(api, back(7));
+  it('a worker down for six days catches a birthday up; for seven, not; a birthday before the campaign or the enrolment is not caught up', async () => {
+    const { venue, api } = await setUp('UTC', { amount: 100 });
+    const today = t.clock.now().toISOString().slice(5, 10);
+    const older = await enrol(api, today);
+    const oldest = await enrol(api, today);
+    // Members and campaign from before: their birthday is today, and the worker is down until it is six (seven) days past.
+    t.clock.advance(6 * DAY);
     await runBirthdays(t.db, t.clock.now());
-    expect((await balanceOf(api, six.id)).balance).toBe(100);
-    expect((await balanceOf(api, seven.id)).balance).toBe(0);
+    expect((await balanceOf(api, older.id)).balance).toBe(100);
+    // One enrolled today with a birthday three days back, and a campaign set up today for one three days back: nothing.
+    const back3 = new Date(t.clock.now().getTime() - 3 * DAY).toISOString().slice(5, 10);
+    const late = await enrol(api, back3);
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, late.id)).balance).toBe(0);
+    const chain = client(t, (await createChainKey(t, venue.chainId)).secret);
+    const newcomer = ok(await chain.post('/api/v1/campaigns', { name: 'New treat', type: 'birthday', amount: 7 }), 'new').body;
+    await runBirthdays(t.db, t.clock.now());
+    expect(ok(await chain.get(`/api/v1/campaigns/${newcomer.id}`), 'new').body.spent).toBe(0);
+    t.clock.advance(DAY);
+    await runBirthdays(t.db, t.clock.now());
+    expect((await balanceOf(api, oldest.id)).balance).toBe(100); // credited at six days with the other; seven would be too late
+  });
+
+  it('is credited every year: 1 December 2026, 2027 and 2028 give 100, 200, 300', async () => {
+    const { api } = await setUp('UTC', { amount: 100 });
+    const member = await enrol(api, '12-01');
+    const balances: number[] = [];
+    for (const year of [2026, 2027, 2028]) {
+      t.clock.advance(Date.parse(`${year}-12-01T12:00:00Z`) - t.clock.now().getTime());
+      await runBirthdays(t.db, t.clock.now());
+      balances.push((await balanceOf(api, member.id)).balance);
+    }
+    expect(balances).toEqual([100, 200, 300]);
   });
 
   it('a budget of 250 for three birthdays of 100: 100, 100 and the 50 left', async () => {
@@ -112,14 +143,14 @@ describe('birthday campaigns', () => {
     expect(ok(await chain.get(`/api/v1/campaigns/${quayOnly.id}`), 'quay').body.spent).toBe(0);
   });
 
-  it('29 February is credited on 28 February 2027, and max_per_member 1 gives none the year after', async () => {
+  it('29 February is credited on 28 February 2029, and max_per_member 1 gives none in the leap year 2032', async () => {
     const { api } = await setUp('UTC', { amount: 300, max_per_member: 1 });
     const member = await enrol(api, '02-29');
-    const feb28 = Date.parse('2027-02-28T12:00:00Z');
+    const feb28 = Date.parse('2029-02-28T12:00:00Z');
     t.clock.advance(feb28 - t.clock.now().getTime());
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, member.id)).balance).toBe(300);
-    t.clock.advance(Date.parse('2028-02-29T12:00:00Z') - t.clock.now().getTime());
+    t.clock.advance(Date.parse('2032-02-29T12:00:00Z') - t.clock.now().getTime());
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, member.id)).balance).toBe(300);
   });

@@ -53,10 +53,10 @@ describe('referral codes', () => {
     const ben = (await enrol(api, { referred_by: anna.referral_code })).body;
     const carl = (await enrol(api, { referred_by: ben.referral_code })).body;
     const exported = (await api.get(`/api/v1/members/${ben.id}/export`)).body;
-    expect(exported.member).toMatchObject({ referral_code: ben.referral_code, referred_by: anna.id });
+    expect(exported.member).toMatchObject({ referral_code: ben.referral_code, referred_by: anna.id, referred: [carl.id] });
     expect((await api.post(`/api/v1/members/${ben.id}/erase`)).status).toBe(200);
     const after = (await api.get(`/api/v1/members/${ben.id}/export`)).body;
-    expect(after.member).toMatchObject({ referral_code: null, referred_by: null });
+    expect(after.member).toMatchObject({ referral_code: null, referred_by: null, referred: [] });
     const { rows } = await sql<{ referred_by: string | null }>`select referred_by from members where chain_id = ${venue.chainId} and id = ${carl.id}`.execute(t.db);
     expect(rows).toEqual([{ referred_by: null }]);
     expectError(await enrol(api, { referred_by: ben.referral_code }), 400, 'parameter_invalid');

@@ -2862,6 +2862,8 @@ export interface paths {
                                 /** Format: uuid */
                                 program_id: string;
                                 referral_code: string | null;
+                                /** @description The members who enrolled with their referral code. */
+                                referred: string[];
                                 /** @description The member whose referral code they enrolled with. */
                                 referred_by: string | null;
                                 serial: string;

@@ -37,6 +37,7 @@ export function CampaignsPage() {
       <Title order={2}>Campaigns</Title>
       <NewCampaignForm />
       {error && <Alert color="red">{error}</Alert>}
+      {list.error && <Alert color="red">{list.error.message}</Alert>}
       <DataTable
         label="Campaigns"
         rows={list.data?.data}
@@ -131,9 +132,11 @@ function NewCampaignForm() {
   });
   const v = form.values;
   const minor = (value: number | string) => (value === '' ? null : Math.round(Number(value) * 10 ** digits));
-  const stamps = v.unit === 'stamps';
+  // A referral pays cashback only: its unit switch is hidden, whatever it was left at.
+  const stamps = v.type !== 'referral' && v.unit === 'stamps';
   const create = form.onSubmit(async (values) => {
     setError(undefined);
+    const stamps = values.type !== 'referral' && values.unit === 'stamps';
     const byType: Record<string, object> = {
       bonus: {
         ...(stamps ? { stamps_multiplier: Number(values.stamps_multiplier) } : { percent: values.percent === '' ? null : Number(values.percent) }),
