@@ -184,9 +184,11 @@ export async function listCampaigns(db: Db, caller: Caller, page: Page, filter: 
   return toList(LIST_URL, page, await repo.listCampaigns(db, caller.chainId, page, filter), (row) => presentCampaign(row, caller.now));
 }
 
-/** One setting as sent and as stored: times by the instant they name (…:00Z is …:00.000+00:00). */
-const sameSetting = (a: unknown, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' && !Number.isNaN(Date.parse(a)) && /T/.test(a) ? Date.parse(a) === Date.parse(b) : JSON.stringify(a) === JSON.stringify(b);
+/** One setting as sent and as stored: starts_at and ends_at by the instant they name (…:00Z is …:00.000+00:00). */
+const sameSetting = (field: string, a: unknown, b: unknown) =>
+  (field === 'starts_at' || field === 'ends_at') && typeof a === 'string' && typeof b === 'string'
+    ? Date.parse(a) === Date.parse(b)
+    : JSON.stringify(a) === JSON.stringify(b);
 
 /** A campaign's unit (what its budget counts) is set at creation: these fields never change from null or to null. */
 const UNIT_FIELDS = ['percent', 'stamps_multiplier', 'amount', 'stamps'] as const;
@@ -208,7 +210,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
         details: { status: 'ended', requested_status: status },
       });
     }
-    const changed = Object.keys(given).find((k) => !sameSetting(given[k as keyof typeof given], before[k as keyof Settings]));
+    const changed = Object.keys(given).find((k) => !sameSetting(k, given[k as keyof typeof given], before[k as keyof Settings]));
     if (changed) throw parameterInvalid(changed, 'An ended campaign cannot be changed; create a new one.');
   }
   const settings: Settings = { ...before, ...given };
