@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import * as accounts from './modules/accounts/service.js';
+import * as campaigns from './modules/campaigns/service.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { applyCheck } from './modules/checks/apply.js';
 import * as members from './modules/members/service.js';
@@ -157,6 +158,12 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string
   const ctx = { clock: systemClock, scanWindowSeconds: 0 };
   for (const check of DEMO_CHECKS) await applyCheck(trx, caller, check, ctx, null);
   await members.adjustBalance(trx, caller, enrolled.get('DEMO-0005')!, { amount: 250, reason: 'Birthday treat' }, null, systemClock);
+  // Campaigns (D22) to show on their page: a welcome left paused (scripts that enrol with the demo key see plain
+  // balances until the owner resumes it), and a birthday treat for members who give their birthday.
+  const chainWide = { ...caller, keyVenueId: null };
+  const welcome = await campaigns.createCampaign(trx, chainWide, { name: 'Welcome bonus', type: 'welcome', amount: 200, budget: 50_000 });
+  await campaigns.updateCampaign(trx, chainWide, welcome.id, { status: 'paused' });
+  await campaigns.createCampaign(trx, chainWide, { name: 'Birthday coffee', type: 'birthday', amount: 350 });
   return enrolled;
 }
 
