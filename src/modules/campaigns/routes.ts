@@ -18,7 +18,9 @@ export async function campaignRoutes(app: App): Promise<void> {
         errors: ['venue_not_found', 'venue_not_allowed'],
         tags,
         summary: 'Set up a campaign of the chain (bonus, welcome, birthday or referral)',
-        description: 'Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it.',
+        description:
+          'Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it. ' +
+          'Welcome and birthday campaigns credit; bonus and referral campaigns are stored but do not credit yet.',
         body: CreateCampaign,
         response: withErrors({ 201: Campaign }),
       },

@@ -179,7 +179,13 @@ function NewCampaignForm() {
           {error && <Alert color="red">{error}</Alert>}
           <Group grow align="flex-start">
             <TextInput label="Name" description="Shown on receipts" {...form.getInputProps('name')} />
-            <Select label="Kind" data={TYPES} allowDeselect={false} {...form.getInputProps('type')} />
+            <Select
+              label="Kind"
+              description={v.type === 'bonus' || v.type === 'referral' ? 'Saved now; checks do not credit this kind yet (a coming version will).' : 'Credits from now on.'}
+              data={TYPES}
+              allowDeselect={false}
+              {...form.getInputProps('type')}
+            />
           </Group>
           <Group>
             <SegmentedControl aria-label="Mode" data={[{ value: 'live', label: 'Live' }, { value: 'test', label: 'Test' }]} {...form.getInputProps('mode')} />
