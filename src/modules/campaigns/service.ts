@@ -88,12 +88,15 @@ const exactlyOne = (s: Settings, a: SettingField, b: SettingField, why: string, 
   throw parameterInvalid(param, `A ${why} campaign takes exactly one of ${a} (cashback) and ${b} (stamps).`);
 };
 
+const typesTaking = (field: SettingField) =>
+  (Object.keys(TYPE_FIELDS) as CampaignType[]).filter((t) => TYPE_FIELDS[t].includes(field)).join(' and ');
+
 /** The rules a whole campaign obeys, whichever call made it so. */
-function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVenues: Set<string>, given: ReadonlySet<string>): void {
+function checkSettings(type: CampaignType, s: Settings, chainVenues: Set<string>, given: ReadonlySet<string>): void {
   if (!s.name.trim()) throw parameterInvalid('name', 'name must not be empty.');
   for (const field of SETTING_FIELDS) {
     if (s[field] !== null && !TYPE_FIELDS[type].includes(field)) {
-      throw parameterInvalid(field, `${field} applies to ${CAMPAIGN_TYPES_TAKING(field)} campaigns only, not to a ${type} campaign.`);
+      throw parameterInvalid(field, `${field} applies to ${typesTaking(field)} campaigns only, not to a ${type} campaign.`);
     }
   }
   if (s.starts_at !== null && s.ends_at !== null && Date.parse(s.ends_at) <= Date.parse(s.starts_at)) {
@@ -113,14 +116,14 @@ function checkSettings(type: CampaignType, s: Settings, caller: Caller, chainVen
   for (const venueId of s.venue_ids ?? []) {
     if (!chainVenues.has(venueId)) throw new ApiError('venue_not_found', { param: 'venue_ids', message: `No venue ${venueId} in this chain.` });
   }
-  // A venue's own key acts at its venue (D21): it sets up campaigns of that venue only.
-  if (caller.keyVenueId !== null && (s.venue_ids === null || s.venue_ids.some((v) => v !== caller.keyVenueId))) {
+}
+
+/** A venue's own key acts at its venue (D21): the campaigns it sets up or changes reach that venue only. */
+function checkKeyVenue(caller: Caller, venueIds: string[] | null): void {
+  if (caller.keyVenueId !== null && (venueIds === null || venueIds.some((v) => v !== caller.keyVenueId))) {
     throw new ApiError('venue_not_allowed', { param: 'venue_ids', message: `This key belongs to one venue: a campaign it sets up has venue_ids ["${caller.keyVenueId}"].` });
   }
 }
-
-const CAMPAIGN_TYPES_TAKING = (field: SettingField) =>
-  (Object.keys(TYPE_FIELDS) as CampaignType[]).filter((t) => TYPE_FIELDS[t].includes(field)).join(' and ');
 
 const notFound = () => new ApiError('campaign_not_found');
 
@@ -160,7 +163,8 @@ async function venuesOf(db: Db, caller: Caller): Promise<Set<string>> {
 export async function createCampaign(db: Db, caller: Caller, input: CreateCampaign): Promise<Campaign> {
   const { type, ...given } = input;
   const settings: Settings = { ...UNSET, venue_ids: caller.keyVenueId === null ? null : [caller.keyVenueId], ...lowerCaseIds(given) };
-  checkSettings(type, settings, caller, await venuesOf(db, caller), new Set(Object.keys(given)));
+  checkSettings(type, settings, await venuesOf(db, caller), new Set(Object.keys(given)));
+  checkKeyVenue(caller, settings.venue_ids);
   const row = await repo.insertCampaign(db, {
     chain_id: caller.chainId,
     id: newId(),
@@ -219,10 +223,10 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
       throw parameterInvalid(field, `A campaign's unit is set when it is created (${field} can be changed, not set or removed); create a new campaign for the other unit.`);
     }
   }
-  const venues = await venuesOf(db, caller);
-  // A venue's key may change a campaign of its own venue only: checked on what it was as well as on what it becomes.
-  checkSettings(row.type, before, caller, venues, new Set());
-  checkSettings(row.type, settings, caller, venues, new Set(Object.keys(given)));
+  // A venue's key may change a campaign of its own venue only: what it was as well as what it becomes.
+  checkKeyVenue(caller, before.venue_ids);
+  checkKeyVenue(caller, settings.venue_ids);
+  checkSettings(row.type, settings, await venuesOf(db, caller), new Set(Object.keys(given)));
   if (settings.budget !== null && settings.budget < row.spent) {
     throw parameterInvalid('budget', `budget cannot be less than what the campaign has already credited (${row.spent}).`);
   }
