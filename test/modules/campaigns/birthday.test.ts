@@ -84,34 +84,39 @@ describe('birthday campaigns', () => {
     await expect(again.execute(t.db)).rejects.toMatchObject({ code: '23505' });
   });
 
-  it('a worker down for six days catches a birthday up; for seven, not; a birthday before the campaign or the enrolment is not caught up', async () => {
-    const { venue, api } = await setUp('UTC', { amount: 100 });
-    const today = t.clock.now().toISOString().slice(5, 10);
-    const older = await enrol(api, today);
-    const oldest = await enrol(api, today);
-    // Members and campaign from before: their birthday is today, and the worker is down until it is six (seven) days past.
-    t.clock.advance(6 * DAY);
+  it('a worker down for six days catches a birthday up; for seven, not', async () => {
+    const { api } = await setUp('UTC', { amount: 100 });
+    const day = (ms: number) => new Date(ms).toISOString().slice(5, 10);
+    const start = t.clock.now().getTime();
+    const sevenBack = await enrol(api, day(start)); // today: seven days past when the worker comes back
+    const sixBack = await enrol(api, day(start + DAY)); // tomorrow: six days past then
+    t.clock.advance(7 * DAY);
     await runBirthdays(t.db, t.clock.now());
-    expect((await balanceOf(api, older.id)).balance).toBe(100);
-    // One enrolled today with a birthday three days back, and a campaign set up today for one three days back: nothing.
+    expect((await balanceOf(api, sixBack.id)).balance).toBe(100);
+    expect((await balanceOf(api, sevenBack.id)).balance).toBe(0);
+  });
+
+  it('a birthday from before the enrolment or the campaign is not caught up', async () => {
+    const { venue, api } = await setUp('UTC', { amount: 100 });
     const back3 = new Date(t.clock.now().getTime() - 3 * DAY).toISOString().slice(5, 10);
     const late = await enrol(api, back3);
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, late.id)).balance).toBe(0);
+    // A campaign set up now, for a member whose birthday (set long before) was three days ago: nothing either.
     const chain = client(t, (await createChainKey(t, venue.chainId)).secret);
+    t.clock.advance(365 * DAY);
     const newcomer = ok(await chain.post('/api/v1/campaigns', { name: 'New treat', type: 'birthday', amount: 7 }), 'new').body;
     await runBirthdays(t.db, t.clock.now());
     expect(ok(await chain.get(`/api/v1/campaigns/${newcomer.id}`), 'new').body.spent).toBe(0);
-    t.clock.advance(DAY);
-    await runBirthdays(t.db, t.clock.now());
-    expect((await balanceOf(api, oldest.id)).balance).toBe(100); // credited at six days with the other; seven would be too late
   });
 
-  it('is credited every year: 1 December 2026, 2027 and 2028 give 100, 200, 300', async () => {
+  it('is credited every year: three 1 Decembers in a row give 100, 200, 300', async () => {
     const { api } = await setUp('UTC', { amount: 100 });
     const member = await enrol(api, '12-01');
+    // The next three 1 Decembers from the clock (earlier tests move it on).
+    const first = t.clock.now().getUTCFullYear() + 1;
     const balances: number[] = [];
-    for (const year of [2026, 2027, 2028]) {
+    for (const year of [first, first + 1, first + 2]) {
       t.clock.advance(Date.parse(`${year}-12-01T12:00:00Z`) - t.clock.now().getTime());
       await runBirthdays(t.db, t.clock.now());
       balances.push((await balanceOf(api, member.id)).balance);
@@ -119,38 +124,17 @@ describe('birthday campaigns', () => {
     expect(balances).toEqual([100, 200, 300]);
   });
 
-  it('a budget of 250 for three birthdays of 100: 100, 100 and the 50 left', async () => {
-    const { api, campaign } = await setUp('UTC', { amount: 100, budget: 250 });
-    const day = t.clock.now().toISOString().slice(5, 10);
-    const members = [await enrol(api, day), await enrol(api, day), await enrol(api, day)];
-    await runBirthdays(t.db, t.clock.now());
-    const balances = await Promise.all(members.map(async (m) => (await balanceOf(api, m.id)).balance));
-    expect(balances.sort((a, b) => b - a)).toEqual([100, 100, 50]);
-    expect(ok(await api.get(`/api/v1/campaigns/${campaign.id}`), 'campaign').body.spent).toBe(250);
-  });
-
-  it('a stamps program’s member gets stamps; a paused campaign and a campaign of another venue give nothing', async () => {
-    const { venue, api } = await setUp('UTC', { stamps: 2 }, 'stamps');
-    const day = t.clock.now().toISOString().slice(5, 10);
-    const member = await enrol(api, day);
-    const quay = await createVenue(t, { chainId: venue.chainId });
-    const chain = client(t, (await createChainKey(t, venue.chainId)).secret);
-    const quayOnly = ok(await chain.post('/api/v1/campaigns', { name: 'Quay birthday', type: 'birthday', stamps: 5, venue_ids: [quay.id] }), 'quay').body;
-    const paused = ok(await chain.post('/api/v1/campaigns', { name: 'Paused birthday', type: 'birthday', stamps: 7 }), 'paused').body;
-    ok(await chain.patch(`/api/v1/campaigns/${paused.id}`, { status: 'paused' }), 'pause');
-    await runBirthdays(t.db, t.clock.now());
-    expect((await balanceOf(api, member.id)).stamps.count).toBe(2);
-    expect(ok(await chain.get(`/api/v1/campaigns/${quayOnly.id}`), 'quay').body.spent).toBe(0);
-  });
-
-  it('29 February is credited on 28 February 2029, and max_per_member 1 gives none in the leap year 2032', async () => {
+  it('29 February is credited on 28 February of a common year, and max_per_member 1 gives none in the next leap year', async () => {
     const { api } = await setUp('UTC', { amount: 300, max_per_member: 1 });
     const member = await enrol(api, '02-29');
-    const feb28 = Date.parse('2029-02-28T12:00:00Z');
+    let common = t.clock.now().getUTCFullYear() + 1;
+    while (common % 4 === 0) common++;
+    const leap = common + (4 - (common % 4));
+    const feb28 = Date.parse(`${common}-02-28T12:00:00Z`);
     t.clock.advance(feb28 - t.clock.now().getTime());
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, member.id)).balance).toBe(300);
-    t.clock.advance(Date.parse('2032-02-29T12:00:00Z') - t.clock.now().getTime());
+    t.clock.advance(Date.parse(`${leap}-02-29T12:00:00Z`) - t.clock.now().getTime());
     await runBirthdays(t.db, t.clock.now());
     expect((await balanceOf(api, member.id)).balance).toBe(300);
   });

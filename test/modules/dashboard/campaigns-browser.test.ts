@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { client } from '../../support/http.js';
 import { needs } from '../../support/services.js';
-import { L, openDashboard, shot } from './browser-support.js';
+import { L, openDashboard, phoneLike, shot } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -77,5 +77,14 @@ chromiumGate.describe('the Campaigns page', () => {
     const member = await client(t, key).post('/api/v1/members', { card_number: 'CC-1', consent: true });
     expect(member.status, JSON.stringify(member.body)).toBe(201);
     expect(member.body.balance).toBe(250);
+  });
+
+  chromiumGate.it('fits a 390 px phone, the list included', async () => {
+    const phone = await phoneLike(browser, page);
+    await phone.goto(`${baseUrl}/dashboard/campaigns`);
+    await phone.getByText('€2.50 when a guest joins').waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(phone, 'mobile-campaigns');
+    await phone.close();
   });
 });
