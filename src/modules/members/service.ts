@@ -98,6 +98,7 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   if (referredBy === undefined) {
     throw new ApiError('parameter_invalid', { param: 'referred_by', message: 'No member of this chain has this referral code.' });
   }
+  const birthday = input.birthday == null ? null : checkBirthday(input.birthday, caller);
   let member: repo.MemberRow | undefined;
   for (let tries = 0; !member; tries++) {
     if (tries === 5) throw new Error('could not draw a free member serial and referral code');
@@ -111,8 +112,8 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
       referred_by: referredBy,
       phone,
       name: input.name?.trim() || null,
-      birthday: input.birthday == null ? null : checkBirthday(input.birthday, caller),
-      birthday_set_at: input.birthday == null ? null : caller.now,
+      birthday,
+      birthday_set_at: birthday === null ? null : caller.now,
       consented_at: new Date(),
       livemode: caller.livemode,
     });
