@@ -13,6 +13,7 @@ import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { messageOf, paramOf, validatorCompiler } from './http/validation.js';
 import * as accounts from './modules/accounts/service.js';
+import * as campaigns from './modules/campaigns/service.js';
 import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
@@ -414,7 +415,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'ledger verify': {
-    usage: 'ledger verify [--venue V]        Recompute every member\'s totals (of the venue\'s chain) from the ledger; exit 1 on any difference.',
+    usage: 'ledger verify [--venue V]        Recompute every member\'s totals and campaign\'s spent (of the venue\'s chain) from the ledger; exit 1 on any difference.',
     options: { venue: { type: 'string' } },
     async run(storage, v) {
       const db = storage.database.db;
@@ -422,7 +423,10 @@ const COMMANDS: Record<string, Command> = {
       const differences = await members.verifyTotals(db, venue?.chainId);
       for (const d of differences) say(`${d.chain_id}  member ${d.member_id}  ${d.field}: stored ${d.stored}, ledger ${d.ledger}`);
       say(differences.length ? `${differences.length} totals differ from the ledger.` : 'Every member\'s totals equal the ledger.');
-      return differences.length ? 1 : 0;
+      const spent = await campaigns.verifySpent(db, venue?.chainId);
+      for (const d of spent) say(`${d.chain_id}  campaign ${d.campaign_id}  spent: stored ${d.stored}, ledger ${d.ledger}`);
+      if (spent.length) say(`${spent.length} campaigns' spent differ from the ledger.`);
+      return differences.length || spent.length ? 1 : 0;
     },
   },
   'key revoke': {

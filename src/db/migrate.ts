@@ -24,6 +24,7 @@ import * as catalogueVersion from './migrations/0021_catalogue_version.js';
 import * as deliveriesByEndpoint from './migrations/0022_deliveries_by_endpoint.js';
 import * as visitCountedWhile from './migrations/0023_visit_counted_while.js';
 import * as campaigns from './migrations/0024_campaigns.js';
+import * as checkCampaigns from './migrations/0025_check_campaigns.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022_deliveries_by_endpoint': deliveriesByEndpoint,
   '0023_visit_counted_while': visitCountedWhile,
   '0024_campaigns': campaigns,
+  '0025_check_campaigns': checkCampaigns,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -367,6 +367,26 @@ export interface TransactionsTable {
    * (the program's min_check_amount when it applied, at least 1). Null: it counts no visit.
    */
   visit_min_paid: number | null;
+  /** What each campaign credited the check, on which terms, and what reversals took back of it (D22). */
+  campaigns: JSONColumnType<CheckCampaign[], string | undefined, string>;
+}
+
+/** A campaign's credit to one check, as the check keeps it. */
+export interface CheckCampaign {
+  campaign_id: string;
+  name: string;
+  /** What the check's balance unit counts: cashback (minor units) or stamps. */
+  unit: 'cashback' | 'stamps';
+  amount: number;
+  /** What voids and refunds took back of it so far. */
+  reversed: number;
+  /** The terms it was credited on, for a capture to judge it again: a bonus's percent or multiplier and categories. */
+  percent_bp: number | null;
+  stamps_multiplier: number | null;
+  categories: string[] | null;
+  min_check_amount: number | null;
+  /** A referral's credit: only a void takes it back. */
+  referral?: boolean;
 }
 
 export interface RefundsTable {
@@ -380,8 +400,18 @@ export interface RefundsTable {
   redeemed_returned: number;
   /** This refund left its check paid below its minimum and took its visit and stamps back (migration 0023). */
   visit_reversed: boolean;
+  /** What this refund took back of each campaign credit of its check (D22). */
+  campaigns_reversed: JSONColumnType<CampaignReversed[], string | undefined, string>;
   livemode: boolean;
   created_at: Timestamp;
+}
+
+/** What a reversal took back of one campaign's credit, in the campaign's unit. */
+export interface CampaignReversed {
+  campaign_id: string;
+  name: string;
+  unit: 'cashback' | 'stamps';
+  amount: number;
 }
 
 export interface HoldsTable {

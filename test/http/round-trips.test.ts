@@ -86,6 +86,23 @@ describe('round trips', () => {
     expect([sent[0], sent[4]].map((q) => q?.toLowerCase())).toEqual(['begin', 'commit']);
   });
 
+  it('with two bonus campaigns that apply, a check is 6 statements: the budgets are taken, after the lock and the gather, in one more', async () => {
+    const { api, check } = await tillSetUp();
+    await api.post('/api/v1/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5, budget: 1_000_000 });
+    await api.post('/api/v1/campaigns', { name: 'Wine week', type: 'bonus', percent: 2, categories: ['wine'] });
+    const calculated = await statementsOf(() => api.post('/api/v1/checks/calculate', check()));
+    expect(calculated, calculated.join('\n')).toHaveLength(1);
+    let applied: { campaigns: unknown[] } | undefined;
+    const sent = await sentBy(async () => {
+      const res = await api.post('/api/v1/checks', check({ redeem_amount: 100 }));
+      applied = res.body;
+      return res;
+    });
+    expect(applied!.campaigns).toHaveLength(2);
+    expect(sent, sent.join('\n')).toHaveLength(6);
+    expect(sent[3]).toMatch(/for update/);
+  });
+
   it('with an Idempotency-Key, applying a check is still 5 statements: the key is claimed with the lock and answered with the write', async () => {
     const { api, check } = await tillSetUp();
     const body = check({ redeem_amount: 100 });

@@ -1789,6 +1789,14 @@ export interface components {
             /** @description Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults). */
             rule_source: "product" | "category" | "default";
         };
+        /** CheckCampaignCredit */
+        CheckCampaignCredit: {
+            /** Format: uuid */
+            campaign_id: string;
+            name: string;
+            /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+            amount: number;
+        };
         /**
          * Transaction
          * @example {
@@ -1829,6 +1837,7 @@ export interface components {
          *           "rule_source": "default"
          *         }
          *       ],
+         *       "campaigns": [],
          *       "subtotal": 1500,
          *       "discount_amount": 0,
          *       "redeemed": 500,
@@ -1869,6 +1878,8 @@ export interface components {
             member_id: string | null;
             status: "completed" | "voided";
             line_items: components["schemas"]["CalculatedLine"][];
+            /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+            campaigns: components["schemas"]["CheckCampaignCredit"][];
             subtotal: number;
             discount_amount: number;
             redeemed: number;
@@ -2327,6 +2338,8 @@ export interface components {
             balance_after: number | null;
             available_after: number | null;
             line_items: components["schemas"]["CalculatedLine"][];
+            /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+            campaigns: components["schemas"]["CheckCampaignCredit"][];
             /** @description Ready text in the venue's locale and currency. */
             display: {
                 /** @description One line for the cashier screen. */
@@ -2355,6 +2368,8 @@ export interface components {
             earned_reversed: number;
             /** @description Redeemed cashback given back. */
             redeemed_returned: number;
+            /** @description What it took back of each campaign credit of the check (D22), in its unit. */
+            campaigns_reversed: components["schemas"]["CheckCampaignCredit"][];
             transaction: components["schemas"]["Transaction"];
             livemode: boolean;
             /** Format: date-time */
@@ -7864,6 +7879,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "display": {
                      *         "cashier": "Anna K. · Member 5% · available €12.40 · up to €12.40 payable",
                      *         "receipt": [
@@ -8108,6 +8124,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "subtotal": 1500,
                      *       "discount_amount": 0,
                      *       "redeemed": 500,
@@ -8181,6 +8198,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "subtotal": 1500,
                      *       "discount_amount": 0,
                      *       "redeemed": 500,
@@ -8399,6 +8417,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "subtotal": 1500,
                      *       "discount_amount": 0,
                      *       "redeemed": 500,
@@ -8707,6 +8726,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "subtotal": 1500,
                      *       "discount_amount": 0,
                      *       "redeemed": 500,
@@ -8879,6 +8899,7 @@ export interface operations {
                      *           "rule_source": "default"
                      *         }
                      *       ],
+                     *       "campaigns": [],
                      *       "subtotal": 1500,
                      *       "discount_amount": 0,
                      *       "redeemed": 500,

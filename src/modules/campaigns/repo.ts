@@ -2,6 +2,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
+import type { ValueOrRef, WriteStep } from '../../db/statement.js';
 import type { CampaignsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 
@@ -135,4 +136,69 @@ export async function creditsGiven(db: Db, chainId: string, campaignId: string, 
   const { rows } = await sql<{ reference: string | null }>`select reference from ledger_entries
     where chain_id = ${chainId} and campaign_id = ${campaignId} and member_id = ${memberId} and kind = 'campaign' and (cashback > 0 or stamps > 0)`.execute(db);
   return rows.map((r) => r.reference);
+}
+
+/**
+ * The chain's active bonus campaigns of the mode that apply at `venueId` at the moment `at`, with budget left, as one
+ * JSON array for a check's gather: terms, window, what the budget has left, and what each gave `memberId` so far
+ * where max_per_member counts it.
+ */
+export function bonusesJson(where: Omit<CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date) {
+  return sql<unknown>`(select coalesce(jsonb_agg(jsonb_build_object('campaign_id', c.id, 'name', c.name, 'schedule', c.schedule,
+      'percent_bp', c.percent_bp, 'stamps_multiplier', c.stamps_multiplier, 'categories', c.categories,
+      'min_check_amount', c.min_check_amount, 'room', c.budget - c.spent, 'max_per_member', c.max_per_member,
+      'given', case when c.max_per_member is null then 0 else (select count(*) from ledger_entries l where l.chain_id = c.chain_id
+        and l.campaign_id = c.id and l.member_id = ${memberId} and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)) end) order by c.id), '[]'::jsonb)
+    from campaigns c where c.chain_id = ${where.chainId} and c.type = 'bonus' and c.status = 'active' and c.livemode = ${where.livemode}
+      and (c.venue_ids is null or ${where.venueId}::uuid = any(c.venue_ids))
+      and (c.starts_at is null or c.starts_at <= ${at}) and (c.ends_at is null or c.ends_at > ${at})
+      and (c.budget is null or c.spent < c.budget))`;
+}
+
+/** A campaign's row after a credit took from it, with what was taken. */
+export type TakenRow = CampaignRow & { taken: number };
+
+/**
+ * Takes from each campaign what is wanted of it, or what its budget has left when less, in one statement: the rows
+ * locked in id order (as every credit locks them), `spent` raised. Returns each row after, with what it gave.
+ */
+export async function takeWanted(db: Db, chainId: string, wanted: { id: string; amount: number }[], at: Date): Promise<TakenRow[]> {
+  const { rows } = await sql<TakenRow>`with locked as (
+      select id, budget, spent from campaigns where chain_id = ${chainId} and id = any(${wanted.map((w) => w.id)}::uuid[]) order by id for update),
+    wanted as (select * from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as w(id uuid, amount bigint))
+    update campaigns c set spent = c.spent + least(w.amount, coalesce(l.budget - l.spent, w.amount)), updated_at = ${at}
+    from locked l join wanted w on w.id = l.id
+    where c.chain_id = ${chainId} and c.id = l.id
+    returning c.*, least(w.amount, coalesce(l.budget - l.spent, w.amount)) as taken`.execute(db);
+  return rows.map((r) => ({ ...r, taken: Number(r.taken) }));
+}
+
+/** Gives back to each campaign what a reversal took back of its credits, as a step of the reversal's write (rows locked in id order). */
+export function giveBackStep(chainId: string, back: { id: string; amount: number }[], at: Date): WriteStep {
+  return {
+    name: 'campaigns_given_back',
+    query: sql`update campaigns c set spent = c.spent - b.amount, updated_at = ${at}
+      from (select id from campaigns where chain_id = ${chainId} and id = any(${back.map((b) => b.id)}::uuid[]) order by id for update) l,
+        jsonb_to_recordset(${JSON.stringify(back)}::jsonb) as b(id uuid, amount bigint)
+      where c.chain_id = ${chainId} and c.id = l.id and b.id = l.id returning c.id`,
+  };
+}
+
+/** A campaign whose `spent` is not what the ledger's entries naming it add up to. */
+export interface SpentDifference {
+  chain_id: string;
+  campaign_id: string;
+  stored: number;
+  ledger: number;
+}
+
+/** Every campaign's `spent` against the sum of the ledger entries naming it (credits less what reversals took back). */
+export async function spentDifferences(db: Db, chainId?: string): Promise<SpentDifference[]> {
+  const { rows } = await sql<SpentDifference>`
+    select c.chain_id, c.id as campaign_id, c.spent::bigint as stored, coalesce(l.total, 0)::bigint as ledger from campaigns c
+    left join (select chain_id, campaign_id, sum(cashback + stamps) as total from ledger_entries where campaign_id is not null group by chain_id, campaign_id) l
+      on l.chain_id = c.chain_id and l.campaign_id = c.id
+    where c.spent <> coalesce(l.total, 0) ${chainId ? sql`and c.chain_id = ${chainId}` : sql``}
+    order by c.chain_id, c.id`.execute(db);
+  return rows.map((r) => ({ ...r, stored: Number(r.stored), ledger: Number(r.ledger) }));
 }

@@ -8,9 +8,13 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import { findChain } from '../accounts/service.js';
-import { recordEvent, type EventRequest } from '../webhooks/events.js';
+import type { Read, ValueOrRef, WriteStep } from '../../db/statement.js';
+import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
+import type { BonusRead } from './bonus.js';
 import * as repo from './repo.js';
 import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
+
+export { bonusesAt, type BonusTerms } from './bonus.js';
 
 const LIST_URL = '/v1/campaigns';
 
@@ -293,4 +297,43 @@ async function announceExhausted(trx: Db, where: repo.CreditPlace, row: repo.Cam
     object: presentCampaign(row, where.now),
     request,
   });
+}
+
+/** The bonus campaigns that may credit a check of `memberId` at the place and moment `at`, as a read of the check's gather. */
+export function bonusRead(where: Omit<repo.CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date): Read<BonusRead[]> {
+  return { query: repo.bonusesJson(where, memberId, at), parse: (value) => (value ?? []) as BonusRead[] };
+}
+
+/**
+ * Takes what a check's campaigns credit from their budgets, under the member's lock already held: each gets what it
+ * wants or what its budget has left (the last check gets what is left). Returns the credits as taken and the events
+ * of the budgets this emptied, as steps of the check's write.
+ */
+export async function takeForCheck(
+  trx: Db,
+  where: repo.CreditPlace,
+  wanted: CampaignCredit[],
+  request: EventRequest,
+): Promise<{ credits: CampaignCredit[]; steps: WriteStep[] }> {
+  if (wanted.length === 0) return { credits: [], steps: [] };
+  const rows = await repo.takeWanted(trx, where.chainId, wanted.map((w) => ({ id: w.campaign_id, amount: w.amount })), where.now);
+  const taken = new Map(rows.map((r) => [r.id, r.taken]));
+  const emptied = rows.filter((r) => r.taken > 0 && r.budget !== null && r.spent === r.budget);
+  return {
+    credits: wanted.map((w) => ({ ...w, amount: taken.get(w.campaign_id) ?? 0 })),
+    steps: emptied.flatMap(({ taken: _, ...row }, i) =>
+      eventSteps(trx, { chainId: where.chainId, venueId: where.venueId, type: 'campaign.budget_exhausted', livemode: where.livemode, object: presentCampaign(row, where.now), request }, `exhausted_${i}`),
+    ),
+  };
+}
+
+/** Gives back to the campaigns what a void or refund took back of their credits, as a step of its write; none for nothing. */
+export function giveBackSteps(chainId: string, back: { campaign_id: string; amount: number }[], at: Date): WriteStep[] {
+  const given = back.filter((b) => b.amount > 0).map((b) => ({ id: b.campaign_id, amount: b.amount }));
+  return given.length ? [repo.giveBackStep(chainId, given, at)] : [];
+}
+
+/** `ledger verify`: every campaign's `spent` against its ledger entries; empty when all agree. */
+export async function verifySpent(db: Db, chainId?: string): Promise<repo.SpentDifference[]> {
+  return repo.spentDifferences(db, chainId);
 }

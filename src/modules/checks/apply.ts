@@ -9,6 +9,7 @@ import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { venueDay } from '../../shared/time.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
+import * as campaigns from '../campaigns/service.js';
 import * as catalogue from '../catalogue/service.js';
 import * as holds from '../holds/service.js';
 import * as members from '../members/service.js';
@@ -18,11 +19,11 @@ import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import type { EventType } from '../webhooks/schemas.js';
-import { checkQuantities, checkRegisterRules, dayRoom, decide, pricedLines, type Decision, type Effect, type Gathered } from './decide.js';
+import { campaignTotal, checkQuantities, checkRegisterRules, dayRoom, decide, keptCampaigns, pricedLines, withTaken, type Decision, type Effect, type Gathered } from './decide.js';
 import { keyOf } from './reads.js';
 import * as repo from './repo.js';
 import type { CalculateBody, CheckBody, CheckCalculation, Transaction } from './schemas.js';
-import { checkDisplay, presentLines, presentTransaction } from './view.js';
+import { checkDisplay, presentCampaigns, presentLines, presentTransaction } from './view.js';
 
 /** What checks need from outside the request: the clock, and the scan window of card_scan_required. */
 export interface CheckContext {
@@ -36,11 +37,11 @@ export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember
   const r = member.record;
   const after = tillMembers.settledAfter(caller, member, {
     ...r,
-    cashback: r.cashback + effect.earned - effect.redeemed,
+    cashback: r.cashback + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed,
     held: r.held + effect.held,
     spend: r.spend + effect.spend,
     visits: r.visits + effect.visits,
-    stamps: r.stamps + effect.stamps,
+    stamps: r.stamps + effect.stamps + campaignTotal(effect.campaigns, 'stamps'),
   }, lots.open);
   return { before: presentMember(r, member.program, caller.venue), after: presentMember(after, member.program, caller.venue) };
 }
@@ -73,6 +74,7 @@ export function effectSteps(
           ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
           ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
           ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
+          ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference })),
           { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
         ], at)
       : []),
@@ -84,14 +86,15 @@ export function effectSteps(
 
 /**
  * What the check does to the member's cashback lots (D20): the redemption comes out of the lots that expire
- * soonest, the earning goes into the lot of the check's venue day, and earning a capture takes back comes out of
- * that lot first. Nothing when the member's program does not expire cashback.
+ * soonest, the earning (campaigns' cashback with it) goes into the lot of the check's venue day, and earning a
+ * capture takes back comes out of that lot first. Nothing when the member's program does not expire cashback.
  */
 export function checkLots(trx: Db, caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
+  const earned = effect.earned + campaignTotal(effect.campaigns, 'cashback');
   return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
     ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
-    ...(effect.earned > 0 ? [{ credit: effect.earned, day }] : []),
-    ...(effect.earned < 0 ? [{ debit: -effect.earned, day }] : []),
+    ...(earned > 0 ? [{ credit: earned, day }] : []),
+    ...(earned < 0 ? [{ debit: -earned, day }] : []),
   ], request);
 }
 
@@ -104,8 +107,11 @@ function namedNotFound(body: CalculateBody): ApiError {
 /** The hold's member, for a check that names a hold but no member. */
 const memberOfHold = (db: Db, caller: PlaceCaller, body: CalculateBody) => (body.hold_id ? holds.memberOfHold(db, caller, body.hold_id, holds.HOLD_IN_BODY) : undefined);
 
+/** When the check happened: when it closed, else when it was received. Campaigns are judged at it. */
+const momentOf = (caller: PlaceCaller, body: CalculateBody) => (body.closed_at ? new Date(body.closed_at) : caller.now);
+
 /** The day a check counts in for the per-day cap: the venue-local date it closed (else was received). */
-const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(body.closed_at ? new Date(body.closed_at) : caller.now, caller.venue.timezone);
+const dayOf = (caller: PlaceCaller, body: CalculateBody) => venueDay(momentOf(caller, body), caller.venue.timezone);
 
 /**
  * Everything a new check's decision reads besides the member's row: what the member's holds keep as of `asOf` (for a
@@ -131,6 +137,7 @@ function checkReads(
     hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id, holds.HOLD_IN_BODY) : undefined,
     dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
+    bonuses: memberId ? campaigns.bonusRead(caller, memberId, momentOf(caller, body)) : undefined,
     rules: rules.read,
   };
 }
@@ -165,6 +172,7 @@ async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: 
     earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
     day: dayOf(caller, body),
     asOf,
+    bonuses: campaigns.bonusesAt(read.bonuses ?? [], momentOf(caller, body), caller.venue.timezone),
   };
   return { gathered, lines: pricedLines(body, read.lineRules) };
 }
@@ -210,6 +218,7 @@ export async function calculateCheck(db: Db, caller: PlaceCaller, body: Calculat
     balance_after: isCashback ? after.balance : null,
     available_after: isCashback ? after.available : null,
     line_items: presentLines(lines, calc),
+    campaigns: presentCampaigns(calc.campaigns),
     display: checkDisplay(caller, calc, before, after),
   };
 }
@@ -249,7 +258,10 @@ export async function applyCheck(
   const read = await readForCheck(trx, caller, body, ctx, locked.member, at, numbered);
   if (read.existing) return replay(read.existing, fingerprint);
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
-  const decision = decide(caller, gathered, lines, body.redeem_amount);
+  const wanted = decide(caller, gathered, lines, body.redeem_amount);
+  // The campaigns' budgets are taken after the member's lock, as every credit takes them: the last check gets what is left.
+  const taken = await campaigns.takeForCheck(trx, { ...caller, now: at }, presentCampaigns(wanted.calc.campaigns), request);
+  const decision = withTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
   const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
@@ -284,10 +296,12 @@ export async function applyCheck(
     redeemed_returned: 0,
     redeemed_lots: lots.redeemedLots,
     numbered_twice: false,
+    campaigns: keptCampaigns(calc.campaigns),
   };
   const transaction = presentTransaction(row);
   await writeTogether(trx, [
     ...effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request),
+    ...taken.steps,
     ...(key ? [key.recordStep(trx, transaction)] : []),
   ]);
   return { transaction, replayed: false };

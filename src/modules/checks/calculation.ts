@@ -1,6 +1,7 @@
 // The money rules of a check (D11), as one pure function: line amounts, redemption within caps, its exact
 // spread over payable lines, per-line earning, caps, discounts and stamps. No I/O: apply and calculate share it.
 import { ApiError } from '../../shared/errors.js';
+import type { BonusTerms } from '../campaigns/service.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
 import { levelAt, visitDiscountBp, visitMinPaid } from '../programs/rules.js';
@@ -43,6 +44,18 @@ export interface CalcInput {
   caps: { perCheck: number | null; earnRoom: number | null };
   /** The check's cashback lot had already expired when the check arrived (a backdated check, D20): it earns nothing. */
   expiredLot?: ExpiredLot | null;
+  /** The bonus campaigns that hold for this check (D22); none: []. */
+  bonuses?: BonusTerms[];
+}
+
+/** What one campaign credits a check, in the member's unit: cashback (minor units) or stamps. */
+export interface CampaignShare {
+  campaignId: string;
+  name: string;
+  unit: 'cashback' | 'stamps';
+  amount: number;
+  /** The terms it was worked out on, kept with the check (a capture judges it again on them). */
+  terms: BonusTerms;
 }
 
 /** The venue day a backdated check earns on, and the day its cashback expired. */
@@ -76,6 +89,8 @@ export interface Calculation {
   lines: CalcLine[];
   /** Why the check earns nothing although its lines would: its cashback had expired already. */
   expiredLot: ExpiredLot | null;
+  /** What each bonus campaign credits besides `earned`, those above 0 only, within what their budgets have left. */
+  campaigns: CampaignShare[];
 }
 
 const minOf = (...values: (number | null)[]) => Math.min(...values.filter((v): v is number => v !== null));
@@ -153,6 +168,13 @@ export function calculate(input: CalcInput): Calculation {
   const paid = subtotal - discountAmount - redeemAmount;
   const visitMin = program ? visitMinPaid(program) : null;
   const countsVisit = visitMin !== null && paid >= visitMin;
+  const stampsEarned = program?.type === 'stamps' && countsVisit ? program.stampsPerVisit : 0;
+  const campaigns = (input.bonuses ?? []).flatMap((bonus): CampaignShare[] => {
+    if (bonus.minCheckAmount !== null && paid < bonus.minCheckAmount) return [];
+    const share = bonusShare(bonus, program?.type, rules, lines, stampsEarned, expiredLot !== null);
+    const amount = bonus.room === null ? share.amount : Math.min(share.amount, bonus.room);
+    return amount > 0 ? [{ campaignId: bonus.campaignId, name: bonus.name, unit: share.unit, amount, terms: bonus }] : [];
+  });
   return {
     subtotal,
     discountAmount,
@@ -161,11 +183,37 @@ export function calculate(input: CalcInput): Calculation {
     redeemed: redeemAmount,
     earned,
     earnCapped: !expiredLot && earned < uncapped,
-    stampsEarned: program?.type === 'stamps' && countsVisit ? program.stampsPerVisit : 0,
+    stampsEarned,
     visitMinPaid: countsVisit ? visitMin : null,
     paid,
     levelPercentBp,
     lines,
     expiredLot,
+    campaigns,
   };
+}
+
+/**
+ * A bonus's share of a check (D22): a percent adds, on every line that earns (of its categories, when it names some),
+ * floor(line base × percent) — the base after the line's share of the redemption, as the program's earning; nothing
+ * when the check's cashback had expired already. A stamps multiplier m adds (m − 1) × the stamps the check earns.
+ */
+function bonusShare(
+  bonus: BonusTerms,
+  programType: ProgramRules['type'] | undefined,
+  rules: LineRule[],
+  lines: CalcLine[],
+  stampsEarned: number,
+  expired: boolean,
+): { unit: CampaignShare['unit']; amount: number } {
+  if (bonus.percentBp !== null) {
+    if (programType !== 'cashback' || expired) return { unit: 'cashback', amount: 0 };
+    const amount = lines.reduce((sum, line, i) => {
+      const rule = rules[i]!;
+      const covered = rule.earnsCashback && (bonus.categories === null || (rule.category !== null && bonus.categories.includes(rule.category)));
+      return sum + (covered ? mulDiv(line.amount - line.redeemedShare, bonus.percentBp!, 10_000) : 0);
+    }, 0);
+    return { unit: 'cashback', amount };
+  }
+  return { unit: 'stamps', amount: programType === 'stamps' ? stampsEarned * (bonus.stampsMultiplier! - 1) : 0 };
 }

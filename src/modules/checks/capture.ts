@@ -3,11 +3,12 @@ import type { Db } from '../../db/database.js';
 import { readTogether, writeTogether, type FoldedKey } from '../../db/statement.js';
 import { ApiError } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
+import * as campaigns from '../campaigns/service.js';
 import * as holds from '../holds/service.js';
 import * as tillMembers from '../members/till.js';
 import type { EventRequest } from '../webhooks/events.js';
 import { checkLots, effectSteps, memberViews, type CheckContext } from './apply.js';
-import { dayRoom, decide, type Gathered } from './decide.js';
+import { dayRoom, decide, keptCampaigns, keptTerms, type Gathered } from './decide.js';
 import { keyOf, missingTransaction } from './reads.js';
 import * as repo from './repo.js';
 import type { CaptureBody, Transaction } from './schemas.js';
@@ -53,7 +54,15 @@ export async function captureHoldIntoCheck(
   const member = await tillMembers.withHeld(trx, caller, locked, read.held, at, read.lots);
   const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
-  const gathered: Gathered = { member, hold, earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore), day: row.venue_day, asOf: at };
+  const gathered: Gathered = {
+    member,
+    hold,
+    earnRoom: room === null ? earnedBefore : Math.min(room, earnedBefore),
+    day: row.venue_day,
+    asOf: at,
+    // The campaigns judged again on the terms they were given on, never crediting more than they did.
+    bonuses: keptTerms(row.campaigns),
+  };
   const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
     ...l,
     rule: {
@@ -80,10 +89,14 @@ export async function captureHoldIntoCheck(
     hold_id: hold.id,
     redeemed_lots: lots.redeemedLots,
     line_items: presentLines(lines, calc),
+    campaigns: keptCampaigns(calc.campaigns),
     display: checkDisplay(caller, calc, before, after),
   };
   const transaction = presentTransaction(updated);
-  const steps = effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request);
+  const steps = [
+    ...effectSteps(trx, caller, at, gathered, decision, lots, repo.captureStep(trx, updated), 'transaction.updated', transaction, request),
+    ...campaigns.giveBackSteps(caller.chainId, decision.effect.campaigns.map((c) => ({ campaign_id: c.campaignId, amount: -c.amount })), at),
+  ];
   await writeTogether(trx, idempotencyKey ? [...steps, idempotencyKey.recordStep(trx, transaction)] : steps);
   return transaction;
 }

@@ -5,7 +5,9 @@ import type { LineRule } from '../catalogue/schemas.js';
 import type * as holds from '../holds/service.js';
 import { expiryRuleOf, lotExpiry } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
-import { calculate, hasAtMostThreeDecimals, lineAmount, type Calculation, type ExpiredLot } from './calculation.js';
+import type { CheckCampaign } from '../../db/schema.js';
+import type { BonusTerms } from '../campaigns/service.js';
+import { calculate, hasAtMostThreeDecimals, lineAmount, type CampaignShare, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
 import type { CalculateBody } from './schemas.js';
 import type { PricedLine } from './view.js';
@@ -54,6 +56,8 @@ export interface Gathered {
   /** The venue day the check earns on, and the moment it is judged at (a lot already expired then earns nothing). */
   day: string;
   asOf: Date;
+  /** The bonus campaigns that hold for the check (D22); a capture: the check's own, on the terms it got them. */
+  bonuses: BonusTerms[];
 }
 
 /** What the check changes, as differences from what it had already changed (nothing, for a new check). */
@@ -65,6 +69,58 @@ export interface Effect {
   stamps: number;
   /** A captured hold no longer holds anything, whatever part of it was redeemed. */
   held: number;
+  /** What each campaign credits more (a capture: less) than it had, in its unit; none unchanged. */
+  campaigns: CampaignChange[];
+}
+
+export type CampaignChange = Omit<CampaignShare, 'terms'>;
+
+/** The cashback and the stamps campaign changes add up to. */
+export const campaignTotal = (changes: CampaignChange[], unit: CampaignChange['unit']) =>
+  changes.reduce((sum, c) => sum + (c.unit === unit ? c.amount : 0), 0);
+
+/** Each campaign's credit now against what the check had (`before`: a capture's check), the unchanged left out. */
+function campaignChanges(now: CampaignShare[], before: CheckCampaign[]): CampaignChange[] {
+  const changes = new Map<string, CampaignChange>();
+  for (const c of before) changes.set(c.campaign_id, { campaignId: c.campaign_id, name: c.name, unit: c.unit, amount: -c.amount });
+  for (const c of now) {
+    const had = changes.get(c.campaignId)?.amount ?? 0;
+    changes.set(c.campaignId, { campaignId: c.campaignId, name: c.name, unit: c.unit, amount: c.amount + had });
+  }
+  return [...changes.values()].filter((c) => c.amount !== 0);
+}
+
+/** A check's campaign credits as it keeps them, with the terms a capture judges them on again. */
+export const keptCampaigns = (shares: CampaignShare[]): CheckCampaign[] =>
+  shares.map(({ campaignId, name, unit, amount, terms }) => ({
+    campaign_id: campaignId,
+    name,
+    unit,
+    amount,
+    reversed: 0,
+    percent_bp: terms.percentBp,
+    stamps_multiplier: terms.stampsMultiplier,
+    categories: terms.categories,
+    min_check_amount: terms.minCheckAmount,
+  }));
+
+/** The terms a check's kept credits were given on, each at most what it gave (a capture never credits more). */
+export const keptTerms = (kept: CheckCampaign[]): BonusTerms[] =>
+  kept.map((c) => ({
+    campaignId: c.campaign_id,
+    name: c.name,
+    percentBp: c.percent_bp,
+    stampsMultiplier: c.stamps_multiplier,
+    categories: c.categories,
+    minCheckAmount: c.min_check_amount,
+    room: c.amount,
+  }));
+
+/** The decision with each campaign's credit as its budget gave it: apply takes the budgets after deciding. */
+export function withTaken(decision: Decision, taken: { campaign_id: string; amount: number }[]): Decision {
+  const given = new Map(taken.map((t) => [t.campaign_id, t.amount]));
+  const campaigns = decision.calc.campaigns.map((c) => ({ ...c, amount: given.get(c.campaignId) ?? 0 })).filter((c) => c.amount > 0);
+  return { calc: { ...decision.calc, campaigns }, effect: { ...decision.effect, campaigns: campaignChanges(campaigns, []) } };
 }
 
 export interface Decision {
@@ -111,6 +167,7 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     // Only a new check: one captured into later earned when it was applied, and keeps its day's rules (a capture
     // never earns more than the check did).
     expiredLot: member && !before ? expiredLotOf(caller, member, gathered.day, gathered.asOf) : null,
+    bonuses: member ? gathered.bonuses : [],
   });
   const countedBefore = before?.visit_min_paid !== null && before?.visit_min_paid !== undefined;
   const effect: Effect = {
@@ -120,9 +177,10 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     visits: (calc.visitMinPaid !== null ? 1 : 0) - (countedBefore ? 1 : 0),
     stamps: calc.stampsEarned - (countedBefore ? before.stamps_earned : 0),
     held: -(hold?.amount ?? 0),
+    campaigns: campaignChanges(calc.campaigns, before?.campaigns ?? []),
   };
   // Redemption never leaves available below zero, counting the earning it takes back (a capture's case).
-  const availableAfter = available + effect.earned - effect.redeemed;
+  const availableAfter = available + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed;
   if (effect.redeemed > 0 && availableAfter < 0) {
     throw new ApiError('insufficient_balance', {
       message: `Redeeming ${calc.redeemed} would leave ${availableAfter} available: the check then earns ${-effect.earned} less, and that counts too.`,

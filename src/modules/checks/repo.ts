@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
 import { inReach } from '../../db/reach.js';
 import { asNumber, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
-import type { RefundsTable, TransactionsTable } from '../../db/schema.js';
+import type { CheckCampaign, RefundsTable, TransactionsTable } from '../../db/schema.js';
 import type { Page } from '../../shared/pagination.js';
 import type { Place, Reach } from '../accounts/schemas.js';
 
@@ -75,7 +75,13 @@ const lotsJson = (row: TransactionRow) => (row.redeemed_lots ? JSON.stringify(ro
 export function insertStep(db: Db, row: TransactionRow): WriteStep {
   return {
     name: 'inserted_transaction',
-    query: db.insertInto('transactions').values({ ...row, line_items: JSON.stringify(row.line_items), display: JSON.stringify(row.display), redeemed_lots: lotsJson(row) }),
+    query: db.insertInto('transactions').values({
+      ...row,
+      line_items: JSON.stringify(row.line_items),
+      display: JSON.stringify(row.display),
+      redeemed_lots: lotsJson(row),
+      campaigns: JSON.stringify(row.campaigns),
+    }),
   };
 }
 
@@ -96,6 +102,7 @@ export function captureStep(db: Db, row: TransactionRow): WriteStep {
         redeemed_lots: lotsJson(row),
         line_items: JSON.stringify(row.line_items),
         display: JSON.stringify(row.display),
+        campaigns: JSON.stringify(row.campaigns),
       })
       .where('chain_id', '=', row.chain_id)
       .where('venue_id', '=', row.venue_id)
@@ -148,6 +155,7 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
         redeemed_lots: lotsJson(row),
         visit_min_paid: null,
         display: JSON.stringify(row.display),
+        campaigns: JSON.stringify(row.campaigns),
       })
       .where('chain_id', '=', row.chain_id)
       .where('venue_id', '=', row.venue_id)
@@ -159,10 +167,10 @@ export function voidStep(db: Db, row: TransactionRow): WriteStep {
 export function refundSteps(
   db: Db,
   row: RefundRow,
-  change: { amount: number; earnedBack: number; redeemedBack: number; redeemedLots: Record<string, number> | null; visitBack: boolean },
+  change: { amount: number; earnedBack: number; redeemedBack: number; redeemedLots: Record<string, number> | null; visitBack: boolean; campaigns: CheckCampaign[] },
 ): WriteStep[] {
   return [
-    { name: 'inserted_refund', query: db.insertInto('refunds').values(row) },
+    { name: 'inserted_refund', query: db.insertInto('refunds').values({ ...row, campaigns_reversed: JSON.stringify(row.campaigns_reversed) }) },
     {
       name: 'refunded_transaction',
       query: db
@@ -172,6 +180,7 @@ export function refundSteps(
           earned_reversed: eb('earned_reversed', '+', change.earnedBack),
           redeemed_returned: eb('redeemed_returned', '+', change.redeemedBack),
           redeemed_lots: change.redeemedLots ? JSON.stringify(change.redeemedLots) : null,
+          campaigns: JSON.stringify(change.campaigns),
           ...(change.visitBack ? { visit_min_paid: null } : {}),
         }))
         .where('chain_id', '=', row.chain_id)

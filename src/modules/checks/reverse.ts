@@ -1,11 +1,13 @@
 // Voids and partial refunds: what the check redeemed goes back and what it earned is taken back, in proportion, through the ledger.
 import type { Db } from '../../db/database.js';
+import type { CampaignReversed, CheckCampaign } from '../../db/schema.js';
 import { readTogether, writeTogether, type FoldedKey, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
+import * as campaigns from '../campaigns/service.js';
 import * as members from '../members/service.js';
 import * as tillMembers from '../members/till.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
@@ -60,37 +62,65 @@ const redemptionReturned = (row: repo.TransactionRow, redeemedBack: number) =>
   members.redemptionBack(row.redeemed_lots, Number(row.redeemed) - Number(row.redeemed_returned), redeemedBack);
 
 /**
- * A reversal's ledger entries and what it does to the member's lots (D20): what it gives back goes to where the
- * redemption took it from (`returned`; after paying back any debt), what it takes back comes out of the lot of
- * the check's venue day first. With the member's balance after it as a read then shows it (`balance`: before).
+ * What a reversal takes back of each campaign credit of the check (D22), given what it has taken back in all once
+ * done (`inAll`), and the credits as the check keeps them afterwards.
+ */
+function campaignsBack(row: repo.TransactionRow, inAll: (c: CheckCampaign) => number): { back: CampaignReversed[]; kept: CheckCampaign[] } {
+  const back = row.campaigns
+    .map((c) => ({ campaign_id: c.campaign_id, name: c.name, unit: c.unit, amount: inAll(c) - c.reversed }))
+    .filter((c) => c.amount > 0);
+  return { back, kept: row.campaigns.map((c) => ({ ...c, reversed: inAll(c) })) };
+}
+
+/** What a reversal takes back of the check's money: its earning and campaign credits, and its redemption it gives back. */
+interface Back {
+  redeemed: number;
+  earned: number;
+  campaigns: CampaignReversed[];
+  entry: members.LedgerInput | null | '';
+  returned: ReturnType<typeof redemptionReturned>;
+}
+
+/**
+ * A reversal's ledger entries and what it does to the member's lots (D20) and the campaigns' budgets: what it gives
+ * back goes to where the redemption took it from (`returned`; after paying back any debt), what it takes back comes
+ * out of the lot of the check's venue day first, and campaign credit taken back goes back to the campaign's budget.
+ * With the member's balance after it as a read then shows it (`balance`: before).
  */
 function reversalWrite(
   trx: Db,
   caller: PlaceCaller,
   row: repo.TransactionRow,
   gathered: { balance: number | null; lots: Awaited<ReturnType<typeof tillMembers.reversalMember>>['lots'] },
-  back: { redeemed: number; earned: number; entry: members.LedgerInput | null | ''; returned: ReturnType<typeof redemptionReturned> },
+  back: Back,
   at: Date,
   request: EventRequest,
 ): { steps: WriteStep[]; balance: number | null } {
   const { entry } = back;
-  const balance = gathered.balance === null ? null : gathered.balance + back.redeemed - back.earned;
+  const takenBack = back.earned + back.campaigns.reduce((sum, c) => sum + (c.unit === 'cashback' ? c.amount : 0), 0);
+  const balance = gathered.balance === null ? null : gathered.balance + back.redeemed - takenBack;
   if (!entry) return { steps: [], balance };
   const lotsWrite = members.lotsWrite(trx, caller, entry.memberId, gathered.lots, [
     ...back.returned.credits,
-    ...(back.earned > 0 ? [{ debit: back.earned, day: row.venue_day }] : []),
+    ...(takenBack > 0 ? [{ debit: takenBack, day: row.venue_day }] : []),
   ], request);
   return {
-    steps: [...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at), ...lotsWrite.steps],
+    steps: [
+      ...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at),
+      ...lotsWrite.steps,
+      ...campaigns.giveBackSteps(caller.chainId, back.campaigns, at),
+    ],
     balance: balance === null ? null : members.balanceAfter(gathered.lots, balance, lotsWrite.open),
   };
 }
 
 /** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */
-function reversalEntries(memberId: string, back: { redeemed: number; earned: number; entry: members.LedgerInput }): members.LedgerInput[] {
+function reversalEntries(memberId: string, back: Back & { entry: members.LedgerInput }): members.LedgerInput[] {
+  const reference = back.entry.reference;
   return [
-    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference: back.entry.reference }] : []),
-    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference: back.entry.reference }] : []),
+    ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference }] : []),
+    ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference }] : []),
+    ...back.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaign_id, reason: c.name, [c.unit]: -c.amount, reference })),
     back.entry,
   ];
 }
@@ -124,11 +154,22 @@ export async function voidTransaction(
   const back = Number(row.paid) - Number(row.refunded_amount);
   const returned = redemptionReturned(row, redeemedBack);
   const visitBack = visitTakenBack(row, true);
+  // A void takes back every campaign credit whole, a referral's too.
+  const credits = campaignsBack(row, (c) => c.amount);
   const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, ...visitBack.entry, reference: externalId };
-  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, null);
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, null);
   const display = reversalDisplay(
     caller,
-    { cashier: `Check ${externalId} voided`, amountLine: 'Voided', amount: back, redeemedReturned: redeemedBack, earnedReversed: earnedBack, visitReversed: false, stampsReversed: visitBack.stamps },
+    {
+      cashier: `Check ${externalId} voided`,
+      amountLine: 'Voided',
+      amount: back,
+      redeemedReturned: redeemedBack,
+      earnedReversed: earnedBack,
+      campaignsReversed: credits.back,
+      visitReversed: false,
+      stampsReversed: visitBack.stamps,
+    },
     reversal.balance,
   );
   const voided: repo.TransactionRow = {
@@ -140,6 +181,7 @@ export async function voidTransaction(
     redeemed_lots: returned.left,
     visit_min_paid: null,
     display,
+    campaigns: credits.kept,
   };
   const transaction = presentTransaction(voided);
   await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
@@ -179,6 +221,10 @@ export async function refundTransaction(
   const earnedBack = mulDiv(Number(row.earned), refundedAfter, paid) - Number(row.earned_reversed);
   const redeemedBack = mulDiv(Number(row.redeemed), refundedAfter, paid) - Number(row.redeemed_returned);
   const visitBack = visitTakenBack(row, row.visit_min_paid !== null && paid - refundedAfter < Number(row.visit_min_paid));
+  // Cashback credit in proportion, cumulatively, as the earning; stamps with the visit; a referral's never (D22).
+  const credits = campaignsBack(row, (c) =>
+    c.referral ? c.reversed : c.unit === 'cashback' ? mulDiv(c.amount, refundedAfter, paid) : visitBack.back ? c.amount : c.reversed,
+  );
   const refundRow: repo.RefundRow = {
     chain_id: caller.chainId,
     venue_id: caller.venueId,
@@ -189,6 +235,7 @@ export async function refundTransaction(
     earned_reversed: earnedBack,
     redeemed_returned: redeemedBack,
     visit_reversed: visitBack.back,
+    campaigns_reversed: credits.back,
     livemode: caller.livemode,
     created_at: at,
   };
@@ -200,13 +247,14 @@ export async function refundTransaction(
     earned_reversed: Number(row.earned_reversed) + earnedBack,
     redeemed_returned: Number(row.redeemed_returned) + redeemedBack,
     visit_min_paid: visitBack.back ? null : row.visit_min_paid,
+    campaigns: credits.kept,
   };
   const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, ...visitBack.entry, reference: body.external_id };
-  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, entry, returned }, at, request);
+  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, request);
   const refund = refundAnswer(caller, refundRow, updated, reversal.balance);
   await writeTogether(trx, [
     ...reversal.steps,
-    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left, visitBack: visitBack.back }),
+    ...repo.refundSteps(trx, refundRow, { amount: body.amount, earnedBack, redeemedBack, redeemedLots: returned.left, visitBack: visitBack.back, campaigns: credits.kept }),
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: 'transaction.refunded', livemode: caller.livemode, object: refund.transaction, request }),
     ...(key ? [key.recordStep(trx, refund)] : []),
   ]);
@@ -224,6 +272,7 @@ function refundAnswer(caller: PlaceCaller, row: repo.RefundRow, transaction: rep
       amount,
       redeemedReturned: Number(row.redeemed_returned),
       earnedReversed: Number(row.earned_reversed),
+      campaignsReversed: row.campaigns_reversed,
       visitReversed: row.visit_reversed,
       stampsReversed: row.visit_reversed ? transaction.stamps_earned : 0,
     },

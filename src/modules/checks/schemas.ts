@@ -69,6 +69,16 @@ export const CalculatedLine = Type.Object({
   }),
 }, { title: 'CalculatedLine' });
 
+export const CheckCampaignCredit = Type.Object({
+  campaign_id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  amount: Type.Integer({ description: "The campaign's share alone, in the member's unit: cashback (minor units) or stamps." }),
+}, { title: 'CheckCampaignCredit' });
+
+const Campaigns = Type.Array(CheckCampaignCredit, {
+  description: 'What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies.',
+});
+
 export const CheckCalculation = Type.Object({
   object: Type.Literal('check_calculation'),
   member_id: Type.Union([Type.String(), Type.Null()]),
@@ -85,6 +95,7 @@ export const CheckCalculation = Type.Object({
   balance_after: Type.Union([Type.Integer(), Type.Null()]),
   available_after: Type.Union([Type.Integer(), Type.Null()]),
   line_items: Type.Array(CalculatedLine),
+  campaigns: Campaigns,
   display: Display,
 }, {
   title: 'CheckCalculation',
@@ -94,6 +105,7 @@ export const CheckCalculation = Type.Object({
       subtotal: 1500, discount_amount: 0, payable_base: 1500, max_redeem: 1240, redeemed: 500, earned: 50, earn_capped: false,
       stamps_earned: 0, paid: 1000, balance_after: 790, available_after: 790,
       line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30, rule_source: 'default' }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20, rule_source: 'default' }],
+      campaigns: [],
       display: { cashier: 'Anna K. · Member 5% · available €12.40 · up to €12.40 payable', receipt: ['Cashback used: −€5.00', 'Cashback earned: +€0.50', 'To pay: €10.00', 'Cashback available: €7.90', 'Level: Member 5%'] },
     },
   ],
@@ -109,6 +121,7 @@ export const Transaction = Type.Object({
   member_id: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal('completed'), Type.Literal('voided')]),
   line_items: Type.Array(CalculatedLine),
+  campaigns: Campaigns,
   subtotal: Type.Integer(),
   discount_amount: Type.Integer(),
   redeemed: Type.Integer(),
@@ -130,6 +143,7 @@ export const Transaction = Type.Object({
       object: 'transaction', id: '01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60', venue_id: '01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091', external_id: 'T7-000123', register_id: 'till-7',
       member_id: '01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b', status: 'completed',
       line_items: [{ sku: 'PASTA-1', name: 'Carbonara', category: null, quantity: 1, unit_price: 900, amount: 900, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 300, earned: 30, rule_source: 'default' }, { sku: null, name: 'House wine', category: null, quantity: 1, unit_price: 600, amount: 600, earns_cashback: true, payable_with_cashback: true, cashback_percent: 5, redeemed: 200, earned: 20, rule_source: 'default' }],
+      campaigns: [],
       subtotal: 1500, discount_amount: 0, redeemed: 500, earned: 50, earn_capped: false, stamps_earned: 0, paid: 1000,
       refunded_amount: 0, refundable: 1000, closed_at: '2026-11-22T12:41:07.000+00:00', hold_id: null, livemode: true,
       created_at: '2026-11-22T12:41:08.214+00:00',
@@ -156,6 +170,7 @@ export const Refund = Type.Object({
   amount: Type.Integer(),
   earned_reversed: Type.Integer({ description: 'Earned cashback taken back.' }),
   redeemed_returned: Type.Integer({ description: 'Redeemed cashback given back.' }),
+  campaigns_reversed: Type.Array(CheckCampaignCredit, { description: 'What it took back of each campaign credit of the check (D22), in its unit.' }),
   transaction: Transaction,
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),

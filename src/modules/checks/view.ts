@@ -1,11 +1,12 @@
 // Checks as the API shows them: transactions, refunds, calculated lines, and the cashier and receipt text of each.
 import { formatDay, formatMoney, formatPercent, formatSignedMoney, type Display } from '../../shared/display.js';
+import type { CampaignReversed } from '../../db/schema.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { Member } from '../members/schemas.js';
 import { owedStampsPaidBack } from '../members/view.js';
-import type { Calculation } from './calculation.js';
+import type { CampaignShare, Calculation } from './calculation.js';
 import type * as repo from './repo.js';
 import type { Refund, Transaction } from './schemas.js';
 
@@ -18,6 +19,10 @@ export interface PricedLine {
   amount: number;
   rule: LineRule;
 }
+
+/** A check's campaign credits as the API shows them: each campaign's share alone. */
+export const presentCampaigns = (shares: (Pick<CampaignShare, 'campaignId' | 'name' | 'amount'>)[]): Transaction['campaigns'] =>
+  shares.map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount }));
 
 export function presentLines(lines: PricedLine[], calc: Calculation): Transaction['line_items'] {
   return lines.map((line, i) => ({
@@ -47,6 +52,7 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, where)}`);
   if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, where)}`);
   if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, where)}`);
+  for (const c of calc.campaigns) receipt.push(`${c.name}: ${c.unit === 'cashback' ? formatSignedMoney(c.amount, where) : `+${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`);
   // A backdated check (D20): what its day earned would have expired already, so it earns nothing and says why.
   if (calc.expiredLot) {
     const { day, expiresOn } = calc.expiredLot;
@@ -74,6 +80,8 @@ export function reversalDisplay(
     amount: number;
     redeemedReturned: number;
     earnedReversed: number;
+    /** What it took back of each campaign credit. */
+    campaignsReversed: CampaignReversed[];
     /** A refund left the check paid below its minimum: it no longer counts as a visit (a void says so by itself). */
     visitReversed: boolean;
     stampsReversed: number;
@@ -87,6 +95,7 @@ export function reversalDisplay(
       `${what.amountLine}: ${formatSignedMoney(-what.amount, where)}`,
       ...(what.redeemedReturned > 0 ? [`Cashback returned: ${formatSignedMoney(what.redeemedReturned, where)}`] : []),
       ...(what.earnedReversed > 0 ? [`Cashback taken back: ${formatSignedMoney(-what.earnedReversed, where)}`] : []),
+      ...what.campaignsReversed.map((c) => `${c.name} taken back: ${c.unit === 'cashback' ? formatSignedMoney(-c.amount, where) : `−${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`),
       ...(what.visitReversed ? ['The check no longer counts as a visit'] : []),
       ...(what.stampsReversed > 0 ? [`Stamps taken back: −${what.stampsReversed}`] : []),
       ...(balance !== null ? [`Cashback balance: ${formatMoney(balance, where)}`] : []),
@@ -106,6 +115,7 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
     member_id: row.member_id,
     status: row.status,
     line_items: row.line_items as Transaction['line_items'],
+    campaigns: row.campaigns.map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
     subtotal: Number(row.subtotal),
     discount_amount: Number(row.discount_amount),
     redeemed: Number(row.redeemed),
@@ -131,6 +141,7 @@ export function presentRefund(row: repo.RefundRow, transaction: Transaction, dis
     amount: Number(row.amount),
     earned_reversed: Number(row.earned_reversed),
     redeemed_returned: Number(row.redeemed_returned),
+    campaigns_reversed: row.campaigns_reversed.map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
     transaction,
     livemode: row.livemode,
     created_at: formatTimestamp(row.created_at),

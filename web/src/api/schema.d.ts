@@ -2911,6 +2911,14 @@ export interface paths {
                             }[];
                             /** @description Checks applied to the member, with their lines: venue by venue (the chain's oldest first), newest first at each. */
                             transactions: {
+                                /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+                                campaigns: {
+                                    /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                    amount: number;
+                                    /** Format: uuid */
+                                    campaign_id: string;
+                                    name: string;
+                                }[];
                                 closed_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
@@ -5683,6 +5691,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
+                                /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+                                campaigns: {
+                                    /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                    amount: number;
+                                    /** Format: uuid */
+                                    campaign_id: string;
+                                    name: string;
+                                }[];
                                 closed_at: string | null;
                                 /** Format: date-time */
                                 created_at: string;
@@ -5838,6 +5854,14 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+                            campaigns: {
+                                /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                amount: number;
+                                /** Format: uuid */
+                                campaign_id: string;
+                                name: string;
+                            }[];
                             closed_at: string | null;
                             /** Format: date-time */
                             created_at: string;

@@ -1,0 +1,75 @@
+// Which bonus campaigns hold for a check (D22): their weekly window in the venue's local time, and what each may still credit.
+import type { Schedule } from './schemas.js';
+
+/** A bonus campaign that may credit a check, on its terms: what the check's calculation needs of it. */
+export interface BonusTerms {
+  campaignId: string;
+  name: string;
+  percentBp: number | null;
+  stampsMultiplier: number | null;
+  categories: string[] | null;
+  minCheckAmount: number | null;
+  /** What its budget has left; null: no budget. */
+  room: number | null;
+}
+
+/** A bonus as the check's gather reads it: its terms, its window, and what it gave the member so far. */
+export interface BonusRead {
+  campaign_id: string;
+  name: string;
+  schedule: Schedule | null;
+  percent_bp: number | null;
+  stamps_multiplier: number | null;
+  categories: string[] | null;
+  min_check_amount: number | null;
+  room: number | null;
+  max_per_member: number | null;
+  /** The member's credits from it so far (counted only where max_per_member is set). */
+  given: number;
+}
+
+const weekdayFormats = new Map<string, Intl.DateTimeFormat>();
+const ISO_DAY: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+
+/** The ISO day of the week (Monday = 1) and the minute of the day of `at` in a time zone. */
+function localWeekMinute(at: Date, timezone: string): { day: number; minute: number } {
+  let format = weekdayFormats.get(timezone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    weekdayFormats.set(timezone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+  return { day: ISO_DAY[parts.weekday!]!, minute: Number(parts.hour) * 60 + Number(parts.minute) };
+}
+
+const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * Whether `at` falls in the window `[from, to)` of one of the schedule's days, in the venue's time zone. A window that
+ * passes midnight belongs to the day it starts: Friday 22:00–02:00 covers Saturday 01:00, not Friday 01:00.
+ */
+export function inSchedule(schedule: Schedule | null, at: Date, timezone: string): boolean {
+  if (!schedule) return true;
+  const { day, minute } = localWeekMinute(at, timezone);
+  const from = minuteOf(schedule.from);
+  const to = minuteOf(schedule.to);
+  const on = (d: number) => schedule.days_of_week.includes(d);
+  if (from < to) return on(day) && minute >= from && minute < to;
+  const dayBefore = day === 1 ? 7 : day - 1;
+  return (on(day) && minute >= from) || (on(dayBefore) && minute < to);
+}
+
+/** The bonuses that hold for a check at `at` (its closing time) in the venue's time zone, below their max_per_member. */
+export function bonusesAt(read: BonusRead[], at: Date, timezone: string): BonusTerms[] {
+  return read
+    .filter((b) => (b.max_per_member === null || b.given < b.max_per_member) && inSchedule(b.schedule, at, timezone))
+    .map((b) => ({
+      campaignId: b.campaign_id,
+      name: b.name,
+      percentBp: b.percent_bp,
+      stampsMultiplier: b.stamps_multiplier,
+      categories: b.categories,
+      minCheckAmount: b.min_check_amount === null ? null : Number(b.min_check_amount),
+      room: b.room === null ? null : Number(b.room),
+    }));
+}
