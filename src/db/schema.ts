@@ -385,8 +385,11 @@ export interface CheckCampaign {
   stamps_multiplier: number | null;
   categories: string[] | null;
   min_check_amount: number | null;
-  /** A referral's credit: only a void takes it back. */
+  /** A referral's credit: only a void takes it back; both sides' entries carry `reference`. */
   referral?: boolean;
+  reference?: string;
+  /** What the referral credited the member who referred this one, with this check. */
+  referrer?: { member_id: string; amount: number };
 }
 
 export interface RefundsTable {
@@ -412,6 +415,8 @@ export interface CampaignReversed {
   name: string;
   unit: 'cashback' | 'stamps';
   amount: number;
+  /** The ledger reference of the credit when not the check's number (a referral's). */
+  reference?: string;
 }
 
 export interface HoldsTable {

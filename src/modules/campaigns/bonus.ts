@@ -1,10 +1,13 @@
-// Which bonus campaigns hold for a check (D22): their weekly window in the venue's local time, and what each may still credit.
+// Which campaigns hold for a check (D22): bonuses in their weekly window in the venue's local time, a referred member's
+// referrals; and what each may still credit.
 import type { Schedule } from './schemas.js';
 
-/** A bonus campaign that may credit a check, on its terms: what the check's calculation needs of it. */
+/** A campaign that may credit a check, on its terms: what the check's calculation needs of it. */
 export interface BonusTerms {
   campaignId: string;
   name: string;
+  /** A referral's: what each side gets, and who referred the member (credited with this check when it qualifies). */
+  referral: { refereeAmount: number; referrerAmount: number; referrerId: string } | null;
   percentBp: number | null;
   stampsMultiplier: number | null;
   categories: string[] | null;
@@ -13,10 +16,14 @@ export interface BonusTerms {
   room: number | null;
 }
 
-/** A bonus as the check's gather reads it: its terms, its window, and what it gave the member so far. */
+/** A campaign as the check's gather reads it: its terms, its window, and what it gave the member so far. */
 export interface BonusRead {
   campaign_id: string;
+  type: 'bonus' | 'referral';
   name: string;
+  referee_amount: number | null;
+  referrer_amount: number | null;
+  referrer_id: string | null;
   schedule: Schedule | null;
   percent_bp: number | null;
   stamps_multiplier: number | null;
@@ -59,13 +66,17 @@ export function inSchedule(schedule: Schedule | null, at: Date, timezone: string
   return (on(day) && minute >= from) || (on(dayBefore) && minute < to);
 }
 
-/** The bonuses that hold for a check at `at` (its closing time) in the venue's time zone, below their max_per_member. */
+/** The campaigns that hold for a check at `at` (its closing time) in the venue's time zone, below their max_per_member. */
 export function bonusesAt(read: BonusRead[], at: Date, timezone: string): BonusTerms[] {
   return read
     .filter((b) => (b.max_per_member === null || b.given < b.max_per_member) && inSchedule(b.schedule, at, timezone))
     .map((b) => ({
       campaignId: b.campaign_id,
       name: b.name,
+      referral:
+        b.type === 'referral'
+          ? { refereeAmount: Number(b.referee_amount ?? 0), referrerAmount: Number(b.referrer_amount ?? 0), referrerId: b.referrer_id! }
+          : null,
       percentBp: b.percent_bp,
       stampsMultiplier: b.stamps_multiplier,
       categories: b.categories,

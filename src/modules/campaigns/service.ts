@@ -8,13 +8,14 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import { findChain } from '../accounts/service.js';
-import type { Read, ValueOrRef, WriteStep } from '../../db/statement.js';
+import { writeTogether, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
 import type { BonusRead } from './bonus.js';
 import * as repo from './repo.js';
 import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
 
 export { bonusesAt, type BonusTerms } from './bonus.js';
+export { referralReference } from './repo.js';
 
 const LIST_URL = '/v1/campaigns';
 
@@ -299,9 +300,9 @@ async function announceExhausted(trx: Db, where: repo.CreditPlace, row: repo.Cam
   });
 }
 
-/** The bonus campaigns that may credit a check of `memberId` at the place and moment `at`, as a read of the check's gather. */
+/** The campaigns that may credit a check of `memberId` at the place and moment `at`, as a read of the check's gather. */
 export function bonusRead(where: Omit<repo.CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date): Read<BonusRead[]> {
-  return { query: repo.bonusesJson(where, memberId, at), parse: (value) => (value ?? []) as BonusRead[] };
+  return { query: repo.checkCampaignsJson(where, memberId, at), parse: (value) => (value ?? []) as BonusRead[] };
 }
 
 /**
@@ -336,4 +337,21 @@ export function giveBackSteps(chainId: string, back: { campaign_id: string; amou
 /** `ledger verify`: every campaign's `spent` against its ledger entries; empty when all agree. */
 export async function verifySpent(db: Db, chainId?: string): Promise<repo.SpentDifference[]> {
   return repo.spentDifferences(db, chainId);
+}
+
+/**
+ * The referrer's side of a referral the referee's check qualified for (`wanted`: its amount, with the referral's
+ * reference), taken after the referee's side: what the budget has left when less.
+ */
+export async function takeForReferrer(trx: Db, where: repo.CreditPlace, wanted: CampaignCredit, request: EventRequest): Promise<CampaignCredit[]> {
+  const [row] = await repo.takeWanted(trx, where.chainId, [{ id: wanted.campaign_id, amount: wanted.amount }], where.now);
+  if (!row) return [];
+  const { taken, ...after } = row;
+  if (taken > 0 && after.budget !== null && after.spent === after.budget) await announceExhausted(trx, where, after, request);
+  return [{ ...wanted, amount: taken }];
+}
+
+/** Gives back to the campaigns what was taken back of their credits, in a statement of its own. */
+export async function giveBack(trx: Db, chainId: string, back: { campaign_id: string; amount: number }[], at: Date): Promise<void> {
+  await writeTogether(trx, giveBackSteps(chainId, back, at));
 }

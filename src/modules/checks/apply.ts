@@ -21,6 +21,7 @@ import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import type { EventType } from '../webhooks/schemas.js';
 import { campaignTotal, checkQuantities, checkRegisterRules, dayRoom, decide, keptCampaigns, pricedLines, withTaken, type Decision, type Effect, type Gathered } from './decide.js';
 import { keyOf } from './reads.js';
+import { creditReferrers } from './referrals.js';
 import * as repo from './repo.js';
 import type { CalculateBody, CheckBody, CheckCalculation, Transaction } from './schemas.js';
 import { checkDisplay, presentCampaigns, presentLines, presentTransaction } from './view.js';
@@ -74,7 +75,7 @@ export function effectSteps(
           ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
           ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
           ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
-          ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference })),
+          ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference: c.reference ?? reference })),
           { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
         ], at)
       : []),
@@ -296,7 +297,7 @@ export async function applyCheck(
     redeemed_returned: 0,
     redeemed_lots: lots.redeemedLots,
     numbered_twice: false,
-    campaigns: keptCampaigns(calc.campaigns),
+    campaigns: await creditReferrers(trx, caller, keptCampaigns(calc.campaigns), calc.campaigns, gathered.day, at, request),
   };
   const transaction = presentTransaction(row);
   await writeTogether(trx, [

@@ -56,6 +56,8 @@ export interface CampaignShare {
   amount: number;
   /** The terms it was worked out on, kept with the check (a capture judges it again on them). */
   terms: BonusTerms;
+  /** The ledger reference of its entries when not the check's number (a referral's). */
+  reference?: string;
 }
 
 /** The venue day a backdated check earns on, and the day its cashback expired. */
@@ -89,7 +91,10 @@ export interface Calculation {
   lines: CalcLine[];
   /** Why the check earns nothing although its lines would: its cashback had expired already. */
   expiredLot: ExpiredLot | null;
-  /** What each bonus campaign credits besides `earned`, those above 0 only, within what their budgets have left. */
+  /**
+   * What each campaign credits besides `earned`, within what their budgets have left: bonuses above 0, and every
+   * referral the check qualifies for (its referee's share may be 0; the referrer is credited with it).
+   */
   campaigns: CampaignShare[];
 }
 
@@ -169,11 +174,14 @@ export function calculate(input: CalcInput): Calculation {
   const visitMin = program ? visitMinPaid(program) : null;
   const countsVisit = visitMin !== null && paid >= visitMin;
   const stampsEarned = program?.type === 'stamps' && countsVisit ? program.stampsPerVisit : 0;
-  const campaigns = (input.bonuses ?? []).flatMap((bonus): CampaignShare[] => {
-    if (bonus.minCheckAmount !== null && paid < bonus.minCheckAmount) return [];
-    const share = bonusShare(bonus, program?.type, rules, lines, stampsEarned, expiredLot !== null);
-    const amount = bonus.room === null ? share.amount : Math.min(share.amount, bonus.room);
-    return amount > 0 ? [{ campaignId: bonus.campaignId, name: bonus.name, unit: share.unit, amount, terms: bonus }] : [];
+  const campaigns = (input.bonuses ?? []).flatMap((terms): CampaignShare[] => {
+    // A referral's qualifying check is one paid at least its minimum, or anything when it has none.
+    if (paid < (terms.minCheckAmount ?? (terms.referral ? 1 : 0))) return [];
+    const share = terms.referral
+      ? { unit: 'cashback' as const, amount: program?.type === 'cashback' ? terms.referral.refereeAmount : 0 }
+      : bonusShare(terms, program?.type, rules, lines, stampsEarned, expiredLot !== null);
+    const amount = terms.room === null ? share.amount : Math.min(share.amount, terms.room);
+    return amount > 0 || terms.referral ? [{ campaignId: terms.campaignId, name: terms.name, unit: share.unit, amount, terms }] : [];
   });
   return {
     subtotal,

@@ -89,7 +89,8 @@ export async function captureHoldIntoCheck(
     hold_id: hold.id,
     redeemed_lots: lots.redeemedLots,
     line_items: presentLines(lines, calc),
-    campaigns: keptCampaigns(calc.campaigns),
+    // A referral stands as it was: only a void takes it back.
+    campaigns: [...keptCampaigns(calc.campaigns), ...row.campaigns.filter((c) => c.referral)],
     display: checkDisplay(caller, calc, before, after),
   };
   const transaction = presentTransaction(updated);

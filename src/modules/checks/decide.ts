@@ -6,7 +6,7 @@ import type * as holds from '../holds/service.js';
 import { expiryRuleOf, lotExpiry } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
 import type { CheckCampaign } from '../../db/schema.js';
-import type { BonusTerms } from '../campaigns/service.js';
+import { referralReference, type BonusTerms } from '../campaigns/service.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type CampaignShare, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
 import type { CalculateBody } from './schemas.js';
@@ -85,14 +85,14 @@ function campaignChanges(now: CampaignShare[], before: CheckCampaign[]): Campaig
   for (const c of before) changes.set(c.campaign_id, { campaignId: c.campaign_id, name: c.name, unit: c.unit, amount: -c.amount });
   for (const c of now) {
     const had = changes.get(c.campaignId)?.amount ?? 0;
-    changes.set(c.campaignId, { campaignId: c.campaignId, name: c.name, unit: c.unit, amount: c.amount + had });
+    changes.set(c.campaignId, { campaignId: c.campaignId, name: c.name, unit: c.unit, amount: c.amount + had, ...(c.reference ? { reference: c.reference } : {}) });
   }
   return [...changes.values()].filter((c) => c.amount !== 0);
 }
 
 /** A check's campaign credits as it keeps them, with the terms a capture judges them on again. */
 export const keptCampaigns = (shares: CampaignShare[]): CheckCampaign[] =>
-  shares.map(({ campaignId, name, unit, amount, terms }) => ({
+  shares.map(({ campaignId, name, unit, amount, terms, reference }) => ({
     campaign_id: campaignId,
     name,
     unit,
@@ -102,13 +102,18 @@ export const keptCampaigns = (shares: CampaignShare[]): CheckCampaign[] =>
     stamps_multiplier: terms.stampsMultiplier,
     categories: terms.categories,
     min_check_amount: terms.minCheckAmount,
+    ...(terms.referral ? { referral: true, reference } : {}),
   }));
 
-/** The terms a check's kept credits were given on, each at most what it gave (a capture never credits more). */
+/**
+ * The terms a check's kept bonus credits were given on, each at most what it gave (a capture never credits more).
+ * Referrals are not judged again: only a void takes them back.
+ */
 export const keptTerms = (kept: CheckCampaign[]): BonusTerms[] =>
-  kept.map((c) => ({
+  kept.filter((c) => !c.referral).map((c) => ({
     campaignId: c.campaign_id,
     name: c.name,
+    referral: null,
     percentBp: c.percent_bp,
     stampsMultiplier: c.stamps_multiplier,
     categories: c.categories,
@@ -119,7 +124,7 @@ export const keptTerms = (kept: CheckCampaign[]): BonusTerms[] =>
 /** The decision with each campaign's credit as its budget gave it: apply takes the budgets after deciding. */
 export function withTaken(decision: Decision, taken: { campaign_id: string; amount: number }[]): Decision {
   const given = new Map(taken.map((t) => [t.campaign_id, t.amount]));
-  const campaigns = decision.calc.campaigns.map((c) => ({ ...c, amount: given.get(c.campaignId) ?? 0 })).filter((c) => c.amount > 0);
+  const campaigns = decision.calc.campaigns.map((c) => ({ ...c, amount: given.get(c.campaignId) ?? 0 })).filter((c) => c.amount > 0 || c.terms.referral);
   return { calc: { ...decision.calc, campaigns }, effect: { ...decision.effect, campaigns: campaignChanges(campaigns, []) } };
 }
 
@@ -169,6 +174,8 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     expiredLot: member && !before ? expiredLotOf(caller, member, gathered.day, gathered.asOf) : null,
     bonuses: member ? gathered.bonuses : [],
   });
+  // Both sides' entries of a referral carry the referee's reference: it is credited once while it stands.
+  if (member) calc.campaigns = calc.campaigns.map((c) => (c.terms.referral ? { ...c, reference: referralReference(member.record.id) } : c));
   const countedBefore = before?.visit_min_paid !== null && before?.visit_min_paid !== undefined;
   const effect: Effect = {
     redeemed: calc.redeemed - Number(before?.redeemed ?? 0),
@@ -177,7 +184,7 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     visits: (calc.visitMinPaid !== null ? 1 : 0) - (countedBefore ? 1 : 0),
     stamps: calc.stampsEarned - (countedBefore ? before.stamps_earned : 0),
     held: -(hold?.amount ?? 0),
-    campaigns: campaignChanges(calc.campaigns, before?.campaigns ?? []),
+    campaigns: campaignChanges(calc.campaigns, before?.campaigns.filter((c) => !c.referral) ?? []),
   };
   // Redemption never leaves available below zero, counting the earning it takes back (a capture's case).
   const availableAfter = available + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed;

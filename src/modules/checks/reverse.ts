@@ -13,6 +13,7 @@ import * as tillMembers from '../members/till.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import { mulDiv } from './calculation.js';
 import { keyOf, missingTransaction } from './reads.js';
+import { takeBackReferrers } from './referrals.js';
 import * as repo from './repo.js';
 import type { Refund, RefundBody, Transaction } from './schemas.js';
 import { presentRefund, presentTransaction, reversalDisplay } from './view.js';
@@ -67,7 +68,7 @@ const redemptionReturned = (row: repo.TransactionRow, redeemedBack: number) =>
  */
 function campaignsBack(row: repo.TransactionRow, inAll: (c: CheckCampaign) => number): { back: CampaignReversed[]; kept: CheckCampaign[] } {
   const back = row.campaigns
-    .map((c) => ({ campaign_id: c.campaign_id, name: c.name, unit: c.unit, amount: inAll(c) - c.reversed }))
+    .map((c) => ({ campaign_id: c.campaign_id, name: c.name, unit: c.unit, amount: inAll(c) - c.reversed, ...(c.reference ? { reference: c.reference } : {}) }))
     .filter((c) => c.amount > 0);
   return { back, kept: row.campaigns.map((c) => ({ ...c, reversed: inAll(c) })) };
 }
@@ -120,7 +121,7 @@ function reversalEntries(memberId: string, back: Back & { entry: members.LedgerI
   return [
     ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference }] : []),
     ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference }] : []),
-    ...back.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaign_id, reason: c.name, [c.unit]: -c.amount, reference })),
+    ...back.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaign_id, reason: c.name, [c.unit]: -c.amount, reference: c.reference ?? reference })),
     back.entry,
   ];
 }
@@ -185,6 +186,7 @@ export async function voidTransaction(
   };
   const transaction = presentTransaction(voided);
   await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
+  await takeBackReferrers(trx, caller, row.campaigns, row.venue_day, at);
   return transaction;
 }
 

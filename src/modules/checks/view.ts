@@ -22,7 +22,7 @@ export interface PricedLine {
 
 /** A check's campaign credits as the API shows them: each campaign's share alone. */
 export const presentCampaigns = (shares: (Pick<CampaignShare, 'campaignId' | 'name' | 'amount'>)[]): Transaction['campaigns'] =>
-  shares.map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount }));
+  shares.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount }));
 
 export function presentLines(lines: PricedLine[], calc: Calculation): Transaction['line_items'] {
   return lines.map((line, i) => ({
@@ -52,7 +52,7 @@ export function checkDisplay(caller: Caller, calc: Calculation, before: Member |
   if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, where)}`);
   if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, where)}`);
   if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, where)}`);
-  for (const c of calc.campaigns) receipt.push(`${c.name}: ${c.unit === 'cashback' ? formatSignedMoney(c.amount, where) : `+${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`);
+  for (const c of calc.campaigns.filter((share) => share.amount > 0)) receipt.push(`${c.name}: ${c.unit === 'cashback' ? formatSignedMoney(c.amount, where) : `+${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`);
   // A backdated check (D20): what its day earned would have expired already, so it earns nothing and says why.
   if (calc.expiredLot) {
     const { day, expiresOn } = calc.expiredLot;
@@ -115,7 +115,7 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
     member_id: row.member_id,
     status: row.status,
     line_items: row.line_items as Transaction['line_items'],
-    campaigns: row.campaigns.map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
+    campaigns: row.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
     subtotal: Number(row.subtotal),
     discount_amount: Number(row.discount_amount),
     redeemed: Number(row.redeemed),

@@ -313,6 +313,7 @@ export async function redeemReward(trx: Db, caller: Caller, id: string, clock: C
 /** What a write that moves the member's cashback does to their lots (see expiry-service.ts). */
 export { appendLedger, ledgerSteps, type LedgerInput, type LedgerPlace } from './money.js';
 export { programChanging } from './expiry-service.js';
+export { creditCampaigns, type CreditPlace } from './campaign-credits.js';
 export const lotsWrite = expiry.lotsWrite;
 /** A reversal's balance after it, as a read then shows it (see expiry-service.ts). */
 export const balanceAfter = expiry.balanceAfter;
