@@ -1,7 +1,7 @@
 // The HTTP side of the model-based test: a model request sent to the app as a till would send it (a chain key naming
 // the venue with venue_id), the app's answer compared with the model's, and both as one line of a trace.
 import type { Response } from './http.js';
-import { txKey, type Expected, type ModelCheckBody, type ModelLine, type ModelRequest, type TxView } from './money-model.js';
+import { txKey, type CampaignAmount, type Expected, type ModelCheckBody, type ModelLine, type ModelRequest, type TxView } from './money-model.js';
 import { compareMemberView, dayOf, keyName, sid, type World } from './money-model-world.js';
 
 // ---------------------------------------------------------------- sending
@@ -134,6 +134,15 @@ function compareTx(out: string[], world: World, prefix: string, v: TxView, b: an
   diff(out, `${prefix}refunded_amount`, v.refundedAmount, b.refunded_amount);
   diff(out, `${prefix}refundable`, v.refundable, b.refundable);
   compareLines(out, prefix, v.lines, b.line_items);
+  compareCampaigns(out, world, `${prefix}campaigns`, v.campaigns, b.campaigns);
+}
+
+/** A list of campaign credits as the app answered it, by the model's campaign ids, against the model's. */
+function compareCampaigns(out: string[], world: World, what: string, expected: CampaignAmount[], actual: unknown) {
+  const app = Array.isArray(actual)
+    ? actual.map((c: { campaign_id: string; amount: number }) => `${world.local.get(c.campaign_id) ?? c.campaign_id} ${c.amount}`).sort()
+    : actual;
+  diff(out, what, JSON.stringify(expected.map((c) => `${c.campaign} ${c.amount}`).sort()), JSON.stringify(app));
 }
 
 function compareLines(out: string[], prefix: string, lines: TxView['lines'], actual: any[] | undefined) {
@@ -181,6 +190,7 @@ export function compare(world: World, e: Expected, res: Response): string[] {
       diff(out, 'balance_after', c.balanceAfter, b.balance_after);
       diff(out, 'available_after', c.availableAfter, b.available_after);
       compareLines(out, '', c.lines, b.line_items);
+      compareCampaigns(out, world, 'campaigns', c.campaigns, b.campaigns);
       break;
     }
     case 'refund':
@@ -188,6 +198,7 @@ export function compare(world: World, e: Expected, res: Response): string[] {
       diff(out, 'amount', e.amount, b.amount);
       diff(out, 'earned_reversed', e.earnedReversed, b.earned_reversed);
       diff(out, 'redeemed_returned', e.redeemedReturned, b.redeemed_returned);
+      compareCampaigns(out, world, 'campaigns_reversed', e.campaignsReversed, b.campaigns_reversed);
       compareTx(out, world, 'transaction.', e.tx, b.transaction);
       break;
     case 'hold':

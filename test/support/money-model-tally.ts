@@ -12,7 +12,13 @@ interface TallyTx {
   redeemed: number;
   earnedBack: number;
   redeemedBack: number;
+  /** What campaigns credited (cashback members: cashback) and refunds took back of it. */
+  campaigns: number;
+  campaignsBack: number;
 }
+
+/** The sum of a list of campaign credits an answer gave. */
+const total = (credits: { amount: number }[] | undefined) => (credits ?? []).reduce((sum, c) => sum + c.amount, 0);
 
 export class Tally {
   balance: Record<string, number>;
@@ -39,14 +45,16 @@ export class Tally {
     const b = res.body;
     if (req.op === 'check' && res.status === 201) {
       const member = b.member_id ? (world.local.get(b.member_id) ?? null) : null;
-      this.txs.set(txKey(req.at, b.external_id), { member, status: b.status, earned: b.earned, redeemed: b.redeemed, earnedBack: 0, redeemedBack: 0 });
-      this.move(member, b.earned - b.redeemed);
+      const campaigns = total(b.campaigns);
+      this.txs.set(txKey(req.at, b.external_id), { member, status: b.status, earned: b.earned, redeemed: b.redeemed, earnedBack: 0, redeemedBack: 0, campaigns, campaignsBack: 0 });
+      this.move(member, b.earned - b.redeemed + campaigns);
       if (b.hold_id) this.captureHold(world, b.hold_id);
     }
     if (req.op === 'capture' && res.status === 200) {
       const before = this.txs.get(txKey(req.at, b.external_id));
       if (before) {
-        this.move(before.member, -(b.redeemed - before.redeemed) - (before.earned - b.earned));
+        this.move(before.member, -(b.redeemed - before.redeemed) - (before.earned - b.earned) + total(b.campaigns) - before.campaigns);
+        before.campaigns = total(b.campaigns);
         before.earned = b.earned;
         before.redeemed = b.redeemed;
       }
@@ -55,7 +63,8 @@ export class Tally {
     if (req.op === 'void' && res.status === 200) {
       const before = this.txs.get(txKey(req.at, b.external_id));
       if (before && before.status === 'completed' && b.status === 'voided') {
-        this.move(before.member, before.redeemed - before.redeemedBack - (before.earned - before.earnedBack));
+        this.move(before.member, before.redeemed - before.redeemedBack - (before.earned - before.earnedBack) - (before.campaigns - before.campaignsBack));
+        before.campaignsBack = before.campaigns;
         before.status = 'voided';
         before.earnedBack = before.earned;
         before.redeemedBack = before.redeemed;
@@ -64,7 +73,8 @@ export class Tally {
     if (req.op === 'refund' && res.status === 201) {
       const tx = this.txs.get(txKey(req.at, req.externalId));
       if (tx) {
-        this.move(tx.member, b.redeemed_returned - b.earned_reversed);
+        this.move(tx.member, b.redeemed_returned - b.earned_reversed - total(b.campaigns_reversed));
+        tx.campaignsBack += total(b.campaigns_reversed);
         tx.earnedBack += b.earned_reversed;
         tx.redeemedBack += b.redeemed_returned;
       }

@@ -58,10 +58,34 @@ export interface KeyConfig {
   rules: RuleValues;
 }
 
+/**
+ * A campaign of a chain (D22), at every venue of it: a bonus of `percentBp` on earning lines (cashback) or a stamps
+ * `multiplier`, while its weekly window holds (minutes of the day in each venue's time; `to` < `from` passes midnight).
+ */
+export interface ModelCampaign {
+  /** The model's id: k0, k1, … in the order created. */
+  id: string;
+  chain: string;
+  percentBp: number | null;
+  multiplier: number | null;
+  schedule: { days: number[]; from: number; to: number } | null;
+  categories: string[] | null;
+  minCheck: number | null;
+  budget: number | null;
+  maxPerMember: number | null;
+}
+
 export interface WorldConfig {
   chains: Record<string, ChainConfig>;
   venues: Record<string, VenueConfig>;
   keys: KeyConfig[];
+  campaigns: ModelCampaign[];
+}
+
+/** What a campaign credited (or a refund took back of it). */
+export interface CampaignAmount {
+  campaign: string;
+  amount: number;
 }
 
 export interface ModelLine {
@@ -130,6 +154,7 @@ export interface TxView {
   refundedAmount: number;
   refundable: number;
   lines: LineView[];
+  campaigns: CampaignAmount[];
 }
 
 export interface CalcView {
@@ -144,6 +169,7 @@ export interface CalcView {
   balanceAfter: number | null;
   availableAfter: number | null;
   lines: LineView[];
+  campaigns: CampaignAmount[];
 }
 
 export type Expected =
@@ -151,7 +177,7 @@ export type Expected =
   | { kind: 'error'; status: number; code: string; details?: Record<string, number>; or?: { status: number; code: string }[] }
   | { kind: 'transaction'; status: 200 | 201; replayed: boolean; tx: TxView }
   | { kind: 'calculation'; status: 200; calc: CalcView }
-  | { kind: 'refund'; status: 200 | 201; replayed: boolean; amount: number; earnedReversed: number; redeemedReturned: number; tx: TxView }
+  | { kind: 'refund'; status: 200 | 201; replayed: boolean; amount: number; earnedReversed: number; redeemedReturned: number; campaignsReversed: CampaignAmount[]; tx: TxView }
   | { kind: 'hold'; status: 200 | 201; venue: string; amount: number; holdStatus: 'active' | 'released'; expiresAt: number }
   | { kind: 'adjustment'; status: 201; amount: number; balance: number; available: number }
   | { kind: 'visit'; status: 200 | 201; venue: string; replayed: boolean; stampsEarned: number; stampsCount: number }

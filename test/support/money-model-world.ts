@@ -4,11 +4,12 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { placeOf, type Venue } from '../../src/modules/accounts/service.js';
+import * as campaigns from '../../src/modules/campaigns/service.js';
 import * as catalogue from '../../src/modules/catalogue/service.js';
 import type { TestApp } from './app.js';
 import { createChainKey, createKey, createProgram, createVenue, newCardNumber, seedLedger } from './factories.js';
 import { client, type Response } from './http.js';
-import { MoneyModel, type CategoryRule, type ChainConfig, type KeyConfig, type MemberView, type ModelCheckBody, type ModelRequest, type RuleValues, type VenueConfig, type WorldConfig } from './money-model.js';
+import { MoneyModel, type ModelCampaign, type CategoryRule, type ChainConfig, type KeyConfig, type MemberView, type ModelCheckBody, type ModelRequest, type RuleValues, type VenueConfig, type WorldConfig } from './money-model.js';
 import { Tally } from './money-model-tally.js';
 
 export const BASE_TIME = Date.parse('2027-02-01T00:00:00.000Z');
@@ -41,6 +42,20 @@ export interface SequenceConfig {
   /** Opening cashback balance and spend of the cashback members m0, m1 (c1) and x (c2). */
   balances: number[];
   spends: number[];
+  /** Campaigns of the chains (D22), made in this order. */
+  campaigns: CampaignGen[];
+}
+
+/** A bonus campaign: a percent (cashback) or a stamps multiplier, with a weekly window from `from` for `length` minutes. */
+export interface CampaignGen {
+  chain: 'c1' | 'c2';
+  percentBp: number | null;
+  multiplier: number | null;
+  schedule: { days: number[]; from: number; length: number } | null;
+  categories: string[] | null;
+  minCheck: number | null;
+  budget: number | null;
+  maxPerMember: number | null;
 }
 
 /** Venues: A, B, C of chain c1 (far apart in time), D alone in chain c2. */
@@ -96,6 +111,32 @@ const venueArb: fc.Arbitrary<VenueGen> = fc.record({
   holdTtl: fc.constantFrom(null, null, null, null, 300, 1800),
 });
 
+const campaignArb: fc.Arbitrary<CampaignGen> = fc
+  .record({
+    chain: fc.constantFrom('c1' as const, 'c1' as const, 'c2' as const),
+    stamps: fc.constantFrom(false, false, true),
+    percentBp: fc.constantFrom(100, 250, 729, 1000),
+    multiplier: fc.constantFrom(2, 3),
+    schedule: fc.option(
+      fc.record({
+        days: fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }),
+        from: fc.constantFrom(0, 390, 720, 1080, 1320),
+        length: fc.constantFrom(60, 240, 600, 1200),
+      }),
+      { freq: 2 },
+    ),
+    categories: fc.option(fc.constantFrom(['desserts'], ['alcohol', 'tobacco'], ['misc']), { freq: 3 }),
+    minCheck: fc.option(fc.constantFrom(500, 2_000), { freq: 3 }),
+    budget: fc.option(fc.constantFrom(40, 150, 600), { freq: 2 }),
+    maxPerMember: fc.option(fc.constantFrom(1, 2), { freq: 3 }),
+  })
+  .map(({ stamps, percentBp, multiplier, categories, ...rest }) => ({
+    ...rest,
+    percentBp: stamps ? null : percentBp,
+    multiplier: stamps ? multiplier : null,
+    categories: stamps || categories === null ? null : [...categories],
+  }));
+
 export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
   timezones: fc.tuple(
     fc.constantFrom('UTC', 'Europe/Dublin'),
@@ -109,12 +150,15 @@ export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
   keys: fc.tuple(keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb, keyArb),
   balances: fc.tuple(fc.constantFrom(0, 60, 300, 1500), fc.constantFrom(150, 800), fc.constantFrom(0, 400)),
   spends: fc.tuple(fc.constantFrom(0, 0, 4_500, 14_000), fc.constantFrom(0, 4_800), fc.constantFrom(0, 6_000)),
+  campaigns: fc.array(campaignArb, { minLength: 1, maxLength: 3 }),
 });
 
 type Api = ReturnType<typeof client>;
 
 export interface World {
   t: TestApp;
+  /** The ids of chains c1 and c2. */
+  chainIds: string[];
   cfg: SequenceConfig;
   model: MoneyModel;
   /** One client per key of the model's configuration. */
@@ -166,7 +210,12 @@ function worldConfig(cfg: SequenceConfig): WorldConfig {
     VENUES.map((v, i): [string, VenueConfig] => [v, { chain: CHAIN_OF[v]!, timezone: cfg.timezones[i]!, categories: VENUE_CATEGORIES[v]!, rules: ruleValues(cfg.venues[i]!) }]),
   );
   const keys = cfg.keys.map((k, i): KeyConfig => (i === CHAIN_KEY ? { chain: 'c1', venue: null, rules: ruleValues(k) } : { chain: CHAIN_OF[VENUES[i >> 1]!]!, venue: VENUES[i >> 1]!, rules: ruleValues(k) }));
-  return { chains: { c1: chain(cfg.maxRedeemPercent[0]!, CATEGORIES), c2: chain(cfg.maxRedeemPercent[1]!, {}) }, venues, keys };
+  const campaigns = cfg.campaigns.map(({ schedule, ...c }, i) => ({
+    ...c,
+    id: `k${i}`,
+    schedule: schedule && { days: schedule.days, from: schedule.from, to: (schedule.from + schedule.length) % 1440 },
+  }));
+  return { chains: { c1: chain(cfg.maxRedeemPercent[0]!, CATEGORIES), c2: chain(cfg.maxRedeemPercent[1]!, {}) }, venues, keys, campaigns };
 }
 
 export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World> {
@@ -209,6 +258,12 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
     }),
   );
   const ids = new Map<string, string>([['ghost', GHOST_MEMBER], ['hX', GHOST_HOLD]]);
+  // One after another: the app orders a check's campaigns as they were made.
+  for (const c of config.campaigns) {
+    const res = await apis[c.chain === 'c1' ? CHAIN_KEY : 6]!.post('/api/v1/campaigns', campaignBody(c));
+    if (res.status !== 201) throw new Error(`fixture: campaign ${c.id}: ${res.status} ${JSON.stringify(res.body)}`);
+    ids.set(c.id, res.body.id);
+  }
   VENUES.forEach((v, i) => ids.set(v, venueRows[i]!.id));
   const cards = new Map<string, string>([['ghost', GHOST_CARD]]);
   const barcodes = new Map<string, string>([['ghost', GHOST_CARD]]);
@@ -241,6 +296,7 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
   );
   const world: World = {
     t,
+    chainIds: [a.chainId, d.chainId],
     cfg,
     model,
     apis,
@@ -257,6 +313,21 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
   const problems = await checkMembers(world, []);
   if (problems.length) throw new Error(`fixture: members differ from the model before any command:\n${problems.join('\n')}`);
   return world;
+}
+
+const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+
+function campaignBody(c: ModelCampaign): Record<string, unknown> {
+  return {
+    name: `Campaign ${c.id}`,
+    type: 'bonus',
+    ...(c.percentBp === null ? { stamps_multiplier: c.multiplier } : { percent: c.percentBp / 100 }),
+    ...(c.schedule ? { schedule: { days_of_week: c.schedule.days, from: hhmm(c.schedule.from), to: hhmm(c.schedule.to) } } : {}),
+    ...(c.categories ? { categories: c.categories } : {}),
+    ...(c.minCheck === null ? {} : { min_check_amount: c.minCheck }),
+    ...(c.budget === null ? {} : { budget: c.budget }),
+    ...(c.maxPerMember === null ? {} : { max_per_member: c.maxPerMember }),
+  };
 }
 
 const ruleInput = (rule: CategoryRule) => ({
@@ -378,6 +449,13 @@ export async function checkLedger(world: World): Promise<string[]> {
     if (spend !== want.spend) out.push(`ledger: Σ spend of ${local} is ${spend}, the model's ${want.spend}`);
     if (stamps !== want.stamps) out.push(`ledger: Σ stamps of ${local} is ${stamps}, the model's ${want.stamps}`);
   }
+  // Every campaign's spent: the model's, and what its ledger entries add up to (ledger verify's check).
+  for (const c of world.model.config.campaigns) {
+    const res = await world.apis[c.chain === 'c1' ? CHAIN_KEY : 6]!.get(`/api/v1/campaigns/${sid(world, c.id)}`);
+    if (res.body?.spent !== world.model.campaignSpent(c.id)) out.push(`campaign ${c.id}: spent ${res.body?.spent}, the model's ${world.model.campaignSpent(c.id)}`);
+  }
+  const spent = (await Promise.all(world.chainIds.map((id) => campaigns.verifySpent(world.t.db, id)))).flat();
+  for (const d of spent) out.push(`ledger verify: campaign ${d.campaign_id} spent ${d.stored}, its ledger entries ${d.ledger}`);
   return out;
 }
 
@@ -414,6 +492,7 @@ export function configText(cfg: SequenceConfig): string {
     `levels Bronze 0 3% / Silver 5000 5% / Gold 15000 7.5%; c1 categories tobacco (earns no cashback; at B: 1%), ` +
     `alcohol (not payable with cashback), desserts 12.5% (at C: 20%, not payable), misc (no rules); c2 no categories; ` +
     `c1 stamps: 5 required, 2 per visit, min_check_amount 500; keys ${keys}; ` +
-    `opening ${CASHBACK_MEMBERS.map((m, i) => `${m}@${HOMES[m]} balance=${cfg.balances[i]} spend=${cfg.spends[i]}`).join(', ')}, s@C`
+    `opening ${CASHBACK_MEMBERS.map((m, i) => `${m}@${HOMES[m]} balance=${cfg.balances[i]} spend=${cfg.spends[i]}`).join(', ')}, s@C; ` +
+    `campaigns ${cfg.campaigns.length ? worldConfig(cfg).campaigns.map((c) => `${c.id} ${c.chain} ${JSON.stringify(campaignBody(c))}`).join(', ') : 'none'}`
   );
 }

@@ -20,6 +20,8 @@ import type {
   TxView,
   Expected,
   MemberView,
+  ModelCampaign,
+  CampaignAmount,
 } from './money-model-types.js';
 
 export type * from './money-model-types.js';
@@ -41,8 +43,19 @@ interface LineState {
   amount: number;
   bp: number;
   payable: boolean;
+  /** The line earns cashback (a campaign's percent adds only to such lines), and the category it names. */
+  earns: boolean;
+  category?: string;
   redeemed: number;
   earned: number;
+}
+
+/** What a campaign credited a check, in its unit, and what refunds took back of it (a void takes the rest). */
+interface TxCampaign {
+  id: string;
+  unit: 'cashback' | 'stamps';
+  amount: number;
+  reversed: number;
 }
 
 interface RefundState {
@@ -50,6 +63,7 @@ interface RefundState {
   amount: number;
   earnedReversed: number;
   redeemedReturned: number;
+  campaignsReversed: CampaignAmount[];
 }
 
 interface TxState {
@@ -78,6 +92,7 @@ interface TxState {
   day: string;
   holdId: string | null;
   refunds: Record<string, RefundState>;
+  campaigns: TxCampaign[];
 }
 
 interface HoldState {
@@ -104,6 +119,8 @@ export interface ModelState {
   holds: Record<string, HoldState>;
   /** Visits with an external_id, by `txKey(venue, external_id)`. */
   visits: Record<string, VisitState>;
+  /** Each campaign's spent, and how many credits it gave each member (max_per_member counts them). */
+  campaigns: Record<string, { spent: number; given: Record<string, number> }>;
 }
 
 /** Stamps as a member shows them: toward the next reward and rewards ready; stamps owed show as a negative count. */
@@ -195,7 +212,8 @@ export class MoneyModel {
   ) {}
 
   static create(config: WorldConfig, now: number, members: NewMember[]): MoneyModel {
-    const state: ModelState = { now, members: {}, txs: {}, holds: {}, visits: {} };
+    const campaigns = Object.fromEntries(config.campaigns.map((c) => [c.id, { spent: 0, given: {} }]));
+    const state: ModelState = { now, members: {}, txs: {}, holds: {}, visits: {}, campaigns };
     for (const m of members) {
       state.members[m.id] = {
         id: m.id,
@@ -432,11 +450,44 @@ export class MoneyModel {
       refundedAmount: tx.refunded,
       refundable: tx.status === 'completed' ? tx.paid - tx.refunded : 0,
       lines: tx.lines.map((l) => ({ amount: l.amount, redeemed: l.redeemed, earned: l.earned, bp: l.bp })),
+      campaigns: credited(tx.campaigns),
     };
   }
 
+  /** What a campaign has spent in all. */
+  campaignSpent(id: string): number {
+    return this.state.campaigns[id]!.spent;
+  }
+
+  /**
+   * D22: what each campaign of the chain credits a check of `member` at `venue` at the moment `ms`: a percent on
+   * every earning line (of its categories) of what is paid of it, or (m − 1) × the check's stamps; not outside its
+   * window, below its minimum, past max_per_member or with its budget spent; at most what the budget has left.
+   */
+  private campaignShares(venue: string, member: MemberState, lines: LineState[], paid: number, stampsEarned: number, ms: number): TxCampaign[] {
+    const timezone = this.config.venues[venue]!.timezone;
+    const out: TxCampaign[] = [];
+    for (const c of this.config.campaigns) {
+      const state = this.state.campaigns[c.id]!;
+      if (c.chain !== member.chain || (c.budget !== null && state.spent >= c.budget)) continue;
+      if (c.maxPerMember !== null && (state.given[member.id] ?? 0) >= c.maxPerMember) continue;
+      if (!inWindow(c.schedule, ms, timezone) || paid < (c.minCheck ?? 0)) continue;
+      const share = bonusOf(c, member.program, lines, stampsEarned);
+      const amount = c.budget === null ? share : Math.min(share, c.budget - state.spent);
+      if (amount > 0) out.push({ id: c.id, unit: c.percentBp !== null ? 'cashback' : 'stamps', amount, reversed: 0 });
+    }
+    return out;
+  }
+
+  /** A campaign credit given (`by` > 0) or taken back (`by` < 0): the member's balance or stamps and the budget. */
+  private moveCampaign(member: MemberState, c: TxCampaign, by: number): void {
+    if (c.unit === 'cashback') member.balance += by;
+    else member.stamps += by;
+    this.state.campaigns[c.id]!.spent += by;
+  }
+
   /** Earning of lines with a redemption: shares spread over payable lines, each line floor((amount − share) × bp). */
-  private earnLines(lines: { amount: number; bp: number; payable: boolean }[], redeem: number): LineState[] {
+  private earnLines(lines: { amount: number; bp: number; payable: boolean; earns: boolean; category?: string }[], redeem: number): LineState[] {
     const shares = spread(redeem, lines.map((l) => l.amount), lines.map((l) => l.payable));
     return lines.map((l, i) => ({ ...l, redeemed: shares[i]!, earned: Math.floor(((l.amount - shares[i]!) * l.bp) / 10_000) }));
   }
@@ -480,7 +531,13 @@ export class MoneyModel {
 
     const levelBp = cashback ? this.levelOf(chainId, member!.spend).bp : 0;
     const lines = this.earnLines(
-      amounts.map((amount, i) => ({ amount, payable: rules[i]!.payable, bp: cashback && rules[i]!.earns ? (rules[i]!.bp ?? levelBp) : 0 })),
+      amounts.map((amount, i) => ({
+        amount,
+        payable: rules[i]!.payable,
+        bp: cashback && rules[i]!.earns ? (rules[i]!.bp ?? levelBp) : 0,
+        earns: cashback && rules[i]!.earns,
+        category: body.lines[i]!.category,
+      })),
       redeem,
     );
     const uncapped = lines.reduce((sum, l) => sum + l.earned, 0);
@@ -491,12 +548,13 @@ export class MoneyModel {
     const visitMin = member && this.visitMinOf(member);
     const visit = visitMin !== null && subtotal - redeem >= visitMin ? visitMin : null;
     const stampsEarned = member?.program === 'stamps' && visit !== null ? chain.stamps.perVisit : 0;
-    return { member, hold, cashback, lines, subtotal, payableBase, maxRedeem, redeem, earned, earnCapped: earned < uncapped, stampsEarned, visitMin: visit, day };
+    const campaigns = member ? this.campaignShares(place.at, member, lines, subtotal - redeem, stampsEarned, body.closedAt ?? s.now) : [];
+    return { member, hold, cashback, lines, subtotal, payableBase, maxRedeem, redeem, earned, earnCapped: earned < uncapped, stampsEarned, visitMin: visit, day, campaigns };
   }
 
   private calculate(place: Place, body: ModelCheckBody): Expected {
     const e = this.evaluate(place, body);
-    const balanceAfter = e.cashback ? e.member!.balance + e.earned - e.redeem : null;
+    const balanceAfter = e.cashback ? e.member!.balance + e.earned - e.redeem + e.campaigns.reduce((sum, c) => sum + c.amount, 0) : null;
     const heldAfter = e.cashback ? this.held(e.member!.id) - (e.hold?.amount ?? 0) : 0;
     return {
       kind: 'calculation',
@@ -513,6 +571,7 @@ export class MoneyModel {
         balanceAfter,
         availableAfter: balanceAfter === null ? null : balanceAfter - heldAfter,
         lines: e.lines.map((l) => ({ amount: l.amount, redeemed: l.redeemed, earned: l.earned, bp: l.bp })),
+        campaigns: credited(e.campaigns),
       },
     };
   }
@@ -547,6 +606,7 @@ export class MoneyModel {
       day: e.day,
       holdId: e.hold?.id ?? null,
       refunds: {},
+      campaigns: e.campaigns,
     };
     this.state.txs[key] = tx;
     if (e.member) {
@@ -554,6 +614,11 @@ export class MoneyModel {
       e.member.spend += tx.paid;
       if (tx.visitMin !== null) e.member.visits += 1;
       e.member.stamps += e.stampsEarned;
+      for (const c of e.campaigns) {
+        this.moveCampaign(e.member, c, c.amount);
+        const given = this.state.campaigns[c.id]!.given;
+        given[e.member.id] = (given[e.member.id] ?? 0) + 1;
+      }
     }
     if (e.hold) e.hold.status = 'captured';
     return { kind: 'transaction', status: 201, replayed: false, tx: this.txView(tx) };
@@ -567,6 +632,10 @@ export class MoneyModel {
         member.balance += tx.redeemed - tx.redeemedBack - (tx.earned - tx.earnedBack);
         member.spend -= tx.paid - tx.refunded;
         this.takeVisitBack(member, tx);
+        for (const c of tx.campaigns) {
+          this.moveCampaign(member, c, -(c.amount - c.reversed));
+          c.reversed = c.amount;
+        }
       }
       tx.status = 'voided';
     }
@@ -585,6 +654,7 @@ export class MoneyModel {
         amount: previous.amount,
         earnedReversed: previous.earnedReversed,
         redeemedReturned: previous.redeemedReturned,
+        campaignsReversed: previous.campaignsReversed,
         tx: this.txView(tx),
       };
     }
@@ -593,17 +663,27 @@ export class MoneyModel {
     const refundedAfter = tx.refunded + amount;
     const earnedReversed = Math.floor((tx.earned * refundedAfter) / tx.paid) - tx.earnedBack;
     const redeemedReturned = Math.floor((tx.redeemed * refundedAfter) / tx.paid) - tx.redeemedBack;
+    const visitBack = tx.visitMin !== null && tx.paid - refundedAfter < tx.visitMin;
+    // Cashback credits cumulatively in proportion, as earned; stamps credits whole with the visit (D22).
+    const campaignsReversed = tx.campaigns
+      .map((c) => ({ c, back: (c.unit === 'cashback' ? Math.floor((c.amount * refundedAfter) / tx.paid) : visitBack ? c.amount : c.reversed) - c.reversed }))
+      .filter(({ back }) => back > 0);
     tx.refunded = refundedAfter;
     tx.earnedBack += earnedReversed;
     tx.redeemedBack += redeemedReturned;
-    tx.refunds[refundId] = { refundId, amount, earnedReversed, redeemedReturned };
+    const reversed = campaignsReversed.map(({ c, back }) => ({ campaign: c.id, amount: back }));
+    tx.refunds[refundId] = { refundId, amount, earnedReversed, redeemedReturned, campaignsReversed: reversed };
     const member = tx.memberId === null ? null : this.state.members[tx.memberId]!;
     if (member) {
       member.balance += redeemedReturned - earnedReversed;
       member.spend -= amount;
-      if (tx.visitMin !== null && tx.paid - tx.refunded < tx.visitMin) this.takeVisitBack(member, tx);
+      if (visitBack) this.takeVisitBack(member, tx);
+      for (const { c, back } of campaignsReversed) {
+        this.moveCampaign(member, c, -back);
+        c.reversed += back;
+      }
     }
-    return { kind: 'refund', status: 201, replayed: false, amount, earnedReversed, redeemedReturned, tx: this.txView(tx) };
+    return { kind: 'refund', status: 201, replayed: false, amount, earnedReversed, redeemedReturned, campaignsReversed: reversed, tx: this.txView(tx) };
   }
 
   private createHold(place: Place, holdId: string, memberId: string, amount: number, expiresIn: number | undefined): Expected {
@@ -660,8 +740,18 @@ export class MoneyModel {
     const leftDay = key.perDay === null ? null : key.perDay - this.daySum(member.id, tx.day, txId);
     const earned = minOf(uncapped, key.perCheck, leftDay === null ? null : Math.max(0, leftDay), tx.earned);
     const takenBack = tx.earned - earned;
-    // The earning taken back leaves the balance too: the capture must not overdraw.
-    if (available - redeem - takenBack < 0) refuse(402, 'insufficient_balance');
+    // Each campaign's bonus again on what is now paid of the lines, on the terms it was given on, never more (D22).
+    const again = tx.campaigns.map((c) => {
+      const campaign = this.config.campaigns.find((k) => k.id === c.id)!;
+      return Math.min(c.amount, tx.subtotal - redeem < (campaign.minCheck ?? 0) ? 0 : bonusOf(campaign, 'cashback', lines, 0));
+    });
+    const campaignsLost = tx.campaigns.reduce((sum, c, i) => sum + c.amount - again[i]!, 0);
+    // The earning and campaign credit taken back leave the balance too: the capture must not overdraw.
+    if (available - redeem - takenBack - campaignsLost < 0) refuse(402, 'insufficient_balance');
+    tx.campaigns.forEach((c, i) => {
+      this.moveCampaign(member, c, again[i]! - c.amount);
+      c.amount = again[i]!;
+    });
     member.balance -= redeem + takenBack;
     member.spend -= redeem;
     hold.status = 'captured';
@@ -728,4 +818,37 @@ export class MoneyModel {
     member.stamps -= tx.stampsEarned;
     tx.visitMin = null;
   }
+}
+
+/** A check's campaign credits as answers show them: those above 0. */
+const credited = (campaigns: TxCampaign[]): CampaignAmount[] => campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign: c.id, amount: c.amount }));
+
+/**
+ * Whether the moment `ms` falls in a weekly window (D22) in a venue's time zone: minutes into the local week against
+ * each scheduled day's window, which may run past midnight into the next day; no window: always.
+ */
+function inWindow(schedule: ModelCampaign['schedule'], ms: number, timeZone: string): boolean {
+  if (!schedule) return true;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  const isoDay = ((new Date(Date.UTC(parts.year!, parts.month! - 1, parts.day!)).getUTCDay() + 6) % 7) + 1;
+  const minuteOfWeek = (isoDay - 1) * 1440 + parts.hour! * 60 + parts.minute!;
+  const length = (schedule.to - schedule.from + 1440) % 1440;
+  const week = 7 * 1440;
+  return schedule.days.some((d) => (((minuteOfWeek - ((d - 1) * 1440 + schedule.from)) % week) + week) % week < length);
+}
+
+/** A campaign's share of a check before its budget: percent of what is paid of each earning line, or extra stamps. */
+function bonusOf(c: ModelCampaign, program: ProgramKind, lines: LineState[], stampsEarned: number): number {
+  if (c.percentBp !== null) {
+    if (program !== 'cashback') return 0;
+    return lines.reduce(
+      (sum, l) => sum + (l.earns && (c.categories === null || (l.category !== undefined && c.categories.includes(l.category))) ? Math.floor(((l.amount - l.redeemed) * c.percentBp!) / 10_000) : 0),
+      0,
+    );
+  }
+  return program === 'stamps' ? stampsEarned * (c.multiplier! - 1) : 0;
 }

@@ -86,6 +86,9 @@ async function step(world: World, i: string, req: ModelRequest) {
   if (STATS) {
     if ((expected.kind === 'transaction' || expected.kind === 'refund') && expected.tx.earnCapped) count(`model: ${req.op} answer earn_capped`);
     if (expected.kind === 'calculation' && expected.calc.earnCapped) count('model: calculation earn_capped');
+    if (expected.kind === 'transaction' && !expected.replayed && expected.tx.campaigns.length) count(`model: ${req.op} with campaign credit`);
+    if (expected.kind === 'refund' && !expected.replayed && expected.campaignsReversed.length) count('model: refund reversing campaign credit');
+    for (const c of world.model.config.campaigns) if (c.budget !== null && world.model.campaignSpent(c.id) === c.budget) count('model: a budget spent whole');
     if (expected.kind === 'error' && req.op === 'capture' && expected.code === 'insufficient_balance' && !expected.details) count('model: capture refused for overdraw');
     for (const m of CASHBACK_MEMBERS) if (world.model.available(m) < 0) count(`model: ${m} in debt after ${req.op}`);
     for (const m of CASHBACK_MEMBERS) count(`model: level ${world.model.memberView(m).level}`);
