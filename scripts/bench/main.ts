@@ -297,6 +297,10 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     history[what] = historyPair(measured, `old_${what}`, `new_${what}`);
   }
 
+  progress.phase(`${label}: apply with two campaigns and without, interleaved`, config.warmupSeconds + config.durationSeconds + 0.7);
+  service.sampler.setLabel('campaigns_apply');
+  const campaigns = historyPair((await cannon(service.url, w.campaignPair(), config.concurrency, config.warmupSeconds, config.durationSeconds)).measured, 'campaigns_apply', 'plain_apply');
+
   const chains: ModeResult['chain_of_three_vs_chain_of_one'] = {};
   for (const what of ['lookup', 'apply'] as const) {
     progress.phase(`${label}: ${what}, a chain of three venues and a chain of one taking turns`, chainSeconds(config));
@@ -358,6 +362,7 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     scenarios,
     ...(applyAt80 ? { apply_at_80_percent: applyAt80 } : {}),
     history,
+    campaigns,
     chain_of_three_vs_chain_of_one: chains,
     ceilings,
     ratios: {},

@@ -234,6 +234,24 @@ export class Workload {
     ];
   }
 
+  /**
+   * Checks (as the apply scenario sends them) of the venue with two campaigns and of its twin without, alternating
+   * request by request on the same connections, random members of each.
+   */
+  campaignPair(): Step[] {
+    let turn = 0;
+    return [
+      {
+        make: () => {
+          const side = turn++ % 2 === 0 ? 'with' : 'without';
+          const venue = this.seeded.campaignPair[side].venues[0]!;
+          const spec = this.apply({ venue, card: names.campaignCard(side, Math.floor(this.rnd() * this.config.chainMembers)) });
+          return { ...spec, kind: side === 'with' ? 'campaigns_apply' : 'plain_apply' };
+        },
+      },
+    ];
+  }
+
   scenarios(): Scenario[] {
     const c = this.config.concurrency;
     const one = (name: string, label: string, make: () => RequestSpec, connections = c): Scenario => ({

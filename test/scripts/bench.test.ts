@@ -26,6 +26,7 @@ const MODE_RATIOS = [
   'calculate_vs_bare_read',
   'history_lookup_old_vs_new_mean_latency',
   'history_apply_old_vs_new_mean_latency',
+  'campaigns_apply_vs_plain_mean_latency',
   'chain_of_three_vs_one_lookup',
   'chain_of_three_vs_one_apply',
 ];
@@ -69,6 +70,9 @@ describe('npm run bench (smoke mode)', () => {
       expect(mode.history[what].old.requests, what).toBeGreaterThan(0);
       expect(mode.history[what].new.requests, what).toBeGreaterThan(0);
     }
+    // Checks at a venue with two campaigns and at its twin without, interleaved.
+    expect(mode.campaigns.old.requests).toBeGreaterThan(0);
+    expect(mode.campaigns.new.requests).toBeGreaterThan(0);
     // A chain of three venues against a chain of one, round by round, with the ratio's interval.
     const rounds = report.settings.chain_comparison.rounds;
     expect(rounds).toBeGreaterThanOrEqual(2);

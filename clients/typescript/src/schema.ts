@@ -609,7 +609,7 @@ export interface paths {
         put?: never;
         /**
          * Set up a campaign of the chain (bonus, welcome, birthday or referral)
-         * @description Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it. Welcome and birthday campaigns credit; bonus and referral campaigns are stored but do not credit yet.
+         * @description Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it. Bonus and referral campaigns credit with checks (their shares in the check’s campaigns[]), welcome campaigns at enrolment, birthday campaigns on the day.
          */
         post: operations["createCampaign"];
         delete?: never;

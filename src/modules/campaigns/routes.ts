@@ -20,7 +20,7 @@ export async function campaignRoutes(app: App): Promise<void> {
         summary: 'Set up a campaign of the chain (bonus, welcome, birthday or referral)',
         description:
           'Each type takes its own fields (docs/campaigns.md); a field of another type is 400 parameter_invalid naming it. ' +
-          'Welcome and birthday campaigns credit; bonus and referral campaigns are stored but do not credit yet.',
+          'Bonus and referral campaigns credit with checks (their shares in the check’s campaigns[]), welcome campaigns at enrolment, birthday campaigns on the day.',
         body: CreateCampaign,
         response: withErrors({ 201: Campaign }),
       },

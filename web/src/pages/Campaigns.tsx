@@ -181,7 +181,7 @@ function NewCampaignForm() {
             <TextInput label="Name" description="Shown on receipts" {...form.getInputProps('name')} />
             <Select
               label="Kind"
-              description={v.type === 'bonus' || v.type === 'referral' ? 'Saved now; checks do not credit this kind yet (a coming version will).' : 'Credits from now on.'}
+              description="Credits from now on"
               data={TYPES}
               allowDeselect={false}
               {...form.getInputProps('type')}
