@@ -43,8 +43,7 @@ interface LineState {
   amount: number;
   bp: number;
   payable: boolean;
-  /** The line earns cashback (a campaign's percent adds only to such lines), and the category it names. */
-  earns: boolean;
+  /** The category the line names (a campaign may cover only some). */
   category?: string;
   redeemed: number;
   earned: number;
@@ -487,7 +486,7 @@ export class MoneyModel {
   }
 
   /** Earning of lines with a redemption: shares spread over payable lines, each line floor((amount − share) × bp). */
-  private earnLines(lines: { amount: number; bp: number; payable: boolean; earns: boolean; category?: string }[], redeem: number): LineState[] {
+  private earnLines(lines: { amount: number; bp: number; payable: boolean; category?: string }[], redeem: number): LineState[] {
     const shares = spread(redeem, lines.map((l) => l.amount), lines.map((l) => l.payable));
     return lines.map((l, i) => ({ ...l, redeemed: shares[i]!, earned: Math.floor(((l.amount - shares[i]!) * l.bp) / 10_000) }));
   }
@@ -535,7 +534,6 @@ export class MoneyModel {
         amount,
         payable: rules[i]!.payable,
         bp: cashback && rules[i]!.earns ? (rules[i]!.bp ?? levelBp) : 0,
-        earns: cashback && rules[i]!.earns,
         category: body.lines[i]!.category,
       })),
       redeem,
@@ -841,12 +839,12 @@ function inWindow(schedule: ModelCampaign['schedule'], ms: number, timeZone: str
   return schedule.days.some((d) => (((minuteOfWeek - ((d - 1) * 1440 + schedule.from)) % week) + week) % week < length);
 }
 
-/** A campaign's share of a check before its budget: percent of what is paid of each earning line, or extra stamps. */
+/** A campaign's share of a check before its budget: percent of what is paid of each line earning above 0 %, or extra stamps. */
 function bonusOf(c: ModelCampaign, program: ProgramKind, lines: LineState[], stampsEarned: number): number {
   if (c.percentBp !== null) {
     if (program !== 'cashback') return 0;
     return lines.reduce(
-      (sum, l) => sum + (l.earns && (c.categories === null || (l.category !== undefined && c.categories.includes(l.category))) ? Math.floor(((l.amount - l.redeemed) * c.percentBp!) / 10_000) : 0),
+      (sum, l) => sum + (l.bp > 0 && (c.categories === null || (l.category !== undefined && c.categories.includes(l.category))) ? Math.floor(((l.amount - l.redeemed) * c.percentBp!) / 10_000) : 0),
       0,
     );
   }

@@ -138,29 +138,30 @@ export async function creditsGiven(db: Db, chainId: string, campaignId: string, 
   return rows.map((r) => r.reference);
 }
 
-/** The reference of both sides' credits of a referral: the referee's id, so it is credited once while it stands. */
+/** The reference of both sides' credits of a referral: the referee's id. */
 export const referralReference = (refereeId: string) => `referral-${refereeId}`;
-
-/** What referral campaign `c` credited the referee `r` and their referrer and reversals have not taken back. */
-const referralStanding = sql`coalesce((select sum(l.cashback) from ledger_entries l
-  where l.chain_id = c.chain_id and l.campaign_id = c.id and l.member_id in (r.id, r.referred_by) and l.reference = 'referral-' || r.id::text), 0)`;
 
 /**
  * The chain's active campaigns of the mode that may credit a check of `memberId` at `venueId` at the moment `at`, with
- * budget left, as one JSON array for the check's gather: its bonuses, and the referrals of a member who was referred
- * and has no referral credit of that campaign standing (a void of the qualifying check takes it back). Each with its
- * terms, window, what its budget has left, and what it gave the member so far where max_per_member counts it.
+ * budget left, as one JSON array for the check's gather: its bonuses, and the referrals of a referred member who has no
+ * completed check paid at least the referral's minimum (a void of the qualifying check makes the next one the first).
+ * Each with its terms, window, what its budget has left, and what it gave so far where max_per_member counts it: the
+ * member, for a bonus; the referrer as a referrer, for a referral.
  */
 export function checkCampaignsJson(where: Omit<CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date) {
   return sql<unknown>`(select coalesce(jsonb_agg(jsonb_build_object('campaign_id', c.id, 'type', c.type, 'name', c.name, 'schedule', c.schedule,
       'percent_bp', c.percent_bp, 'stamps_multiplier', c.stamps_multiplier, 'categories', c.categories,
       'min_check_amount', c.min_check_amount, 'room', c.budget - c.spent, 'max_per_member', c.max_per_member,
       'referee_amount', c.referee_amount, 'referrer_amount', c.referrer_amount, 'referrer_id', r.referred_by,
-      'given', case when c.max_per_member is null then 0 else (select count(*) from ledger_entries l where l.chain_id = c.chain_id
-        and l.campaign_id = c.id and l.member_id = ${memberId} and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)) end) order by c.id), '[]'::jsonb)
+      'given', case when c.max_per_member is null then 0 when c.type = 'referral' then (select count(*) from ledger_entries l
+          where l.chain_id = c.chain_id and l.campaign_id = c.id and l.member_id = r.referred_by and l.kind = 'campaign' and l.cashback > 0
+            and l.reference <> 'referral-' || r.referred_by::text)
+        else (select count(*) from ledger_entries l where l.chain_id = c.chain_id
+          and l.campaign_id = c.id and l.member_id = ${memberId} and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)) end) order by c.id), '[]'::jsonb)
     from campaigns c left join members r on r.chain_id = c.chain_id and r.id = ${memberId} and c.type = 'referral'
     where c.chain_id = ${where.chainId} and c.status = 'active' and c.livemode = ${where.livemode}
-      and (c.type = 'bonus' or (c.type = 'referral' and r.referred_by is not null and ${referralStanding} = 0))
+      and (c.type = 'bonus' or (c.type = 'referral' and r.referred_by is not null and not exists (select 1 from transactions t
+        where t.chain_id = c.chain_id and t.member_id = r.id and t.status = 'completed' and t.paid >= coalesce(c.min_check_amount, 1))))
       and (c.venue_ids is null or ${where.venueId}::uuid = any(c.venue_ids))
       and (c.starts_at is null or c.starts_at <= ${at}) and (c.ends_at is null or c.ends_at > ${at})
       and (c.budget is null or c.spent < c.budget))`;

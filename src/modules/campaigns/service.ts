@@ -10,11 +10,11 @@ import type { Caller } from '../accounts/schemas.js';
 import { findChain } from '../accounts/service.js';
 import { writeTogether, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
-import type { BonusRead } from './bonus.js';
+import type { CampaignRead } from './check-terms.js';
 import * as repo from './repo.js';
 import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
 
-export { bonusesAt, type BonusTerms } from './bonus.js';
+export { campaignsAt, type CampaignTerms } from './check-terms.js';
 export { referralReference } from './repo.js';
 
 const LIST_URL = '/v1/campaigns';
@@ -301,9 +301,12 @@ async function announceExhausted(trx: Db, where: repo.CreditPlace, row: repo.Cam
 }
 
 /** The campaigns that may credit a check of `memberId` at the place and moment `at`, as a read of the check's gather. */
-export function bonusRead(where: Omit<repo.CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date): Read<BonusRead[]> {
-  return { query: repo.checkCampaignsJson(where, memberId, at), parse: (value) => (value ?? []) as BonusRead[] };
+export function checkCampaignsRead(where: Omit<repo.CreditPlace, 'now'> & { venueId: string }, memberId: ValueOrRef<string>, at: Date): Read<CampaignRead[]> {
+  return { query: repo.checkCampaignsJson(where, memberId, at), parse: (value) => (value ?? []) as CampaignRead[] };
 }
+
+/** A credit that took the last of the budget (announced once: by the credit that emptied it). */
+const emptiedNow = (row: repo.TakenRow) => row.taken > 0 && row.budget !== null && row.spent === row.budget;
 
 /**
  * Takes what a check's campaigns credit from their budgets, under the member's lock already held: each gets what it
@@ -319,7 +322,7 @@ export async function takeForCheck(
   if (wanted.length === 0) return { credits: [], steps: [] };
   const rows = await repo.takeWanted(trx, where.chainId, wanted.map((w) => ({ id: w.campaign_id, amount: w.amount })), where.now);
   const taken = new Map(rows.map((r) => [r.id, r.taken]));
-  const emptied = rows.filter((r) => r.taken > 0 && r.budget !== null && r.spent === r.budget);
+  const emptied = rows.filter(emptiedNow);
   return {
     credits: wanted.map((w) => ({ ...w, amount: taken.get(w.campaign_id) ?? 0 })),
     steps: emptied.flatMap(({ taken: _, ...row }, i) =>
@@ -347,7 +350,7 @@ export async function takeForReferrer(trx: Db, where: repo.CreditPlace, wanted: 
   const [row] = await repo.takeWanted(trx, where.chainId, [{ id: wanted.campaign_id, amount: wanted.amount }], where.now);
   if (!row) return [];
   const { taken, ...after } = row;
-  if (taken > 0 && after.budget !== null && after.spent === after.budget) await announceExhausted(trx, where, after, request);
+  if (emptiedNow(row)) await announceExhausted(trx, where, after, request);
   return [{ ...wanted, amount: taken }];
 }
 

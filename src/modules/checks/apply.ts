@@ -19,9 +19,9 @@ import { presentMember } from '../members/view.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import type { EventType } from '../webhooks/schemas.js';
-import { campaignTotal, checkQuantities, checkRegisterRules, dayRoom, decide, keptCampaigns, pricedLines, withTaken, type Decision, type Effect, type Gathered } from './decide.js';
+import { campaignTotal, checkQuantities, checkRegisterRules, dayRoom, decide, keptCampaigns, pricedLines, withBudgetsTaken, type Decision, type Effect, type Gathered } from './decide.js';
 import { keyOf } from './reads.js';
-import { creditReferrers } from './referrals.js';
+import { creditReferrers, lockReferrers, referrersOf } from './referrals.js';
 import * as repo from './repo.js';
 import type { CalculateBody, CheckBody, CheckCalculation, Transaction } from './schemas.js';
 import { checkDisplay, presentCampaigns, presentLines, presentTransaction } from './view.js';
@@ -87,15 +87,18 @@ export function effectSteps(
 
 /**
  * What the check does to the member's cashback lots (D20): the redemption comes out of the lots that expire
- * soonest, the earning (campaigns' cashback with it) goes into the lot of the check's venue day, and earning a
- * capture takes back comes out of that lot first. Nothing when the member's program does not expire cashback.
+ * soonest, the earning (bonuses' cashback with it) goes into the lot of the check's venue day, and earning a capture
+ * takes back comes out of that lot first; a referral's cashback goes into today's lot. Nothing when the member's
+ * program does not expire cashback.
  */
 export function checkLots(trx: Db, caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, day: string, request: EventRequest): members.LotsWrite {
-  const earned = effect.earned + campaignTotal(effect.campaigns, 'cashback');
+  const earned = effect.earned + campaignTotal(effect.campaigns.filter((c) => !c.lotDay), 'cashback');
+  const referrals = effect.campaigns.filter((c) => c.lotDay && c.unit === 'cashback' && c.amount > 0);
   return members.lotsWrite(trx, caller, member?.record.id ?? '', member?.lots ?? null, [
     ...(effect.redeemed > 0 ? [{ debit: effect.redeemed, day: null }] : []),
     ...(earned > 0 ? [{ credit: earned, day }] : []),
     ...(earned < 0 ? [{ debit: -earned, day }] : []),
+    ...referrals.map((c) => ({ credit: c.amount, day: c.lotDay! })),
   ], request);
 }
 
@@ -138,7 +141,7 @@ function checkReads(
     hold: body.hold_id ? holds.holdRead(db, caller, body.hold_id, holds.HOLD_IN_BODY) : undefined,
     dayEarned: memberId && caller.settings.max_cashback_per_day !== null ? repo.earnedOnDay(db, caller.chainId, memberId, dayOf(caller, body)) : undefined,
     scanned: memberId && caller.settings.card_scan_required ? visits.recentScanRead(db, caller, memberId, ctx.scanWindowSeconds) : undefined,
-    bonuses: memberId ? campaigns.bonusRead(caller, memberId, momentOf(caller, body)) : undefined,
+    campaigns: memberId ? campaigns.checkCampaignsRead(caller, memberId, momentOf(caller, body)) : undefined,
     rules: rules.read,
   };
 }
@@ -173,7 +176,7 @@ async function judgeRead(db: Db, caller: PlaceCaller, body: CalculateBody, ctx: 
     earnRoom: member ? dayRoom(caller, read.dayEarned) : null,
     day: dayOf(caller, body),
     asOf,
-    bonuses: campaigns.bonusesAt(read.bonuses ?? [], momentOf(caller, body), caller.venue.timezone),
+    campaigns: campaigns.campaignsAt(read.campaigns ?? [], momentOf(caller, body), caller.venue.timezone),
   };
   return { gathered, lines: pricedLines(body, read.lineRules) };
 }
@@ -260,9 +263,10 @@ export async function applyCheck(
   if (read.existing) return replay(read.existing, fingerprint);
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const wanted = decide(caller, gathered, lines, body.redeem_amount);
-  // The campaigns' budgets are taken after the member's lock, as every credit takes them: the last check gets what is left.
+  // The campaigns' budgets are taken after the members' locks, as every credit takes them: the last check gets what is left.
+  await lockReferrers(trx, caller, referrersOf(wanted.calc.campaigns));
   const taken = await campaigns.takeForCheck(trx, { ...caller, now: at }, presentCampaigns(wanted.calc.campaigns), request);
-  const decision = withTaken(wanted, taken.credits);
+  const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
   const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
@@ -297,7 +301,7 @@ export async function applyCheck(
     redeemed_returned: 0,
     redeemed_lots: lots.redeemedLots,
     numbered_twice: false,
-    campaigns: await creditReferrers(trx, caller, keptCampaigns(calc.campaigns), calc.campaigns, gathered.day, at, request),
+    campaigns: await creditReferrers(trx, caller, keptCampaigns(calc.campaigns), calc.campaigns, at, request),
   };
   const transaction = presentTransaction(row);
   await writeTogether(trx, [

@@ -1,7 +1,7 @@
 // The money rules of a check (D11), as one pure function: line amounts, redemption within caps, its exact
 // spread over payable lines, per-line earning, caps, discounts and stamps. No I/O: apply and calculate share it.
 import { ApiError } from '../../shared/errors.js';
-import type { BonusTerms } from '../campaigns/service.js';
+import type { CampaignTerms } from '../campaigns/service.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
 import { levelAt, visitDiscountBp, visitMinPaid } from '../programs/rules.js';
@@ -45,7 +45,7 @@ export interface CalcInput {
   /** The check's cashback lot had already expired when the check arrived (a backdated check, D20): it earns nothing. */
   expiredLot?: ExpiredLot | null;
   /** The bonus campaigns that hold for this check (D22); none: []. */
-  bonuses?: BonusTerms[];
+  campaignTerms?: CampaignTerms[];
 }
 
 /** What one campaign credits a check, in the member's unit: cashback (minor units) or stamps. */
@@ -55,9 +55,11 @@ export interface CampaignShare {
   unit: 'cashback' | 'stamps';
   amount: number;
   /** The terms it was worked out on, kept with the check (a capture judges it again on them). */
-  terms: BonusTerms;
-  /** The ledger reference of its entries when not the check's number (a referral's). */
+  terms: CampaignTerms;
+  /** A referral's: the ledger reference of its entries (not the check's number), and the venue day of the cashback lot
+   * it goes into (today: it rewards the referral now, whenever the check closed). */
   reference?: string;
+  lotDay?: string;
 }
 
 /** The venue day a backdated check earns on, and the day its cashback expired. */
@@ -174,14 +176,20 @@ export function calculate(input: CalcInput): Calculation {
   const visitMin = program ? visitMinPaid(program) : null;
   const countsVisit = visitMin !== null && paid >= visitMin;
   const stampsEarned = program?.type === 'stamps' && countsVisit ? program.stampsPerVisit : 0;
-  const campaigns = (input.bonuses ?? []).flatMap((terms): CampaignShare[] => {
+  // A bonus credited to a lot that had expired already would be lost: such a check gets no cashback bonus.
+  const lotExpired = Boolean(input.expiredLot);
+  const campaigns = (input.campaignTerms ?? []).flatMap((terms): CampaignShare[] => {
     // A referral's qualifying check is one paid at least its minimum, or anything when it has none.
     if (paid < (terms.minCheckAmount ?? (terms.referral ? 1 : 0))) return [];
-    const share = terms.referral
-      ? { unit: 'cashback' as const, amount: program?.type === 'cashback' ? terms.referral.refereeAmount : 0 }
-      : bonusShare(terms, program?.type, rules, lines, stampsEarned, expiredLot !== null);
+    if (terms.referral) {
+      const referee = program?.type === 'cashback' ? terms.referral.refereeAmount : 0;
+      const amount = terms.room === null ? referee : Math.min(referee, terms.room);
+      // Kept even at 0 for the referee when the referrer is credited with it.
+      return amount > 0 || terms.referral.referrerAmount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: 'cashback', amount, terms }] : [];
+    }
+    const share = bonusShare(terms, program?.type, lines, rules, stampsEarned, lotExpired);
     const amount = terms.room === null ? share.amount : Math.min(share.amount, terms.room);
-    return amount > 0 || terms.referral ? [{ campaignId: terms.campaignId, name: terms.name, unit: share.unit, amount, terms }] : [];
+    return amount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: share.unit, amount, terms }] : [];
   });
   return {
     subtotal,
@@ -202,23 +210,24 @@ export function calculate(input: CalcInput): Calculation {
 }
 
 /**
- * A bonus's share of a check (D22): a percent adds, on every line that earns (of its categories, when it names some),
- * floor(line base × percent) — the base after the line's share of the redemption, as the program's earning; nothing
- * when the check's cashback had expired already. A stamps multiplier m adds (m − 1) × the stamps the check earns.
+ * A bonus's share of a check (D22): a percent adds, on every line that earns (a percent above 0; of its categories,
+ * when it names some), floor(line base × percent) — the base after the line's share of the redemption, as the
+ * program's earning; nothing when the check's cashback had expired already. A stamps multiplier m adds (m − 1) × the
+ * stamps the check earns.
  */
 function bonusShare(
-  bonus: BonusTerms,
+  bonus: CampaignTerms,
   programType: ProgramRules['type'] | undefined,
-  rules: LineRule[],
   lines: CalcLine[],
+  rules: LineRule[],
   stampsEarned: number,
   expired: boolean,
 ): { unit: CampaignShare['unit']; amount: number } {
   if (bonus.percentBp !== null) {
     if (programType !== 'cashback' || expired) return { unit: 'cashback', amount: 0 };
     const amount = lines.reduce((sum, line, i) => {
-      const rule = rules[i]!;
-      const covered = rule.earnsCashback && (bonus.categories === null || (rule.category !== null && bonus.categories.includes(rule.category)));
+      const category = rules[i]!.category;
+      const covered = line.percentBp > 0 && (bonus.categories === null || (category !== null && bonus.categories.includes(category)));
       return sum + (covered ? mulDiv(line.amount - line.redeemedShare, bonus.percentBp!, 10_000) : 0);
     }, 0);
     return { unit: 'cashback', amount };

@@ -8,7 +8,7 @@ import * as holds from '../holds/service.js';
 import * as tillMembers from '../members/till.js';
 import type { EventRequest } from '../webhooks/events.js';
 import { checkLots, effectSteps, memberViews, type CheckContext } from './apply.js';
-import { dayRoom, decide, keptCampaigns, keptTerms, type Gathered } from './decide.js';
+import { dayRoom, decide, keptCampaigns, termsOfKept, type Gathered } from './decide.js';
 import { keyOf, missingTransaction } from './reads.js';
 import * as repo from './repo.js';
 import type { CaptureBody, Transaction } from './schemas.js';
@@ -61,7 +61,7 @@ export async function captureHoldIntoCheck(
     day: row.venue_day,
     asOf: at,
     // The campaigns judged again on the terms they were given on, never crediting more than they did.
-    bonuses: keptTerms(row.campaigns),
+    campaigns: termsOfKept(row.campaigns),
   };
   const lines: PricedLine[] = (row.line_items as Transaction['line_items']).map((l) => ({
     ...l,
@@ -91,7 +91,8 @@ export async function captureHoldIntoCheck(
     line_items: presentLines(lines, calc),
     // A referral stands as it was: only a void takes it back.
     campaigns: [...keptCampaigns(calc.campaigns), ...row.campaigns.filter((c) => c.referral)],
-    display: checkDisplay(caller, calc, before, after),
+    // The receipt names the referral the check still carries, as the transaction does.
+    display: checkDisplay(caller, { ...calc, campaigns: [...calc.campaigns, ...row.campaigns.filter((c) => c.referral)] }, before, after),
   };
   const transaction = presentTransaction(updated);
   const steps = [

@@ -1,12 +1,13 @@
 // The rules a check must meet and the one decision of its money (D11): pure, no I/O; apply, calculate and capture share it.
 import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
+import { venueDay } from '../../shared/time.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type * as holds from '../holds/service.js';
 import { expiryRuleOf, lotExpiry } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
 import type { CheckCampaign } from '../../db/schema.js';
-import { referralReference, type BonusTerms } from '../campaigns/service.js';
+import { referralReference, type CampaignTerms } from '../campaigns/service.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type CampaignShare, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
 import type { CalculateBody } from './schemas.js';
@@ -57,7 +58,7 @@ export interface Gathered {
   day: string;
   asOf: Date;
   /** The bonus campaigns that hold for the check (D22); a capture: the check's own, on the terms it got them. */
-  bonuses: BonusTerms[];
+  campaigns: CampaignTerms[];
 }
 
 /** What the check changes, as differences from what it had already changed (nothing, for a new check). */
@@ -85,7 +86,8 @@ function campaignChanges(now: CampaignShare[], before: CheckCampaign[]): Campaig
   for (const c of before) changes.set(c.campaign_id, { campaignId: c.campaign_id, name: c.name, unit: c.unit, amount: -c.amount });
   for (const c of now) {
     const had = changes.get(c.campaignId)?.amount ?? 0;
-    changes.set(c.campaignId, { campaignId: c.campaignId, name: c.name, unit: c.unit, amount: c.amount + had, ...(c.reference ? { reference: c.reference } : {}) });
+    const referral = c.reference ? { reference: c.reference, lotDay: c.lotDay } : {};
+    changes.set(c.campaignId, { campaignId: c.campaignId, name: c.name, unit: c.unit, amount: c.amount + had, ...referral });
   }
   return [...changes.values()].filter((c) => c.amount !== 0);
 }
@@ -109,7 +111,7 @@ export const keptCampaigns = (shares: CampaignShare[]): CheckCampaign[] =>
  * The terms a check's kept bonus credits were given on, each at most what it gave (a capture never credits more).
  * Referrals are not judged again: only a void takes them back.
  */
-export const keptTerms = (kept: CheckCampaign[]): BonusTerms[] =>
+export const termsOfKept = (kept: CheckCampaign[]): CampaignTerms[] =>
   kept.filter((c) => !c.referral).map((c) => ({
     campaignId: c.campaign_id,
     name: c.name,
@@ -122,7 +124,7 @@ export const keptTerms = (kept: CheckCampaign[]): BonusTerms[] =>
   }));
 
 /** The decision with each campaign's credit as its budget gave it: apply takes the budgets after deciding. */
-export function withTaken(decision: Decision, taken: { campaign_id: string; amount: number }[]): Decision {
+export function withBudgetsTaken(decision: Decision, taken: { campaign_id: string; amount: number }[]): Decision {
   const given = new Map(taken.map((t) => [t.campaign_id, t.amount]));
   const campaigns = decision.calc.campaigns.map((c) => ({ ...c, amount: given.get(c.campaignId) ?? 0 })).filter((c) => c.amount > 0 || c.terms.referral);
   return { calc: { ...decision.calc, campaigns }, effect: { ...decision.effect, campaigns: campaignChanges(campaigns, []) } };
@@ -172,10 +174,11 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     // Only a new check: one captured into later earned when it was applied, and keeps its day's rules (a capture
     // never earns more than the check did).
     expiredLot: member && !before ? expiredLotOf(caller, member, gathered.day, gathered.asOf) : null,
-    bonuses: member ? gathered.bonuses : [],
+    campaignTerms: member ? gathered.campaigns : [],
   });
-  // Both sides' entries of a referral carry the referee's reference: it is credited once while it stands.
-  if (member) calc.campaigns = calc.campaigns.map((c) => (c.terms.referral ? { ...c, reference: referralReference(member.record.id) } : c));
+  // Both sides' entries of a referral carry the referee's reference; its cashback is today's, not the check's day's.
+  const today = venueDay(gathered.asOf, caller.venue.timezone);
+  if (member) calc.campaigns = calc.campaigns.map((c) => (c.terms.referral ? { ...c, reference: referralReference(member.record.id), lotDay: today } : c));
   const countedBefore = before?.visit_min_paid !== null && before?.visit_min_paid !== undefined;
   const effect: Effect = {
     redeemed: calc.redeemed - Number(before?.redeemed ?? 0),

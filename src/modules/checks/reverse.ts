@@ -13,7 +13,7 @@ import * as tillMembers from '../members/till.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import { mulDiv } from './calculation.js';
 import { keyOf, missingTransaction } from './reads.js';
-import { takeBackReferrers } from './referrals.js';
+import { creditedReferrersOf, lockReferrers, takeBackReferrers } from './referrals.js';
 import * as repo from './repo.js';
 import type { Refund, RefundBody, Transaction } from './schemas.js';
 import { presentRefund, presentTransaction, reversalDisplay } from './view.js';
@@ -185,8 +185,10 @@ export async function voidTransaction(
     campaigns: credits.kept,
   };
   const transaction = presentTransaction(voided);
+  // The referrers before the write gives budgets back: members first, then campaigns.
+  await lockReferrers(trx, caller, creditedReferrersOf(row.campaigns));
   await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
-  await takeBackReferrers(trx, caller, row.campaigns, row.venue_day, at);
+  await takeBackReferrers(trx, caller, row.campaigns, at);
   return transaction;
 }
 

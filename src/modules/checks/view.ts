@@ -20,9 +20,22 @@ export interface PricedLine {
   rule: LineRule;
 }
 
-/** A check's campaign credits as the API shows them: each campaign's share alone. */
-export const presentCampaigns = (shares: (Pick<CampaignShare, 'campaignId' | 'name' | 'amount'>)[]): Transaction['campaigns'] =>
-  shares.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount }));
+/** Campaign credits as the API shows them: each campaign's share alone, those above 0. */
+const credits = (list: { campaign_id: string; name: string; amount: number }[]): Transaction['campaigns'] =>
+  list.filter((c) => c.amount > 0).map(({ campaign_id, name, amount }) => ({ campaign_id, name, amount }));
+
+/** A calculation's campaign shares as the API shows them. */
+export const presentCampaigns = (shares: Pick<CampaignShare, 'campaignId' | 'name' | 'amount'>[]): Transaction['campaigns'] =>
+  credits(shares.map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount })));
+
+/** A campaign's credit (or, with `sign` −1, what was taken back of it) as a receipt says it: money or stamps. */
+function campaignAmount(c: { unit: 'cashback' | 'stamps'; amount: number }, where: Caller['venue'], sign: 1 | -1): string {
+  if (c.unit === 'cashback') return formatSignedMoney(sign * c.amount, where);
+  return `${sign > 0 ? '+' : '−'}${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`;
+}
+
+/** What the receipt says of a check: its calculation, with campaign shares as credited (a capture's referrals too). */
+type CheckFigures = Omit<Calculation, 'campaigns'> & { campaigns: Pick<CampaignShare, 'name' | 'unit' | 'amount'>[] };
 
 export function presentLines(lines: PricedLine[], calc: Calculation): Transaction['line_items'] {
   return lines.map((line, i) => ({
@@ -45,14 +58,14 @@ export function presentLines(lines: PricedLine[], calc: Calculation): Transactio
  * The cashier line and receipt of a check: `before` is the member as the till sees them now, `after` as the
  * check leaves them (null for a check without a member).
  */
-export function checkDisplay(caller: Caller, calc: Calculation, before: Member | null, after: Member | null): Display {
+export function checkDisplay(caller: Caller, calc: CheckFigures, before: Member | null, after: Member | null): Display {
   const where = caller.venue;
   const money = (m: number) => formatMoney(m, where);
   const receipt: string[] = [];
   if (calc.discountAmount > 0) receipt.push(`Member discount: ${formatSignedMoney(-calc.discountAmount, where)}`);
   if (calc.redeemed > 0) receipt.push(`Cashback used: ${formatSignedMoney(-calc.redeemed, where)}`);
   if (after?.program_type === 'cashback') receipt.push(`Cashback earned: ${formatSignedMoney(calc.earned, where)}`);
-  for (const c of calc.campaigns.filter((share) => share.amount > 0)) receipt.push(`${c.name}: ${c.unit === 'cashback' ? formatSignedMoney(c.amount, where) : `+${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`);
+  for (const c of calc.campaigns.filter((share) => share.amount > 0)) receipt.push(`${c.name}: ${campaignAmount(c, where, 1)}`);
   // A backdated check (D20): what its day earned would have expired already, so it earns nothing and says why.
   if (calc.expiredLot) {
     const { day, expiresOn } = calc.expiredLot;
@@ -95,7 +108,7 @@ export function reversalDisplay(
       `${what.amountLine}: ${formatSignedMoney(-what.amount, where)}`,
       ...(what.redeemedReturned > 0 ? [`Cashback returned: ${formatSignedMoney(what.redeemedReturned, where)}`] : []),
       ...(what.earnedReversed > 0 ? [`Cashback taken back: ${formatSignedMoney(-what.earnedReversed, where)}`] : []),
-      ...what.campaignsReversed.map((c) => `${c.name} taken back: ${c.unit === 'cashback' ? formatSignedMoney(-c.amount, where) : `−${c.amount} ${c.amount === 1 ? 'stamp' : 'stamps'}`}`),
+      ...what.campaignsReversed.map((c) => `${c.name} taken back: ${campaignAmount(c, where, -1)}`),
       ...(what.visitReversed ? ['The check no longer counts as a visit'] : []),
       ...(what.stampsReversed > 0 ? [`Stamps taken back: −${what.stampsReversed}`] : []),
       ...(balance !== null ? [`Cashback balance: ${formatMoney(balance, where)}`] : []),
@@ -115,7 +128,7 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
     member_id: row.member_id,
     status: row.status,
     line_items: row.line_items as Transaction['line_items'],
-    campaigns: row.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
+    campaigns: credits(row.campaigns),
     subtotal: Number(row.subtotal),
     discount_amount: Number(row.discount_amount),
     redeemed: Number(row.redeemed),
@@ -141,7 +154,7 @@ export function presentRefund(row: repo.RefundRow, transaction: Transaction, dis
     amount: Number(row.amount),
     earned_reversed: Number(row.earned_reversed),
     redeemed_returned: Number(row.redeemed_returned),
-    campaigns_reversed: row.campaigns_reversed.map((c) => ({ campaign_id: c.campaign_id, name: c.name, amount: c.amount })),
+    campaigns_reversed: credits(row.campaigns_reversed),
     transaction,
     livemode: row.livemode,
     created_at: formatTimestamp(row.created_at),

@@ -17,8 +17,6 @@ import * as repo from './repo.js';
 export interface CreditPlace extends LedgerPlace {
   timezone: string;
   now: Date;
-  /** The venue day whose lot cashback goes into (and comes out of first); default: the place's today. */
-  day?: string;
 }
 
 /** What a member's program counts a campaign's credit in; null: a program without a balance (visit discount, VIP). */
@@ -47,7 +45,7 @@ export async function creditCampaigns(
   const read = await readTogether(trx, { held: repo.heldRead(trx, place.chainId, member.id, place.now), lots: lotsRepo.lotsRead(place.chainId, member.id) });
   const { lots } = settle({ ...member, held: read.held }, program, { venueId: place.venueId, zoneOf: () => place.timezone }, read.lots, place.now);
   const cashback = unit === 'amount' ? credits.reduce((sum, c) => sum + c.amount, 0) : 0;
-  const day = place.day ?? venueDay(place.now, place.timezone);
+  const day = venueDay(place.now, place.timezone);
   const write = lotsWrite(trx, place, member.id, lots, cashback > 0 ? [{ credit: cashback, day }] : cashback < 0 ? [{ debit: -cashback, day }] : [], request);
   const entries = credits.map((c) => ({
     memberId: member.id,

@@ -154,6 +154,25 @@ describe('bonus campaigns: what a check gets', () => {
     expect(ok(await live.post('/api/v1/checks', dinner(liveMember.id)), 'live').body.campaigns).toEqual([]);
   });
 
+  it('a line of a category earning 0 % gets no bonus, and neither does a check backdated past its cashback’s expiry', async () => {
+    const venue = await createVenue(t, { currency: 'EUR', locale: 'en-IE', country: 'IE' });
+    await createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 3 }], cashback_expires_after_days: 30 } });
+    const api = client(t, (await createKey(t, venue)).secret);
+    ok(await api.put('/api/v1/catalog/categories/water', { name: 'Water' }), 'category');
+    await setCategoryRules(t.db, venue.chainId, 'water', { cashback_percent: 0 });
+    ok(await api.post('/api/v1/campaigns', { name: 'Bonus', type: 'bonus', percent: 5 }), 'campaign');
+    const member = await enrol(api);
+    const water = { name: 'Water', category: 'water', quantity: 1, unit_price: 2_000 };
+    const steak = { name: 'Steak', quantity: 1, unit_price: 2_000 };
+    const today = ok(await api.post('/api/v1/checks', { external_id: `W-${++n}`, member_id: member.id, line_items: [water, steak] }), 'today').body;
+    expect([today.earned, today.campaigns[0].amount]).toEqual([60, 100]);
+    const closedAt = new Date(t.clock.now().getTime() - 40 * 86_400_000).toISOString();
+    for (const line of [water, steak]) {
+      const old = ok(await api.post('/api/v1/checks', { external_id: `W-${++n}`, member_id: member.id, closed_at: closedAt, line_items: [line] }), 'backdated').body;
+      expect([old.earned, old.campaigns]).toEqual([0, []]);
+    }
+  });
+
   it('max_per_member 1: the second check gets nothing', async () => {
     const { api } = await tokyoVenue();
     ok(await api.post('/api/v1/campaigns', { name: 'Once', type: 'bonus', percent: 5, max_per_member: 1 }), 'campaign');

@@ -3,7 +3,7 @@
 import type { Schedule } from './schemas.js';
 
 /** A campaign that may credit a check, on its terms: what the check's calculation needs of it. */
-export interface BonusTerms {
+export interface CampaignTerms {
   campaignId: string;
   name: string;
   /** A referral's: what each side gets, and who referred the member (credited with this check when it qualifies). */
@@ -17,7 +17,7 @@ export interface BonusTerms {
 }
 
 /** A campaign as the check's gather reads it: its terms, its window, and what it gave the member so far. */
-export interface BonusRead {
+export interface CampaignRead {
   campaign_id: string;
   type: 'bonus' | 'referral';
   name: string;
@@ -31,7 +31,7 @@ export interface BonusRead {
   min_check_amount: number | null;
   room: number | null;
   max_per_member: number | null;
-  /** The member's credits from it so far (counted only where max_per_member is set). */
+  /** Its credits so far (counted only where max_per_member is set): the member's, or a referral's referrer's as a referrer. */
   given: number;
 }
 
@@ -66,16 +66,21 @@ export function inSchedule(schedule: Schedule | null, at: Date, timezone: string
   return (on(day) && minute >= from) || (on(dayBefore) && minute < to);
 }
 
-/** The campaigns that hold for a check at `at` (its closing time) in the venue's time zone, below their max_per_member. */
-export function bonusesAt(read: BonusRead[], at: Date, timezone: string): BonusTerms[] {
+/**
+ * The campaigns that hold for a check at `at` (its closing time) in the venue's time zone: bonuses in their window and
+ * below their max_per_member; referrals, whose referrer gets nothing more once at max_per_member (the referee still
+ * gets their share).
+ */
+export function campaignsAt(read: CampaignRead[], at: Date, timezone: string): CampaignTerms[] {
+  const atMost = (b: CampaignRead) => b.max_per_member !== null && b.given >= b.max_per_member;
   return read
-    .filter((b) => (b.max_per_member === null || b.given < b.max_per_member) && inSchedule(b.schedule, at, timezone))
+    .filter((b) => (b.type === 'referral' || !atMost(b)) && inSchedule(b.schedule, at, timezone))
     .map((b) => ({
       campaignId: b.campaign_id,
       name: b.name,
       referral:
         b.type === 'referral'
-          ? { refereeAmount: Number(b.referee_amount ?? 0), referrerAmount: Number(b.referrer_amount ?? 0), referrerId: b.referrer_id! }
+          ? { refereeAmount: Number(b.referee_amount ?? 0), referrerAmount: atMost(b) ? 0 : Number(b.referrer_amount ?? 0), referrerId: b.referrer_id! }
           : null,
       percentBp: b.percent_bp,
       stampsMultiplier: b.stamps_multiplier,
