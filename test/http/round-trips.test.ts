@@ -86,7 +86,7 @@ describe('round trips', () => {
     expect([sent[0], sent[4]].map((q) => q?.toLowerCase())).toEqual(['begin', 'commit']);
   });
 
-  it('with two bonus campaigns that apply, a check is 6 statements: the budgets are taken, after the lock and the gather, in one more', async () => {
+  it('with two bonus campaigns that apply, a check is still 5 statements: credits whose budgets have ample room are taken by the write itself', async () => {
     const { api, check } = await tillSetUp();
     await api.post('/api/v1/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5, budget: 1_000_000 });
     await api.post('/api/v1/campaigns', { name: 'Wine week', type: 'bonus', percent: 2, categories: ['wine'] });
@@ -99,6 +99,20 @@ describe('round trips', () => {
       return res;
     });
     expect(applied!.campaigns).toHaveLength(2);
+    expect(sent, sent.join('\n')).toHaveLength(5);
+    expect(sent[3]).toMatch(/update campaigns/);
+  });
+
+  it('a check taking from a budget near its end is 6 statements: the budgets are locked and taken, what is left, in one more', async () => {
+    const { api, check } = await tillSetUp();
+    await api.post('/api/v1/campaigns', { name: 'Last of it', type: 'bonus', percent: 5, budget: 1_000 });
+    let applied: { campaigns: unknown[] } | undefined;
+    const sent = await sentBy(async () => {
+      const res = await api.post('/api/v1/checks', check());
+      applied = res.body;
+      return res;
+    });
+    expect(applied!.campaigns).toHaveLength(1);
     expect(sent, sent.join('\n')).toHaveLength(6);
     expect(sent[3]).toMatch(/for update/);
   });

@@ -185,14 +185,20 @@ export async function takeWanted(db: Db, chainId: string, wanted: { id: string; 
   return rows.map((r) => ({ ...r, taken: Number(r.taken) }));
 }
 
-/** Gives back to each campaign what a reversal took back of its credits, as a step of the reversal's write (rows locked in id order). */
-export function giveBackStep(chainId: string, back: { id: string; amount: number }[], at: Date): WriteStep {
+/** A campaign's `spent` as a write left it, with its budget. */
+export type SpentRow = Pick<CampaignRow, 'id' | 'spent' | 'budget'>;
+
+/**
+ * Adds to each campaign's `spent` (a credit) or takes from it (a reversal), as a step of a larger write, the rows
+ * locked in id order; the check constraint refuses passing a budget, so the whole write fails rather than exceed it.
+ */
+export function spentStep(chainId: string, changes: { id: string; amount: number }[], at: Date): WriteStep {
   return {
-    name: 'campaigns_given_back',
-    query: sql`update campaigns c set spent = c.spent - b.amount, updated_at = ${at}
-      from (select id from campaigns where chain_id = ${chainId} and id = any(${back.map((b) => b.id)}::uuid[]) order by id for update) l,
-        jsonb_to_recordset(${JSON.stringify(back)}::jsonb) as b(id uuid, amount bigint)
-      where c.chain_id = ${chainId} and c.id = l.id and b.id = l.id returning c.id`,
+    name: 'campaigns_spent',
+    query: sql`update campaigns c set spent = c.spent + s.amount, updated_at = ${at}
+      from (select id from campaigns where chain_id = ${chainId} and id = any(${changes.map((s) => s.id)}::uuid[]) order by id for update) l,
+        jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as s(id uuid, amount bigint)
+      where c.chain_id = ${chainId} and c.id = l.id and s.id = l.id returning c.id, c.spent, c.budget`,
   };
 }
 

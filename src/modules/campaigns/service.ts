@@ -15,7 +15,7 @@ import * as repo from './repo.js';
 import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
 
 export { campaignsAt, type CampaignTerms } from './check-terms.js';
-export { referralReference } from './repo.js';
+export { referralReference, type SpentRow } from './repo.js';
 
 const LIST_URL = '/v1/campaigns';
 
@@ -309,32 +309,59 @@ export function checkCampaignsRead(where: Omit<repo.CreditPlace, 'now'> & { venu
 const emptiedNow = (row: repo.TakenRow) => row.taken > 0 && row.budget !== null && row.spent === row.budget;
 
 /**
- * Takes what a check's campaigns credit from their budgets, under the member's lock already held: each gets what it
- * wants or what its budget has left (the last check gets what is left). Returns the credits as taken and the events
- * of the budgets this emptied, as steps of the check's write.
+ * How far a budget's room (as the check's gather read it) must pass what a check wants of it for the credit to be
+ * written with the check alone: other checks taking from it at the same moment would have to be this many to empty it.
+ */
+const AMPLE_ROOM = 100;
+
+/** How a check takes its campaigns' budgets: what they credit, the steps of its write, and what to do after it. */
+export interface CheckTake {
+  credits: CampaignCredit[];
+  steps: WriteStep[];
+  /** The step whose rows `afterWrite` wants; none: nothing to do after the write. */
+  returning?: string;
+}
+
+/**
+ * Takes what a check's campaigns credit from their budgets, under the member's lock already held. Where every budget
+ * had ample room (`room`: budget − spent as the gather read it; null: no budget), the credits are written as wanted by
+ * the check's own write, whose row locks are then held only until its commit (a budget passed after all fails the
+ * write, and the transaction runs again). Else the rows are locked in id order in a statement of their own, each
+ * gives what is wanted or what is left (the last check gets what is left), and the check answers with that.
  */
 export async function takeForCheck(
   trx: Db,
   where: repo.CreditPlace,
-  wanted: CampaignCredit[],
+  wanted: (CampaignCredit & { room: number | null })[],
   request: EventRequest,
-): Promise<{ credits: CampaignCredit[]; steps: WriteStep[] }> {
+): Promise<CheckTake> {
   if (wanted.length === 0) return { credits: [], steps: [] };
-  const rows = await repo.takeWanted(trx, where.chainId, wanted.map((w) => ({ id: w.campaign_id, amount: w.amount })), where.now);
+  const credits = wanted.map(({ room: _, ...credit }) => credit);
+  if (wanted.every((w) => w.room === null || w.room >= AMPLE_ROOM * w.amount)) {
+    return { credits, steps: [repo.spentStep(where.chainId, credits.map((c) => ({ id: c.campaign_id, amount: c.amount })), where.now)], returning: 'campaigns_spent' };
+  }
+  const rows = await repo.takeWanted(trx, where.chainId, credits.map((w) => ({ id: w.campaign_id, amount: w.amount })), where.now);
   const taken = new Map(rows.map((r) => [r.id, r.taken]));
   const emptied = rows.filter(emptiedNow);
   return {
-    credits: wanted.map((w) => ({ ...w, amount: taken.get(w.campaign_id) ?? 0 })),
+    credits: credits.map((w) => ({ ...w, amount: taken.get(w.campaign_id) ?? 0 })),
     steps: emptied.flatMap(({ taken: _, ...row }, i) =>
       eventSteps(trx, { chainId: where.chainId, venueId: where.venueId, type: 'campaign.budget_exhausted', livemode: where.livemode, object: presentCampaign(row, where.now), request }, `exhausted_${i}`),
     ),
   };
 }
 
+/** After a check's write that took the credits with it (CheckTake.returning): announces the budgets it emptied. */
+export async function announceEmptied(trx: Db, where: repo.CreditPlace, written: repo.SpentRow[]): Promise<void> {
+  for (const row of written) {
+    if (row.budget !== null && row.spent === row.budget) await announceExhausted(trx, where, (await repo.findCampaign(trx, where.chainId, row.id))!, null);
+  }
+}
+
 /** Gives back to the campaigns what a void or refund took back of their credits, as a step of its write; none for nothing. */
 export function giveBackSteps(chainId: string, back: { campaign_id: string; amount: number }[], at: Date): WriteStep[] {
-  const given = back.filter((b) => b.amount > 0).map((b) => ({ id: b.campaign_id, amount: b.amount }));
-  return given.length ? [repo.giveBackStep(chainId, given, at)] : [];
+  const given = back.filter((b) => b.amount > 0).map((b) => ({ id: b.campaign_id, amount: -b.amount }));
+  return given.length ? [repo.spentStep(chainId, given, at)] : [];
 }
 
 /** `ledger verify`: every campaign's `spent` against its ledger entries; empty when all agree. */

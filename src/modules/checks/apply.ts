@@ -265,7 +265,8 @@ export async function applyCheck(
   const wanted = decide(caller, gathered, lines, body.redeem_amount);
   // The campaigns' budgets are taken after the members' locks, as every credit takes them: the last check gets what is left.
   await lockReferrers(trx, caller, referrersOf(wanted.calc.campaigns));
-  const taken = await campaigns.takeForCheck(trx, { ...caller, now: at }, presentCampaigns(wanted.calc.campaigns), request);
+  const budgets = { ...caller, now: at };
+  const taken = await campaigns.takeForCheck(trx, budgets, wanted.calc.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount, room: c.terms.room })), request);
   const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
@@ -304,10 +305,15 @@ export async function applyCheck(
     campaigns: await creditReferrers(trx, caller, keptCampaigns(calc.campaigns), calc.campaigns, at, request),
   };
   const transaction = presentTransaction(row);
-  await writeTogether(trx, [
-    ...effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request),
-    ...taken.steps,
-    ...(key ? [key.recordStep(trx, transaction)] : []),
-  ]);
+  const written = await writeTogether<campaigns.SpentRow>(
+    trx,
+    [
+      ...effectSteps(trx, caller, at, gathered, decision, lots, repo.insertStep(trx, row), 'transaction.completed', transaction, request),
+      ...taken.steps,
+      ...(key ? [key.recordStep(trx, transaction)] : []),
+    ],
+    taken.returning,
+  );
+  await campaigns.announceEmptied(trx, budgets, written);
   return { transaction, replayed: false };
 }

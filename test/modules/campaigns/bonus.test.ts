@@ -7,8 +7,10 @@ import { setCategoryRules } from '../../../src/modules/catalogue/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, type Response } from '../../support/http.js';
+import { needs } from '../../support/services.js';
 
-const t = useTestApp();
+const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000 } });
+const postgres = await needs('postgres');
 
 function ok(res: Response, what: string): Response {
   if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -243,6 +245,41 @@ describe('bonus campaigns: reversals and budgets', () => {
     expect(next.campaigns[0].amount).toBe(100);
     expect((await campaignOf(api, campaign.id)).spent).toBe(1_050);
     expect(await eventsOf(venue.chainId, 'campaign.budget_exhausted')).toHaveLength(2);
+  });
+
+  postgres.it('150 checks at once against a budget of exactly 100 of them, ample for each when they begin: 100 get 1.00, 50 nothing, spent = budget = the credits, exhausted once', async () => {
+    const { venue, api } = await tokyoVenue();
+    const campaign = ok(await api.post('/api/v1/campaigns', { name: 'Ample', type: 'bonus', percent: 10, budget: 10_000 }), 'campaign').body;
+    const members = await Promise.all(Array.from({ length: 150 }, () => enrol(api)));
+    const lunch = (memberId: string) => ({ external_id: `O-${++n}`, member_id: memberId, line_items: [{ name: 'Lunch', quantity: 1, unit_price: 1_000 }] });
+    const applied = await Promise.all(members.map(async (m) => ok(await api.post('/api/v1/checks', lunch(m.id)), 'check').body));
+    const credits = applied.map((a) => a.campaigns[0]?.amount ?? 0);
+    expect([credits.filter((c) => c === 100).length, credits.filter((c) => c === 0).length]).toEqual([100, 50]);
+    expect((await campaignOf(api, campaign.id)).spent).toBe(10_000);
+    const { rows } = await sql<{ total: string | number }>`select coalesce(sum(cashback), 0) as total from ledger_entries
+      where chain_id = ${venue.chainId} and campaign_id = ${campaign.id}`.execute(t.db);
+    expect(Number(rows[0]!.total)).toBe(10_000);
+    expect(await eventsOf(venue.chainId, 'campaign.budget_exhausted')).toHaveLength(1);
+  }, 120_000);
+
+  postgres.it('a check that read ample room while another took nearly all of it meets the budget constraint, runs again, and gets what is left: 50', async () => {
+    const { api } = await tokyoVenue();
+    const campaign = ok(await api.post('/api/v1/campaigns', { name: 'Race', type: 'bonus', percent: 10, budget: 100_000 }), 'campaign').body;
+    const member = await enrol(api);
+    const lunch = { external_id: `X-${++n}`, member_id: member.id, line_items: [{ name: 'Lunch', quantity: 1, unit_price: 1_000 }] };
+    let answer: Response | undefined;
+    // Another writer holds the campaign's row, about to leave 50 of the budget: the check reads the room before it commits.
+    await t.db.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await sql`update campaigns set spent = budget - 50 where id = ${campaign.id}`.execute(conn);
+      const sent = api.post('/api/v1/checks', lunch).then((res) => (answer = res));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(answer).toBeUndefined(); // waiting for the row
+      await sql`commit`.execute(conn);
+      await sent;
+    });
+    expect(ok(answer!, 'check').body.campaigns).toEqual([{ campaign_id: campaign.id, name: 'Race', amount: 50 }]);
+    expect((await campaignOf(api, campaign.id)).spent).toBe(100_000);
   });
 
   it('calculate shows what the budget has left: 40 of a 100 bonus', async () => {
