@@ -1,4 +1,6 @@
-// SQL for campaigns: a chain's rows, by id, newest first.
+// SQL for campaigns: a chain's rows, by id, newest first; budgets taken and given back. A campaign with a budget keeps
+// `spent` on its row (locked while it is taken from); one without is never written by a credit, and its `spent` is
+// what the ledger's entries naming it add up to, summed when it is read (no row every check of a chain waits for).
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { keysetPage } from '../../db/keyset.js';
@@ -16,15 +18,26 @@ export interface CreditPlace {
   now: Date;
 }
 
+/** Every column of a campaign but `spent`, which `spentOf` gives. */
+const COLUMNS = [
+  'chain_id', 'id', 'name', 'type', 'status', 'venue_ids', 'starts_at', 'ends_at', 'budget', 'max_per_member', 'schedule', 'percent_bp',
+  'stamps_multiplier', 'categories', 'min_check_amount', 'amount', 'stamps', 'referrer_amount', 'referee_amount', 'livemode', 'created_at', 'updated_at',
+] as const;
+
+/** What a campaign has credited, less what reversals took back: its row's, or its entries' sum when it has no budget. */
+const spentOf = sql<number>`case when campaigns.budget is null then coalesce((select sum(l.cashback + l.stamps) from ledger_entries l
+  where l.chain_id = campaigns.chain_id and l.campaign_id = campaigns.id), 0) else campaigns.spent end::bigint`;
+
+const campaignRows = (db: Db) => db.selectFrom('campaigns').select([...COLUMNS, spentOf.as('spent')]);
+
 export async function insertCampaign(db: Db, row: Insertable<CampaignsTable>): Promise<CampaignRow> {
-  return db.insertInto('campaigns').values(row).returningAll().executeTakeFirstOrThrow();
+  await db.insertInto('campaigns').values(row).execute();
+  return (await findCampaign(db, row.chain_id, row.id))!;
 }
 
 /** The campaign, locked to the end of the transaction with `forUpdate` (an update reads what it changes). */
 export async function findCampaign(db: Db, chainId: string, id: string, forUpdate = false): Promise<CampaignRow | undefined> {
-  return db
-    .selectFrom('campaigns')
-    .selectAll()
+  return campaignRows(db)
     .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .$if(forUpdate, (q) => q.forUpdate())
@@ -33,9 +46,7 @@ export async function findCampaign(db: Db, chainId: string, id: string, forUpdat
 
 /** `limit + 1` rows, newest first; `status` as stored (a campaign past its end is still stored as it was set). */
 export async function listCampaigns(db: Db, chainId: string, page: Page, filter: { type?: CampaignRow['type']; livemode?: boolean }): Promise<CampaignRow[]> {
-  return db
-    .selectFrom('campaigns')
-    .selectAll()
+  return campaignRows(db)
     .where('chain_id', '=', chainId)
     .$if(filter.type !== undefined, (q) => q.where('type', '=', filter.type!))
     .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
@@ -44,7 +55,8 @@ export async function listCampaigns(db: Db, chainId: string, page: Page, filter:
 }
 
 export async function updateCampaign(db: Db, chainId: string, id: string, changes: Updateable<CampaignsTable>): Promise<CampaignRow> {
-  return db.updateTable('campaigns').set(changes).where('chain_id', '=', chainId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  await db.updateTable('campaigns').set(changes).where('chain_id', '=', chainId).where('id', '=', id).execute();
+  return (await findCampaign(db, chainId, id))!;
 }
 
 /**
@@ -71,7 +83,7 @@ export async function lockCrediting(db: Db, where: CreditPlace, type: CampaignRo
     .execute();
 }
 
-/** Adds what a credit took to `spent` (the row is locked): the check constraint refuses passing the budget. */
+/** Adds what a credit took to a budgeted campaign's `spent` (the row is locked): the check constraint refuses passing the budget. */
 export async function addSpent(db: Db, chainId: string, id: string, taken: number, at: Date): Promise<CampaignRow> {
   return db
     .updateTable('campaigns')
@@ -171,12 +183,13 @@ export function checkCampaignsJson(where: Omit<CreditPlace, 'now'> & { venueId: 
 export type TakenRow = CampaignRow & { taken: number };
 
 /**
- * Takes from each campaign what is wanted of it, or what its budget has left when less, in one statement: the rows
- * locked in id order (as every credit locks them), `spent` raised. Returns each row after, with what it gave.
+ * Takes from each budgeted campaign what is wanted of it, or what its budget has left when less, in one statement: the
+ * rows locked in id order (as every credit locks them), `spent` raised. Returns each row after, with what it gave.
  */
 export async function takeWanted(db: Db, chainId: string, wanted: { id: string; amount: number }[], at: Date): Promise<TakenRow[]> {
   const { rows } = await sql<TakenRow>`with locked as (
-      select id, budget, spent from campaigns where chain_id = ${chainId} and id = any(${wanted.map((w) => w.id)}::uuid[]) order by id for update),
+      select id, budget, spent from campaigns where chain_id = ${chainId} and id = any(${wanted.map((w) => w.id)}::uuid[]) and budget is not null
+      order by id for update),
     wanted as (select * from jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) as w(id uuid, amount bigint))
     update campaigns c set spent = c.spent + least(w.amount, coalesce(l.budget - l.spent, w.amount)), updated_at = ${at}
     from locked l join wanted w on w.id = l.id
@@ -189,14 +202,16 @@ export async function takeWanted(db: Db, chainId: string, wanted: { id: string; 
 export type SpentRow = Pick<CampaignRow, 'id' | 'spent' | 'budget'>;
 
 /**
- * Adds to each campaign's `spent` (a credit) or takes from it (a reversal), as a step of a larger write, the rows
- * locked in id order; the check constraint refuses passing a budget, so the whole write fails rather than exceed it.
+ * Adds to each budgeted campaign's `spent` (a credit) or takes from it (a reversal), as a step of a larger write, the
+ * rows locked in id order; the check constraint refuses passing a budget, so the whole write fails rather than exceed
+ * it. A campaign without a budget is left alone: its entries are its spent.
  */
 export function spentStep(chainId: string, changes: { id: string; amount: number }[], at: Date): WriteStep {
   return {
     name: 'campaigns_spent',
     query: sql`update campaigns c set spent = c.spent + s.amount, updated_at = ${at}
-      from (select id from campaigns where chain_id = ${chainId} and id = any(${changes.map((s) => s.id)}::uuid[]) order by id for update) l,
+      from (select id from campaigns where chain_id = ${chainId} and id = any(${changes.map((s) => s.id)}::uuid[]) and budget is not null
+        order by id for update) l,
         jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as s(id uuid, amount bigint)
       where c.chain_id = ${chainId} and c.id = l.id and s.id = l.id returning c.id, c.spent, c.budget`,
   };
@@ -210,13 +225,13 @@ export interface SpentDifference {
   ledger: number;
 }
 
-/** Every campaign's `spent` against the sum of the ledger entries naming it (credits less what reversals took back). */
+/** Every budgeted campaign's `spent` against the sum of the ledger entries naming it (credits less what reversals took back). */
 export async function spentDifferences(db: Db, chainId?: string): Promise<SpentDifference[]> {
   const { rows } = await sql<SpentDifference>`
     select c.chain_id, c.id as campaign_id, c.spent::bigint as stored, coalesce(l.total, 0)::bigint as ledger from campaigns c
     left join (select chain_id, campaign_id, sum(cashback + stamps) as total from ledger_entries where campaign_id is not null group by chain_id, campaign_id) l
       on l.chain_id = c.chain_id and l.campaign_id = c.id
-    where c.spent <> coalesce(l.total, 0) ${chainId ? sql`and c.chain_id = ${chainId}` : sql``}
+    where c.budget is not null and c.spent <> coalesce(l.total, 0) ${chainId ? sql`and c.chain_id = ${chainId}` : sql``}
     order by c.chain_id, c.id`.execute(db);
   return rows.map((r) => ({ ...r, stored: Number(r.stored), ledger: Number(r.ledger) }));
 }

@@ -228,6 +228,10 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
       throw parameterInvalid(field, `A campaign's unit is set when it is created (${field} can be changed, not set or removed); create a new campaign for the other unit.`);
     }
   }
+  // Its budget's row is written by every credit, a campaign without one never: which of the two it is stays as created.
+  if ((before.budget === null) !== (settings.budget === null)) {
+    throw parameterInvalid('budget', 'A campaign keeps a budget, or goes without one, as it was created (a budget can be raised or lowered); create a new campaign for the other.');
+  }
   // A venue's key may change a campaign of its own venue only: what it was as well as what it becomes.
   checkKeyVenue(caller, before.venue_ids);
   checkKeyVenue(caller, settings.venue_ids);
@@ -281,9 +285,10 @@ async function takeFrom(
   for (const row of rows) {
     const wanted = row[unit]!;
     const taken = row.budget === null ? wanted : Math.min(wanted, row.budget - row.spent);
-    const after = await repo.addSpent(trx, where.chainId, row.id, taken, where.now);
     credits.push({ campaign_id: row.id, name: row.name, amount: taken, ...(reference ? { reference } : {}) });
-    if (after.budget !== null && after.spent === after.budget) await announceExhausted(trx, where, after, request);
+    if (row.budget === null) continue;
+    const after = await repo.addSpent(trx, where.chainId, row.id, taken, where.now);
+    if (after.spent === after.budget) await announceExhausted(trx, where, after, request);
   }
   return credits;
 }
@@ -318,7 +323,7 @@ const AMPLE_ROOM = 100;
 export interface CheckTake {
   credits: CampaignCredit[];
   steps: WriteStep[];
-  /** The step whose rows `afterWrite` wants; none: nothing to do after the write. */
+  /** The step of the write whose rows announceEmptied wants afterwards; none: nothing to announce. */
   returning?: string;
 }
 
@@ -335,16 +340,18 @@ export async function takeForCheck(
   wanted: (CampaignCredit & { room: number | null })[],
   request: EventRequest,
 ): Promise<CheckTake> {
-  if (wanted.length === 0) return { credits: [], steps: [] };
   const credits = wanted.map(({ room: _, ...credit }) => credit);
+  // A campaign without a budget takes nothing from a row: its credits are its spent.
+  const budgeted = wanted.filter((w) => w.room !== null).map((w) => ({ id: w.campaign_id, amount: w.amount }));
+  if (budgeted.length === 0) return { credits, steps: [] };
   if (wanted.every((w) => w.room === null || w.room >= AMPLE_ROOM * w.amount)) {
-    return { credits, steps: [repo.spentStep(where.chainId, credits.map((c) => ({ id: c.campaign_id, amount: c.amount })), where.now)], returning: 'campaigns_spent' };
+    return { credits, steps: [repo.spentStep(where.chainId, budgeted, where.now)], returning: 'campaigns_spent' };
   }
-  const rows = await repo.takeWanted(trx, where.chainId, credits.map((w) => ({ id: w.campaign_id, amount: w.amount })), where.now);
+  const rows = await repo.takeWanted(trx, where.chainId, budgeted, where.now);
   const taken = new Map(rows.map((r) => [r.id, r.taken]));
   const emptied = rows.filter(emptiedNow);
   return {
-    credits: credits.map((w) => ({ ...w, amount: taken.get(w.campaign_id) ?? 0 })),
+    credits: wanted.map(({ room, ...w }) => ({ ...w, amount: room === null ? w.amount : (taken.get(w.campaign_id) ?? 0) })),
     steps: emptied.flatMap(({ taken: _, ...row }, i) =>
       eventSteps(trx, { chainId: where.chainId, venueId: where.venueId, type: 'campaign.budget_exhausted', livemode: where.livemode, object: presentCampaign(row, where.now), request }, `exhausted_${i}`),
     ),
@@ -373,7 +380,8 @@ export async function verifySpent(db: Db, chainId?: string): Promise<repo.SpentD
  * The referrer's side of a referral the referee's check qualified for (`wanted`: its amount, with the referral's
  * reference), taken after the referee's side: what the budget has left when less.
  */
-export async function takeForReferrer(trx: Db, where: repo.CreditPlace, wanted: CampaignCredit, request: EventRequest): Promise<CampaignCredit[]> {
+export async function takeForReferrer(trx: Db, where: repo.CreditPlace, wanted: CampaignCredit, budgeted: boolean, request: EventRequest): Promise<CampaignCredit[]> {
+  if (!budgeted) return [wanted];
   const [row] = await repo.takeWanted(trx, where.chainId, [{ id: wanted.campaign_id, amount: wanted.amount }], where.now);
   if (!row) return [];
   const { taken, ...after } = row;

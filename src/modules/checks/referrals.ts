@@ -40,7 +40,8 @@ export const creditedReferrersOf = (kept: CheckCampaign[]): string[] => kept.fla
 export async function creditReferrers(trx: Db, caller: PlaceCaller, kept: CheckCampaign[], shares: CampaignShare[], at: Date, request: EventRequest): Promise<CheckCampaign[]> {
   const out: CheckCampaign[] = [];
   for (const c of kept) {
-    const referral = shares.find((s) => s.campaignId === c.campaign_id)?.terms.referral;
+    const share = shares.find((s) => s.campaignId === c.campaign_id);
+    const referral = share?.terms.referral;
     if (!c.referral || !referral?.referrerAmount) {
       if (c.amount > 0) out.push(c);
       continue;
@@ -48,7 +49,7 @@ export async function creditReferrers(trx: Db, caller: PlaceCaller, kept: CheckC
     const wanted = { campaign_id: c.campaign_id, name: c.name, amount: referral.referrerAmount, reference: c.reference! };
     const where = placeOf(caller, at);
     const [given] = await members.creditCampaigns(trx, where, referral.referrerId, (unit) =>
-      unit === 'amount' ? campaigns.takeForReferrer(trx, where, wanted, request) : Promise.resolve([]),
+      unit === 'amount' ? campaigns.takeForReferrer(trx, where, wanted, share!.terms.room !== null, request) : Promise.resolve([]),
     request);
     if (given) out.push({ ...c, referrer: { member_id: referral.referrerId, amount: given.amount } });
     else if (c.amount > 0) out.push(c);

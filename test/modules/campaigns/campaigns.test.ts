@@ -241,6 +241,17 @@ describe('campaigns', () => {
     expect((await api.patch(`/api/v1/campaigns/${id}`, { budget: 4_000 })).body).toMatchObject({ budget: 4_000, spent: 4_000 });
   });
 
+  it('a campaign keeps a budget, or goes without one, as created: PATCH budget null, or a budget on one without, is 400 budget', async () => {
+    const { api } = await chainKey();
+    const budgeted = (await api.post('/api/v1/campaigns', HAPPY_HOUR)).body;
+    expect(expectError(await api.patch(`/api/v1/campaigns/${budgeted.id}`, { budget: null }), 400, 'parameter_invalid').param).toBe('budget');
+    const { budget: _, ...unlimited } = HAPPY_HOUR;
+    const open = (await api.post('/api/v1/campaigns', unlimited)).body;
+    expect(open.budget).toBeNull();
+    expect(expectError(await api.patch(`/api/v1/campaigns/${open.id}`, { budget: 5_000 }), 400, 'parameter_invalid').param).toBe('budget');
+    expect((await api.patch(`/api/v1/campaigns/${budgeted.id}`, { budget: 20_000 })).body.budget).toBe(20_000);
+  });
+
   it('campaigns:read reads but cannot write; campaigns:write does both', async () => {
     const { venue } = await venueWithKey(t);
     const reader = client(t, (await createKey(t, venue, { scopes: ['campaigns:read'] })).secret);
