@@ -297,9 +297,10 @@ async function runMode(mode: Mode): Promise<ModeResult> {
     history[what] = historyPair(measured, `old_${what}`, `new_${what}`);
   }
 
-  progress.phase(`${label}: apply with two campaigns and without, interleaved`, config.warmupSeconds + config.durationSeconds + 0.7);
+  progress.phase(`${label}: apply with two campaigns, with one of them budgeted, and without, interleaved`, config.warmupSeconds + config.durationSeconds + 0.7);
   service.sampler.setLabel('campaigns_apply');
-  const campaigns = historyPair((await cannon(service.url, w.campaignPair(), config.concurrency, config.warmupSeconds, config.durationSeconds)).measured, 'campaigns_apply', 'plain_apply');
+  const sides = (await cannon(service.url, w.campaignSides(), config.concurrency, config.warmupSeconds, config.durationSeconds)).measured;
+  const campaigns = { unlimited: historyPair(sides, 'unlimited_apply', 'none_apply'), budgeted: historyPair(sides, 'budgeted_apply', 'none_apply') };
 
   const chains: ModeResult['chain_of_three_vs_chain_of_one'] = {};
   for (const what of ['lookup', 'apply'] as const) {

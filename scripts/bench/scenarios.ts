@@ -4,7 +4,7 @@
 // chain comparison's: look-ups and checks of a chain's members at each of its venues in turn.
 import type { BenchConfig } from './config.js';
 import type { Context, RequestSpec, Step } from './load.js';
-import { DISHES_PER_VENUE, PRODUCTS_PER_CHAIN, names, venueOfMember, memberOfPastCheck, type ComparisonChain, type SeedResult, type VenueSeed } from './seed.js';
+import { CAMPAIGN_SIDES, DISHES_PER_VENUE, PRODUCTS_PER_CHAIN, names, venueOfMember, memberOfPastCheck, type ComparisonChain, type SeedResult, type VenueSeed } from './seed.js';
 import { prng } from './stats.js';
 
 export interface Scenario {
@@ -235,18 +235,18 @@ export class Workload {
   }
 
   /**
-   * Checks (as the apply scenario sends them) of the venue with two campaigns and of its twin without, alternating
-   * request by request on the same connections, random members of each.
+   * Checks (as the apply scenario sends them) of the venues of the campaign comparison in turn, request by request on
+   * the same connections, random members of each: kinds `<side>_apply`.
    */
-  campaignPair(): Step[] {
+  campaignSides(): Step[] {
     let turn = 0;
     return [
       {
         make: () => {
-          const side = turn++ % 2 === 0 ? 'with' : 'without';
-          const venue = this.seeded.campaignPair[side].venues[0]!;
+          const side = CAMPAIGN_SIDES[turn++ % CAMPAIGN_SIDES.length]!;
+          const venue = this.seeded.campaignSides[side].venues[0]!;
           const spec = this.apply({ venue, card: names.campaignCard(side, Math.floor(this.rnd() * this.config.chainMembers)) });
-          return { ...spec, kind: side === 'with' ? 'campaigns_apply' : 'plain_apply' };
+          return { ...spec, kind: `${side}_apply` };
         },
       },
     ];

@@ -35,8 +35,11 @@ export interface SeedResult {
   historyVenue: number[];
   /** A chain of three venues and a chain of one, as many members each, with the same past checks per member. */
   chains: { three: ComparisonChain; one: ComparisonChain };
-  /** Two chains of one alike but for two active bonus campaigns (one with a budget) in `with` (D22). */
-  campaignPair: { with: ComparisonChain; without: ComparisonChain };
+  /**
+   * Chains of one alike but for their campaigns (D22): two active bonuses without a budget (`unlimited`), two of which
+   * one has a budget (`budgeted`: every check takes from its row), and none.
+   */
+  campaignSides: Record<CampaignSide, ComparisonChain>;
   counts: Record<string, number>;
 }
 
@@ -46,14 +49,18 @@ export const names = {
   card: (i: number) => `C${i}`,
   /** Member i of the comparison's chain of `venues`: cards of the same length on both sides. */
   chainCard: (venues: number, i: number) => `K${venues}-${i}`,
-  /** Member i of the venue with campaigns, or of its twin without. */
-  campaignCard: (side: 'with' | 'without', i: number) => `${side === 'with' ? 'CW' : 'CN'}-${i}`,
+  /** Member i of a venue of the campaign comparison. */
+  campaignCard: (side: CampaignSide, i: number) => `${CAMPAIGN_PREFIX[side]}-${i}`,
   oldCard: (h: number) => `H${h}`,
   newCard: (h: number) => `N${h}`,
   pastCheck: (j: number) => `P${j}`,
   sku: (k: number) => `SKU-${k}`,
   dish: (n: number) => `D-${n}`,
 };
+
+export type CampaignSide = 'unlimited' | 'budgeted' | 'none';
+export const CAMPAIGN_SIDES: CampaignSide[] = ['unlimited', 'budgeted', 'none'];
+const CAMPAIGN_PREFIX: Record<CampaignSide, string> = { unlimited: 'CU', budgeted: 'CB', none: 'CN' };
 
 export const PRODUCTS_PER_CHAIN = 200;
 export const DISHES_PER_VENUE = 500;
@@ -114,9 +121,10 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
   for (const n of [2, 3]) three.venues.push(await addVenue(`bench-chain-of-three-${n}`, `Bench chain of three, venue ${n}`, { chainId: three.chainId }));
   const onlyVenue = await addVenue('bench-chain-of-one', 'Bench chain of one');
   const one: ComparisonChain = { chainId: onlyVenue.chainId, venues: [onlyVenue] };
-  const pairVenues = [await addVenue('bench-campaigns', 'Bench venue with two campaigns'), await addVenue('bench-no-campaigns', 'Bench venue without campaigns')];
-  const campaignPair = { with: { chainId: pairVenues[0]!.chainId, venues: [pairVenues[0]!] }, without: { chainId: pairVenues[1]!.chainId, venues: [pairVenues[1]!] } };
-  const everyVenue = [...venues, ...three.venues, ...one.venues, ...pairVenues];
+  const sideVenues: VenueSeed[] = [];
+  for (const side of CAMPAIGN_SIDES) sideVenues.push(await addVenue(`bench-campaigns-${side}`, `Bench venue, campaigns: ${side}`));
+  const campaignSides = Object.fromEntries(CAMPAIGN_SIDES.map((side, i) => [side, { chainId: sideVenues[i]!.chainId, venues: [sideVenues[i]!] }])) as Record<CampaignSide, ComparisonChain>;
+  const everyVenue = [...venues, ...three.venues, ...one.venues, ...sideVenues];
 
   onStep('API keys');
   // Through the accounts service, a few at a time (PGlite runs them one by one anyway).
@@ -132,7 +140,7 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
   for (const venue of venues) addKeys(venue, config.keysPerVenue);
   for (const venue of three.venues) addKeys(venue, config.chainKeys / 3);
   addKeys(onlyVenue, config.chainKeys);
-  for (const venue of pairVenues) addKeys(venue, config.chainKeys);
+  for (const venue of sideVenues) addKeys(venue, config.chainKeys);
   for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((job) => job()));
 
   const uncapped = venues.filter((v) => !v.capped).map((v) => v.index);
@@ -151,14 +159,14 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
       first: chain.venues[0]!.index,
       venues: chain.venues.length,
     })),
-    ...(['with', 'without'] as const).map((side) => ({
-      name: `members of the venue ${side} campaigns`,
-      serial: side === 'with' ? 'BCW-' : 'BCN-',
-      cardPrefix: side === 'with' ? 'CW-' : 'CN-',
-      checkPrefix: side === 'with' ? 'PCW-' : 'PCN-',
+    ...CAMPAIGN_SIDES.map((side) => ({
+      name: `members of the venue with campaigns: ${side}`,
+      serial: `B${CAMPAIGN_PREFIX[side]}-`,
+      cardPrefix: `${CAMPAIGN_PREFIX[side]}-`,
+      checkPrefix: `P${CAMPAIGN_PREFIX[side]}-`,
       count: config.chainMembers,
       checks: config.chainMembers * checksPerMember,
-      first: campaignPair[side].venues[0]!.index,
+      first: campaignSides[side].venues[0]!.index,
       venues: 1,
     })),
   ];
@@ -317,12 +325,15 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
               from ledger_entries group by chain_id, member_id) l
         where l.chain_id = m.chain_id and l.member_id = m.id`,
     );
-    // Two bonuses that hold all the time at the venue with campaigns: 5 % without a budget, 2 % with one that never runs out.
+    // Two bonuses that hold all the time at each venue with campaigns: 5 % without a budget, and 2 % without one or with
+    // one that never runs out.
     await run(
       'campaigns',
       sql`insert into campaigns (chain_id, id, name, type, status, percent_bp, budget, livemode, created_at, updated_at)
-        select ${campaignPair.with.chainId}::uuid, gen_random_uuid(), c.name, 'bonus', 'active', c.bp, c.budget, true, now(), now()
-        from (values ('Happy hour', 500, null::bigint), ('Launch budget', 200, 1000000000000::bigint)) c(name, bp, budget)`,
+        select c.chain_id, gen_random_uuid(), c.name, 'bonus', 'active', c.bp, c.budget, true, now(), now()
+        from (values (${campaignSides.unlimited.chainId}::uuid, 'Happy hour', 500, null::bigint), (${campaignSides.unlimited.chainId}::uuid, 'Wine week', 200, null::bigint),
+          (${campaignSides.budgeted.chainId}::uuid, 'Happy hour', 500, null::bigint), (${campaignSides.budgeted.chainId}::uuid, 'Launch budget', 200, 1000000000000::bigint))
+          c(chain_id, name, bp, budget)`,
     );
     await sql`reset session_replication_role`.execute(conn);
     await sql`drop table bench_venues, bench_members, bench_history`.execute(conn);
@@ -338,5 +349,5 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db as Kysely<any>);
     counts[table] = Number(rows[0]!.n);
   }
-  return { seconds: (Date.now() - started) / 1000, venues, historyVenue, chains: { three, one }, campaignPair, counts };
+  return { seconds: (Date.now() - started) / 1000, venues, historyVenue, chains: { three, one }, campaignSides, counts };
 }

@@ -27,6 +27,7 @@ const MODE_RATIOS = [
   'history_lookup_old_vs_new_mean_latency',
   'history_apply_old_vs_new_mean_latency',
   'campaigns_apply_vs_plain_mean_latency',
+  'budgeted_campaigns_apply_vs_plain_mean_latency',
   'chain_of_three_vs_one_lookup',
   'chain_of_three_vs_one_apply',
 ];
@@ -70,9 +71,11 @@ describe('npm run bench (smoke mode)', () => {
       expect(mode.history[what].old.requests, what).toBeGreaterThan(0);
       expect(mode.history[what].new.requests, what).toBeGreaterThan(0);
     }
-    // Checks at a venue with two campaigns and at its twin without, interleaved.
-    expect(mode.campaigns.old.requests).toBeGreaterThan(0);
-    expect(mode.campaigns.new.requests).toBeGreaterThan(0);
+    // Checks at venues with two campaigns (without budgets, and one budgeted) and at their twin without, interleaved.
+    for (const side of ['unlimited', 'budgeted']) {
+      expect(mode.campaigns[side].old.requests, side).toBeGreaterThan(0);
+      expect(mode.campaigns[side].new.requests, side).toBeGreaterThan(0);
+    }
     // A chain of three venues against a chain of one, round by round, with the ratio's interval.
     const rounds = report.settings.chain_comparison.rounds;
     expect(rounds).toBeGreaterThanOrEqual(2);
