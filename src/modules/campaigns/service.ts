@@ -331,20 +331,23 @@ export interface CheckTake {
  * Takes what a check's campaigns credit from their budgets, under the member's lock already held. Where every budget
  * had ample room (`room`: budget − spent as the gather read it; null: no budget), the credits are written as wanted by
  * the check's own write, whose row locks are then held only until its commit (a budget passed after all fails the
- * write, and the transaction runs again). Else the rows are locked in id order in a statement of their own, each
- * gives what is wanted or what is left (the last check gets what is left), and the check answers with that.
+ * write, and the transaction runs again). Else, and always when the check also credits referrers (`referrers`: their
+ * side comes out of the same budgets, after this one, in the middle of the check), the rows are locked in id order in
+ * a statement of their own, each gives what is wanted or what is left (the last check gets what is left), and the
+ * check answers with that.
  */
 export async function takeForCheck(
   trx: Db,
   where: repo.CreditPlace,
   wanted: (CampaignCredit & { room: number | null })[],
+  referrers: boolean,
   request: EventRequest,
 ): Promise<CheckTake> {
   const credits = wanted.map(({ room: _, ...credit }) => credit);
   // A campaign without a budget takes nothing from a row: its credits are its spent.
   const budgeted = wanted.filter((w) => w.room !== null).map((w) => ({ id: w.campaign_id, amount: w.amount }));
   if (budgeted.length === 0) return { credits, steps: [] };
-  if (wanted.every((w) => w.room === null || w.room >= AMPLE_ROOM * w.amount)) {
+  if (!referrers && wanted.every((w) => w.room === null || w.room >= AMPLE_ROOM * w.amount)) {
     return { credits, steps: [repo.spentStep(where.chainId, budgeted, where.now)], returning: 'campaigns_spent' };
   }
   const rows = await repo.takeWanted(trx, where.chainId, budgeted, where.now);
@@ -359,9 +362,9 @@ export async function takeForCheck(
 }
 
 /** After a check's write that took the credits with it (CheckTake.returning): announces the budgets it emptied. */
-export async function announceEmptied(trx: Db, where: repo.CreditPlace, written: repo.SpentRow[]): Promise<void> {
+export async function announceEmptied(trx: Db, where: repo.CreditPlace, written: repo.SpentRow[], request: EventRequest): Promise<void> {
   for (const row of written) {
-    if (row.budget !== null && row.spent === row.budget) await announceExhausted(trx, where, (await repo.findCampaign(trx, where.chainId, row.id))!, null);
+    if (row.budget !== null && row.spent === row.budget) await announceExhausted(trx, where, (await repo.findCampaign(trx, where.chainId, row.id))!, request);
   }
 }
 

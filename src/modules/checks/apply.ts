@@ -264,9 +264,11 @@ export async function applyCheck(
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const wanted = decide(caller, gathered, lines, body.redeem_amount);
   // The campaigns' budgets are taken after the members' locks, as every credit takes them: the last check gets what is left.
-  await lockReferrers(trx, caller, referrersOf(wanted.calc.campaigns));
+  const referrers = referrersOf(wanted.calc.campaigns);
+  await lockReferrers(trx, caller, referrers);
   const budgets = { ...caller, now: at };
-  const taken = await campaigns.takeForCheck(trx, budgets, wanted.calc.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount, room: c.terms.room })), request);
+  const shares = wanted.calc.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount, room: c.terms.room }));
+  const taken = await campaigns.takeForCheck(trx, budgets, shares, referrers.length > 0, request);
   const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
@@ -314,6 +316,6 @@ export async function applyCheck(
     ],
     taken.returning,
   );
-  await campaigns.announceEmptied(trx, budgets, written);
+  await campaigns.announceEmptied(trx, budgets, written, request);
   return { transaction, replayed: false };
 }

@@ -75,6 +75,13 @@ describe('referral campaigns', () => {
     expect([await balanceOf(api, ben.id), await balanceOf(api, anna.id), await spentOf(api, referral.id)]).toEqual([60 + 300, 300, 600]);
   });
 
+  it('a budget of 100.00, referee 1.00, referrer 100.00: the referee first, the referrer the 99.00 left (ample room for the referee alone does not skip the budget’s lock)', async () => {
+    const { api, referral, anna, ben } = await setUp({ referee_amount: 100, referrer_amount: 10_000, budget: 10_000 });
+    const applied = ok(await api.post('/api/v1/checks', check(ben.id, 2_500)), 'qualifying').body;
+    expect(applied.campaigns[0].amount).toBe(100);
+    expect([await balanceOf(api, anna.id), await spentOf(api, referral.id)]).toEqual([9_900, 10_000]);
+  });
+
   it('a referral paying the referrer only still credits the referrer; a member nobody referred gets nothing', async () => {
     const { api, anna, ben } = await setUp({ referee_amount: 0 });
     const applied = ok(await api.post('/api/v1/checks', check(ben.id, 2_000)), 'qualifying').body;
