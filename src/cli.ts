@@ -415,7 +415,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'ledger verify': {
-    usage: 'ledger verify [--venue V]        Recompute every member\'s totals and campaign\'s spent (of the venue\'s chain) from the ledger; exit 1 on any difference.',
+    usage: 'ledger verify [--venue V]        Recompute every member\'s totals, level spend and campaign\'s spent (of the venue\'s chain) from the ledger and checks; exit 1 on any difference.',
     options: { venue: { type: 'string' } },
     async run(storage, v) {
       const db = storage.database.db;
@@ -426,7 +426,10 @@ const COMMANDS: Record<string, Command> = {
       const spent = await campaigns.verifySpent(db, venue?.chainId);
       for (const d of spent) say(`${d.chain_id}  campaign ${d.campaign_id}  spent: stored ${d.stored}, ledger ${d.ledger}`);
       if (spent.length) say(`${spent.length} campaigns' spent differ from the ledger.`);
-      return differences.length || spent.length ? 1 : 0;
+      const levels = await members.levelSpendDifferences(db, new Date(), venue?.chainId);
+      for (const d of levels) say(`${d.chain_id}  member ${d.member_id}  level_spend: stored ${d.stored}, checks in the window ${d.checks}`);
+      if (levels.length) say(`${levels.length} members' level spend differ from their checks in the level window.`);
+      return differences.length || spent.length || levels.length ? 1 : 0;
     },
   },
   'key revoke': {

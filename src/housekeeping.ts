@@ -4,13 +4,15 @@
 // written as `expiry` ledger entries and its warnings sent (members/expiry-service.ts; reads subtract it before);
 // member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
 // left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key.
-// Every minute, birthday campaigns credit the birthdays due (campaigns/birthdays.ts).
+// Every minute, birthday campaigns credit the birthdays due (campaigns/birthdays.ts), and members whose old spend
+// left their program's level window are judged again (members/levels.ts).
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
 import { runBirthdays } from './modules/campaigns/birthdays.js';
 import { markExpiredHolds } from './modules/holds/service.js';
 import { forgetInterruptedUploads } from './modules/imports/service.js';
 import { runExpiry } from './modules/members/expiry-service.js';
+import { runLevelPeriods } from './modules/members/service.js';
 import { sealAgainWithFirstKey } from './modules/webhooks/service.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
@@ -36,9 +38,11 @@ export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object
   let birthdays: Promise<unknown> | undefined;
   // A pass still running (a large chain's birthdays) is not joined by another.
   const minutely = () => {
-    birthdays ??= runBirthdays(db, clock.now())
-      .catch((err: unknown) => log.error({ err }, 'birthday credits failed; they run again in a minute'))
-      .finally(() => (birthdays = undefined));
+    const now = clock.now();
+    birthdays ??= Promise.all([
+      runBirthdays(db, now).catch((err: unknown) => log.error({ err }, 'birthday credits failed; they run again in a minute')),
+      runLevelPeriods(db, now).catch((err: unknown) => log.error({ err }, 'judging levels again failed; it runs again in a minute')),
+    ]).finally(() => (birthdays = undefined));
   };
   const timers = [setInterval(tick, EVERY_MS), setInterval(minutely, BIRTHDAYS_EVERY_MS)];
   for (const timer of timers) timer.unref();

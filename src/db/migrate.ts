@@ -25,6 +25,7 @@ import * as deliveriesByEndpoint from './migrations/0022_deliveries_by_endpoint.
 import * as visitCountedWhile from './migrations/0023_visit_counted_while.js';
 import * as campaigns from './migrations/0024_campaigns.js';
 import * as checkCampaigns from './migrations/0025_check_campaigns.js';
+import * as levelPeriod from './migrations/0026_level_period.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023_visit_counted_while': visitCountedWhile,
   '0024_campaigns': campaigns,
   '0025_check_campaigns': checkCampaigns,
+  '0026_level_period': levelPeriod,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -201,6 +201,9 @@ export interface MembersTable {
   spend: Generated<number>;
   visits: Generated<number>;
   stamps: Generated<number>;
+  /** Programs with level_period_days (D22): the paid spend of the member's checks in the window, and when its oldest part leaves it. */
+  level_spend: Generated<number>;
+  level_leaves_at: NullableTimestamp;
   /** Set when the member's personal data was erased (migration 0015); such a member is found by no look-up. */
   erased_at: NullableTimestamp;
 }

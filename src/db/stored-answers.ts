@@ -18,11 +18,14 @@ export async function rewriteStoredAnswers(db: Kysely<any>, rewrite: (body: unkn
   }
 }
 
-/** The value with every API object in it (by its `object`) given the fields `added` names for it, where missing. */
-export function withAddedFields(value: unknown, added: (object: string) => Record<string, unknown> | undefined): unknown {
+/**
+ * The value with every API object in it (by its `object`) given the fields `added` names for it, where missing;
+ * `added` sees the object as answered, for a field that follows from its others.
+ */
+export function withAddedFields(value: unknown, added: (object: string, answered: Record<string, unknown>) => Record<string, unknown> | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => withAddedFields(v, added));
   if (value === null || typeof value !== 'object') return value;
   const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withAddedFields(v, added)]));
-  for (const [field, given] of Object.entries(added(String(out.object)) ?? {})) if (!(field in out)) out[field] = given;
+  for (const [field, given] of Object.entries(added(String(out.object), out) ?? {})) if (!(field in out)) out[field] = given;
   return out;
 }

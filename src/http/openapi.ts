@@ -154,6 +154,8 @@ function nameComponents(document: Record<string, any>): void {
   };
   document.paths = visit(document.paths);
   document.webhooks = visit(document.webhooks);
+  // An event object no route answers with (member.level_changed's) is named from its own schema.
+  for (const schema of Object.values(EVENT_OBJECTS).flat()) if (!components[(schema as { title: string }).title]) visit(schema);
   // Schemas added with app.addSchema are listed by @fastify/swagger under their $id (see refResolver below).
   const shared = (document.components.schemas ?? {}) as Record<string, unknown>;
   const clash = Object.keys(components).find((name) => Object.hasOwn(shared, name));

@@ -1143,6 +1143,44 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "member.level_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** member.level_changed: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["MemberLevelChangedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer, or none within the timeout, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "campaign.budget_exhausted": {
         parameters: {
             query?: never;
@@ -1262,7 +1300,7 @@ export interface components {
     schemas: {
         /** CashbackSettings */
         CashbackSettings: {
-            /** @description By total paid spend; the first starts at 0. */
+            /** @description By paid spend (see level_period_days); the first starts at 0. */
             levels: {
                 name: string;
                 /** @description Minor units of the venue currency. */
@@ -1270,6 +1308,8 @@ export interface components {
                 /** @description Percent, up to two decimals (7.5). */
                 percent: number;
             }[];
+            /** @description Levels judged on the paid spend of checks in this many days, a rolling window: a member falls a level as old spend leaves it (absent: on all spend). */
+            level_period_days?: number;
             /** @default 100 */
             max_redeem_percent: number;
             /** @description Cashback earned on a venue day expires this many days later (off when absent); see docs/members.md. */
@@ -1299,7 +1339,7 @@ export interface components {
         };
         /** VipSettings */
         VipSettings: {
-            /** @description By total paid spend, or set by hand on the member. */
+            /** @description By paid spend (see level_period_days), or set by hand on the member. */
             levels: {
                 name: string;
                 /** @description Minor units of the venue currency. */
@@ -1307,6 +1347,8 @@ export interface components {
                 /** @description Percent, up to two decimals (7.5). */
                 percent: number;
             }[];
+            /** @description Levels judged on the paid spend of checks in this many days, a rolling window: a member falls a level as old spend leaves it (absent: on all spend). */
+            level_period_days?: number;
         };
         /** Program */
         Program: {
@@ -1644,6 +1686,8 @@ export interface components {
                 percent: number;
                 min_spend: number;
             } | null;
+            /** @description Cashback or VIP: the paid spend the level is judged on — total_spend, or with the program's level_period_days the spend of checks in that many days. */
+            level_spend: number | null;
             levels: {
                 name: string;
                 percent: number;
@@ -2509,6 +2553,14 @@ export interface components {
                 object: components["schemas"]["MemberErasure"];
             };
         };
+        /** MemberLevelChangedEvent */
+        MemberLevelChangedEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "member.level_changed";
+            data: {
+                object: components["schemas"]["LevelChange"];
+            };
+        };
         /** CampaignBudgetExhaustedEvent */
         CampaignBudgetExhaustedEvent: components["schemas"]["Event"] & {
             /** @constant */
@@ -2532,6 +2584,27 @@ export interface components {
             data: {
                 object: components["schemas"]["WebhookEndpoint"];
             };
+        };
+        /** LevelChange */
+        LevelChange: {
+            /** @constant */
+            object: "level_change";
+            /** Format: uuid */
+            member_id: string;
+            /** Format: uuid */
+            program_id: string;
+            /** @description The level the member was at. */
+            from: string;
+            /** @description The level the member is at now. */
+            to: string;
+            /** @description spend: a check (or a hold captured into one); refund, void: of a check; period: old spend left the level window; manual: a VIP level set or cleared by hand. */
+            reason: "spend" | "refund" | "void" | "period" | "manual";
+            /** @description The spend the level is judged on, after the change. */
+            level_spend: number;
+            /** @description The check's external_id (spend, void) or the refund's (refund); null otherwise. */
+            reference: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: never;
@@ -2727,7 +2800,7 @@ export interface operations {
                 "application/json": {
                     /** @description Public HTTPS URL. */
                     url: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string;
                     /**
@@ -3068,7 +3141,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint; false disables it. */

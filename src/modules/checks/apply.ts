@@ -32,15 +32,17 @@ export interface CheckContext {
   scanWindowSeconds: number;
 }
 
-/** The member before and after the check, as the API shows them. */
-export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, lots: members.LotsWrite) {
+/** The member before and after the check (which happened at `checkAt`), as the API shows them. */
+export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, lots: members.LotsWrite, checkAt: Date) {
   if (!member) return { before: null, after: null };
   const r = member.record;
+  const window = members.levelWindow(member.program.rules, effect.spend, checkAt, caller.now);
   const after = tillMembers.settledAfter(caller, member, {
     ...r,
     cashback: r.cashback + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed,
     held: r.held + effect.held,
     spend: r.spend + effect.spend,
+    level_spend: r.level_spend + (window?.spend ?? 0),
     visits: r.visits + effect.visits,
     stamps: r.stamps + effect.stamps + campaignTotal(effect.campaigns, 'stamps'),
   }, lots.open);
@@ -77,13 +79,16 @@ export function effectSteps(
           ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
           ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference: c.reference ?? reference })),
           { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
-        ], at)
+        ], at, { member: member.record, program: member.program, checkAt: checkTime(transaction), reason: 'spend', reference, request })
       : []),
     ...lots.steps,
     ...(hold ? [holds.captureStep(trx, caller, hold.id, calc.redeemed, reference)] : []),
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, type: event, livemode: caller.livemode, object: transaction, request }),
   ];
 }
+
+/** When a check happened: when it closed, else when it was received. Levels' windows count it from then. */
+const checkTime = (transaction: Transaction) => new Date(transaction.closed_at ?? transaction.created_at);
 
 /**
  * What the check does to the member's cashback lots (D20): the redemption comes out of the lots that expire
@@ -204,7 +209,7 @@ export async function calculateCheck(db: Db, caller: PlaceCaller, body: Calculat
   const read = { ...values, member: named.member, asOf, lineRules: await rules.resolve(db, values.rules) };
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
-  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, gathered.day, null));
+  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, gathered.day, null), momentOf(caller, body));
   const isCashback = after?.program_type === 'cashback';
   return {
     object: 'check_calculation',
@@ -272,7 +277,7 @@ export async function applyCheck(
   const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
-  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots);
+  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots, momentOf(caller, body));
   const row: repo.TransactionRow = {
     chain_id: caller.chainId,
     venue_id: caller.venueId,

@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/errors.js';
 import type { CampaignTerms } from '../campaigns/service.js';
 import type { LineRule } from '../catalogue/schemas.js';
 import type { ProgramRules } from '../programs/schemas.js';
-import { levelAt, visitDiscountBp, visitMinPaid } from '../programs/rules.js';
+import { memberLevel, visitDiscountBp, visitMinPaid } from '../programs/rules.js';
 
 /**
  * floor(a × b / c) for non-negative integers, exactly: the product may pass 2^53 (a line of 10^13 and a redemption
@@ -25,7 +25,8 @@ export const hasAtMostThreeDecimals = (quantity: number): boolean => Math.abs(qu
 
 export interface CalcMember {
   available: number;
-  totalSpend: number;
+  /** The spend the level is judged on (programs/rules.ts levelSpendOf). */
+  levelSpend: number;
   visits: number;
   /** VIP: a level set by hand. */
   vipLevel: string | null;
@@ -137,12 +138,8 @@ export function calculate(input: CalcInput): Calculation {
 
   let levelPercentBp: number | null = null;
   let discountBp = 0;
-  if (program?.type === 'cashback') levelPercentBp = levelAt(program.levels, member!.totalSpend).percentBp;
-  if (program?.type === 'vip') {
-    const manual = member!.vipLevel ? program.levels.find((l) => l.name === member!.vipLevel) : undefined;
-    levelPercentBp = (manual ?? levelAt(program.levels, member!.totalSpend)).percentBp;
-    discountBp = levelPercentBp;
-  }
+  if (program?.type === 'cashback' || program?.type === 'vip') levelPercentBp = memberLevel(program, member!.vipLevel, member!.levelSpend)!.percentBp;
+  if (program?.type === 'vip') discountBp = levelPercentBp!;
   if (program?.type === 'visit_discount') discountBp = visitDiscountBp(program.tiers, member!.visits);
   const discountAmount = mulDiv(subtotal, discountBp, 10_000);
 

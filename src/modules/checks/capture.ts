@@ -76,7 +76,7 @@ export async function captureHoldIntoCheck(
   const decision = decide(caller, gathered, lines, body.redeem_amount, row);
   const { calc } = decision;
   const lots = checkLots(trx, caller, member, decision.effect, row.venue_day, request);
-  const { before, after } = memberViews(caller, member, decision.effect, lots);
+  const { before, after } = memberViews(caller, member, decision.effect, lots, row.closed_at ?? row.created_at);
   const updated: repo.TransactionRow = {
     ...row,
     redeemed: calc.redeemed,

@@ -7,6 +7,7 @@ import type * as holds from '../holds/service.js';
 import { expiryRuleOf, lotExpiry } from '../members/expiry.js';
 import type * as tillMembers from '../members/till.js';
 import type { CheckCampaign } from '../../db/schema.js';
+import { levelSpendOf } from '../programs/rules.js';
 import { referralReference, type CampaignTerms } from '../campaigns/service.js';
 import { calculate, hasAtMostThreeDecimals, lineAmount, type CampaignShare, type Calculation, type ExpiredLot } from './calculation.js';
 import type * as repo from './repo.js';
@@ -165,7 +166,7 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     member: member && {
       program: member.program.rules,
       available,
-      totalSpend: member.record.spend,
+      levelSpend: levelSpendOf(member.program.rules, member.record),
       visits: member.record.visits,
       vipLevel: member.record.vip_level,
     },

@@ -41,15 +41,15 @@ async function gatherReversal(
       refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
       ...(await tillMembers.reversalReads(trx, caller, member, asOf)),
     });
-    const { balance, lots } = await tillMembers.reversalMember(trx, caller, member, read, asOf);
-    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots };
+    const { balance, lots, level } = await tillMembers.reversalMember(trx, caller, member, read, asOf);
+    return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots, level };
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
   const previous = refundExternalId === undefined ? null : ((await repo.findRefund(trx, caller.chainId, row.id, refundExternalId)) ?? null);
   // A check with a member applied after the lock statement began: lock that member now (PostgreSQL breaks the
   // rare deadlock this order can meet, and the transaction runs again).
   const late = row.member_id ? (await tillMembers.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
-  if (!late) return { row, previous, balance: null, lots: null };
+  if (!late) return { row, previous, balance: null, lots: null, level: null };
   const asOf = clock.now();
   const read = await readTogether(trx, await tillMembers.reversalReads(trx, caller, late, asOf));
   return { row, previous, ...(await tillMembers.reversalMember(trx, caller, late, read, asOf)) };
@@ -92,7 +92,7 @@ function reversalWrite(
   trx: Db,
   caller: PlaceCaller,
   row: repo.TransactionRow,
-  gathered: { balance: number | null; lots: Awaited<ReturnType<typeof tillMembers.reversalMember>>['lots'] },
+  gathered: Pick<Awaited<ReturnType<typeof gatherReversal>>, 'balance' | 'lots' | 'level'>,
   back: Back,
   at: Date,
   request: EventRequest,
@@ -105,9 +105,13 @@ function reversalWrite(
     ...back.returned.credits,
     ...(takenBack > 0 ? [{ debit: takenBack, day: row.venue_day }] : []),
   ], request);
+  // The spend taken back counts against the level the check's spend counted for (members/levels.ts).
+  const level = gathered.level
+    ? { ...gathered.level, checkAt: row.closed_at ?? row.created_at, reason: entry.kind === 'void' ? ('void' as const) : ('refund' as const), reference: entry.reference ?? null, request }
+    : undefined;
   return {
     steps: [
-      ...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at),
+      ...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at, level),
       ...lotsWrite.steps,
       ...campaigns.giveBackSteps(caller.chainId, back.campaigns, at),
     ],
@@ -147,7 +151,7 @@ export async function voidTransaction(
   clock: Clock,
   key: FoldedKey | null = null,
 ): Promise<Transaction> {
-  const { row, balance, lots } = await gatherReversal(trx, caller, { externalId, registerId }, clock, key);
+  const { row, balance, lots, level } = await gatherReversal(trx, caller, { externalId, registerId }, clock, key);
   if (row.status === 'voided') return presentTransaction(row);
   const at = clock.now();
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
@@ -158,7 +162,7 @@ export async function voidTransaction(
   // A void takes back every campaign credit whole, a referral's too.
   const credits = campaignsBack(row, (c) => c.amount);
   const entry = row.member_id && { memberId: row.member_id, kind: 'void', spend: -back, ...visitBack.entry, reference: externalId };
-  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, null);
+  const reversal = reversalWrite(trx, caller, row, { balance, lots, level }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, null);
   const display = reversalDisplay(
     caller,
     {
@@ -206,7 +210,7 @@ export async function refundTransaction(
   key: FoldedKey | null = null,
 ): Promise<{ refund: Refund; replayed: boolean }> {
   const target = { externalId, registerId: body.register_id, refundExternalId: body.external_id };
-  const { row, previous, balance, lots } = await gatherReversal(trx, caller, target, clock, key);
+  const { row, previous, balance, lots, level } = await gatherReversal(trx, caller, target, clock, key);
   if (previous) {
     if (Number(previous.amount) !== body.amount) throw new ApiError('external_id_reused', { param: 'external_id' });
     const now = row.member_id ? (await members.memberById(trx, caller, row.member_id)).balance : null;
@@ -254,7 +258,7 @@ export async function refundTransaction(
     campaigns: credits.kept,
   };
   const entry = row.member_id && { memberId: row.member_id, kind: 'refund', spend: -body.amount, ...visitBack.entry, reference: body.external_id };
-  const reversal = reversalWrite(trx, caller, row, { balance, lots }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, request);
+  const reversal = reversalWrite(trx, caller, row, { balance, lots, level }, { redeemed: redeemedBack, earned: earnedBack, campaigns: credits.back, entry, returned }, at, request);
   const refund = refundAnswer(caller, refundRow, updated, reversal.balance);
   await writeTogether(trx, [
     ...reversal.steps,

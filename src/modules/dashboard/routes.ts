@@ -374,7 +374,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   // What the owner may change of a member here: their birthday (birthday campaigns, D22); null clears it.
   const MemberChange = Type.Object({ birthday: Type.Union([Birthday, Type.Null()]) }, { additionalProperties: false });
   app.patch('/members/:id', { schema: { tags, summary: "Change a member's birthday", params: IdParams, body: MemberChange, response: withErrors({ 200: Member }) } }, async (req) =>
-    inTransaction(app.deps.db, (trx) => members.updateMember(trx, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id, req.body)),
+    inTransaction(app.deps.db, (trx) => members.updateMember(trx, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id, req.body, eventRequestOf(req))),
   );
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { WriteStep } from '../../db/statement.js';
 import { newId } from '../../shared/ids.js';
 import type { Caller } from '../accounts/schemas.js';
+import { spendLevel, type SpendChange } from './levels.js';
 import * as repo from './repo.js';
 
 export interface LedgerInput {
@@ -53,7 +54,14 @@ export async function appendLedger(trx: Db, caller: LedgerPlace, entries: Ledger
   return repo.insertLedgerEntries(trx, caller.chainId, ledgerRows(caller, entries, at));
 }
 
-/** appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. */
-export function ledgerSteps(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at: Date): WriteStep[] {
-  return repo.ledgerSteps(trx, caller.chainId, ledgerRows(caller, entries, at));
+/**
+ * appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. With
+ * `level` (a check's write, or its reversal's: entries of that one member), the paid spend the entries move counts
+ * for the member's level too (levels.ts): the window's part in the same update, and the event when the level moves.
+ */
+export function ledgerSteps(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at: Date, level?: SpendChange): WriteStep[] {
+  const rows = ledgerRows(caller, entries, at);
+  if (!level) return repo.ledgerSteps(trx, caller.chainId, rows);
+  const moved = spendLevel(trx, caller, level, entries.reduce((sum, e) => sum + (e.spend ?? 0), 0), at);
+  return [...repo.ledgerSteps(trx, caller.chainId, rows, moved.window), ...moved.steps];
 }

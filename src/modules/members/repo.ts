@@ -71,6 +71,7 @@ const withNumbers = <R extends MemberRow>(r: R): R => ({
   spend: Number(r.spend),
   visits: Number(r.visits),
   stamps: Number(r.stamps),
+  level_spend: Number(r.level_spend),
 });
 
 /**
@@ -232,14 +233,16 @@ export async function updateMember(db: Db, chainId: string, id: string, changes:
  * The steps of a write that insert ledger rows (`ledger_rows`) and add them to their members' totals in the same
  * statement, so the two can never part. All rows are of one chain.
  */
-export function ledgerSteps(db: Db, chainId: string, rows: Insertable<LedgerEntriesTable>[]): WriteStep[] {
+export function ledgerSteps(db: Db, chainId: string, rows: Insertable<LedgerEntriesTable>[], level?: { spend: number; leavesAt: Date | null }): WriteStep[] {
   if (rows.length === 0) return [];
+  // A windowed program's level spend (members/levels.ts), in the same update: the rows are of one member then.
+  const window = level ? sql`, level_spend = m.level_spend + ${level.spend}, level_leaves_at = least(m.level_leaves_at, ${level.leavesAt}::timestamptz)` : sql``;
   return [
     { name: 'ledger_rows', query: db.insertInto('ledger_entries').values(rows).returningAll() },
     {
       name: 'ledger_totals',
       query: sql`update members m set cashback = m.cashback + s.cashback, spend = m.spend + s.spend,
-          visits = m.visits + s.visits, stamps = m.stamps + s.stamps
+          visits = m.visits + s.visits, stamps = m.stamps + s.stamps${window}
         from (select member_id, sum(cashback) as cashback, sum(spend) as spend, sum(visits) as visits, sum(stamps) as stamps
               from ledger_rows group by member_id) s
         where m.chain_id = ${chainId} and m.id = s.member_id`,

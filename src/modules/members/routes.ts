@@ -95,7 +95,7 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: { operationId: 'updateMember', errors: ['member_not_found'], tags, summary: 'Change name, phone, birthday or (VIP) level', description: errors('400 parameter_invalid (phone, birthday, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
     },
-    (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body)),
+    (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body, eventRequestOf(req))),
   );
 
   app.post(

@@ -35,6 +35,10 @@ export const Member = Type.Object({
     'Programs that expire cashback: what expires on each of the next (up to three) dates, soonest first; null otherwise.',
   ),
   level: Nullable(LevelView, 'Cashback or VIP: the level the member is at.'),
+  level_spend: Nullable(
+    Type.Integer(),
+    "Cashback or VIP: the paid spend the level is judged on — total_spend, or with the program's level_period_days the spend of checks in that many days.",
+  ),
   levels: Nullable(Type.Array(Type.Object({ name: Type.String(), percent: Type.Number(), min_spend: Type.Integer(), reached: Type.Boolean() }))),
   next_level: Nullable(Type.Object({ name: Type.String(), percent: Type.Number(), spend_needed: Type.Integer() }), 'Null at the top level.'),
   stamps: Nullable(Type.Object({ count: Type.Integer({ description: 'Toward the next reward.' }), required: Type.Integer(), rewards_available: Type.Integer() })),
@@ -47,6 +51,24 @@ export const Member = Type.Object({
   display: Display,
 }, { title: 'Member' });
 export type Member = Static<typeof Member>;
+
+export const LevelChange = Type.Object(
+  {
+    object: Type.Literal('level_change'),
+    member_id: Type.String({ format: 'uuid' }),
+    program_id: Type.String({ format: 'uuid' }),
+    from: Type.String({ description: 'The level the member was at.' }),
+    to: Type.String({ description: 'The level the member is at now.' }),
+    reason: Type.Union([Type.Literal('spend'), Type.Literal('refund'), Type.Literal('void'), Type.Literal('period'), Type.Literal('manual')], {
+      description: 'spend: a check (or a hold captured into one); refund, void: of a check; period: old spend left the level window; manual: a VIP level set or cleared by hand.',
+    }),
+    level_spend: Type.Integer({ description: 'The spend the level is judged on, after the change.' }),
+    reference: Nullable(Type.String(), "The check's external_id (spend, void) or the refund's (refund); null otherwise."),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'LevelChange' },
+);
+export type LevelChange = Static<typeof LevelChange>;
 
 export const Birthday = Type.String({
   pattern: '^([0-9]{4}-)?[0-9]{2}-[0-9]{2}$',

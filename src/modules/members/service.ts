@@ -2,7 +2,7 @@
 // a check, hold or visit names is in till.ts).
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
-import { writeTogether } from '../../db/statement.js';
+import { writeTogether, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -11,10 +11,11 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatTimestamp, venueDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as campaigns from '../campaigns/service.js';
-import type { ProgramInfo } from '../programs/schemas.js';
+import type { ProgramInfo, ProgramRules } from '../programs/schemas.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
 import * as expiry from './expiry-service.js';
 import type { Movement } from './expiry.js';
+import { manualLevelSteps, periodChanging } from './levels.js';
 import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
@@ -164,7 +165,7 @@ export async function listMembers(
   });
 }
 
-export async function updateMember(trx: Db, caller: Caller, id: string, input: UpdateMember): Promise<Member> {
+export async function updateMember(trx: Db, caller: Caller, id: string, input: UpdateMember, request: EventRequest): Promise<Member> {
   const record = await recordOf(trx, caller, id);
   const changes: Parameters<typeof repo.updateMember>[3] = {};
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
@@ -173,6 +174,7 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
     changes.birthday = input.birthday === null ? null : checkBirthday(input.birthday, caller);
     changes.birthday_set_at = caller.now;
   }
+  let moved: WriteStep[] = [];
   if (input.vip_level !== undefined) {
     const program = (await programsById(trx, caller.chainId)).get(record.program_id)!;
     if (program.rules.type !== 'vip') {
@@ -182,8 +184,12 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
       throw new ApiError('parameter_invalid', { param: 'vip_level', message: `vip_level must be one of: ${program.rules.levels.map((l) => l.name).join(', ')}.` });
     }
     changes.vip_level = input.vip_level;
+    // Locked, so the level it moves from is the one no check is changing meanwhile.
+    const locked = (await repo.matchingMember(trx, caller.chainId, { by: 'id', id }, { lock: true }))!;
+    moved = manualLevelSteps(trx, caller, locked, program, input.vip_level, request);
   }
   if (Object.keys(changes).length) await repo.updateMember(trx, caller.chainId, id, changes);
+  await writeTogether(trx, moved);
   return getMember(trx, caller, id);
 }
 
@@ -312,7 +318,13 @@ export async function redeemReward(trx: Db, caller: Caller, id: string, clock: C
 
 /** What a write that moves the member's cashback does to their lots (see expiry-service.ts). */
 export { appendLedger, ledgerSteps, type LedgerInput, type LedgerPlace } from './money.js';
-export { programChanging } from './expiry-service.js';
+export { levelSpendDifferences, levelWindow, runLevelPeriods } from './levels.js';
+
+/** What a program's new settings mean for its members: their cashback's expiry (expiry-service.ts), their levels' window (levels.ts). */
+export async function programChanging(db: Db, chainId: string, current: ProgramInfo, next: ProgramRules | undefined, now: Date): Promise<void> {
+  await expiry.programChanging(db, chainId, current, next, now);
+  await periodChanging(db, chainId, current, next, now);
+}
 export { creditCampaigns, type CreditPlace } from './campaign-credits.js';
 export const lotsWrite = expiry.lotsWrite;
 /** A reversal's balance after it, as a read then shows it (see expiry-service.ts). */

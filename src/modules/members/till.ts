@@ -134,7 +134,8 @@ export function settledAfter<R extends repo.MemberRecord>(caller: Caller, member
 
 /**
  * What a reversal (void, refund) stands on besides the check: the locked member's cashback balance as their
- * answers show it (null when their program keeps none) and their lots, with what was due by `asOf` expired.
+ * answers show it (null when their program keeps none) and their lots, with what was due by `asOf` expired; the
+ * member and their program, whose level the spend taken back may move.
  * `read` is what `reversalReads` asked for, read after the lock.
  */
 export async function reversalMember(
@@ -145,9 +146,10 @@ export async function reversalMember(
   asOf: Date,
 ) {
   const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
-  if (program.rules.type !== 'cashback') return { balance: null, lots: null };
+  const level = { member, program };
+  if (program.rules.type !== 'cashback') return { balance: null, lots: null, level };
   const settled = expiry.settle({ ...member, held: read.held ?? 0 }, program, lotPlace(caller, read.zones), read.lots, asOf);
-  return { balance: settled.record.cashback, lots: settled.lots };
+  return { balance: settled.record.cashback, lots: settled.lots, level };
 }
 
 /**

@@ -3,7 +3,7 @@ import { formatDay, formatMoney, formatPercent, shortName, type Display } from '
 import { formatTimestamp } from '../../shared/time.js';
 import type { VenueLocale } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
-import { levelAt, nextLevelAfter, visitDiscountBp } from '../programs/rules.js';
+import { levelSpendOf, memberLevel, nextLevelAfter, visitDiscountBp } from '../programs/rules.js';
 import { expiringSoon, expiryRuleOf } from './expiry.js';
 import type { MemberRecord } from './repo.js';
 import type { Member } from './schemas.js';
@@ -39,6 +39,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     available: null,
     expiring: null,
     level: null,
+    level_spend: null,
     levels: null,
     next_level: null,
     stamps: null,
@@ -55,12 +56,14 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
   const percent = (bp: number) => formatPercent(bp, venue.locale);
 
   if (rules.type === 'cashback' || rules.type === 'vip') {
-    const manual = rules.type === 'vip' && record.vip_level ? rules.levels.find((l) => l.name === record.vip_level) : undefined;
-    const level = manual ?? levelAt(rules.levels, record.spend);
-    const next = manual ? undefined : nextLevelAfter(rules.levels, record.spend);
+    const spend = levelSpendOf(rules, record);
+    const level = memberLevel(rules, record.vip_level, spend)!;
+    const manual = rules.type === 'vip' && record.vip_level !== null && level.name === record.vip_level;
+    const next = manual ? undefined : nextLevelAfter(rules.levels, spend);
     member.level = { name: level.name, percent: pct(level.percentBp), min_spend: level.minSpend };
-    member.levels = rules.levels.map((l) => ({ name: l.name, percent: pct(l.percentBp), min_spend: l.minSpend, reached: l.minSpend <= record.spend }));
-    member.next_level = next ? { name: next.name, percent: pct(next.percentBp), spend_needed: next.minSpend - record.spend } : null;
+    member.level_spend = spend;
+    member.levels = rules.levels.map((l) => ({ name: l.name, percent: pct(l.percentBp), min_spend: l.minSpend, reached: l.minSpend <= spend }));
+    member.next_level = next ? { name: next.name, percent: pct(next.percentBp), spend_needed: next.minSpend - spend } : null;
     if (rules.type === 'cashback') {
       member.balance = record.cashback;
       member.held = record.held;

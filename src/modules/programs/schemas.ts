@@ -15,9 +15,18 @@ const Level = Type.Object(
   { additionalProperties: false },
 );
 
+const LevelPeriodDays = Type.Optional(
+  Type.Integer({
+    minimum: 1,
+    maximum: 3650,
+    description: 'Levels judged on the paid spend of checks in this many days, a rolling window: a member falls a level as old spend leaves it (absent: on all spend).',
+  }),
+);
+
 export const CashbackSettings = Type.Object(
   {
-    levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By total paid spend; the first starts at 0.' }),
+    levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By paid spend (see level_period_days); the first starts at 0.' }),
+    level_period_days: LevelPeriodDays,
     max_redeem_percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, multipleOf: 0.01, default: 100 })),
     cashback_expires_after_days: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 3650, description: 'Cashback earned on a venue day expires this many days later (off when absent); see docs/members.md.' }),
@@ -50,7 +59,10 @@ export const VisitDiscountSettings = Type.Object(
 );
 
 export const VipSettings = Type.Object(
-  { levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By total paid spend, or set by hand on the member.' }) },
+  {
+    levels: Type.Array(Level, { minItems: 1, maxItems: 20, description: 'By paid spend (see level_period_days), or set by hand on the member.' }),
+    level_period_days: LevelPeriodDays,
+  },
   { title: 'VipSettings', additionalProperties: false },
 );
 
@@ -78,10 +90,10 @@ export interface LevelRule {
 
 /** A program as the rules use it: percents in basis points, lists sorted. */
 export type ProgramRules =
-  | { type: 'cashback'; levels: LevelRule[]; maxRedeemBp: number; expiresAfterDays?: number; expiryWarningDays?: number }
+  | { type: 'cashback'; levels: LevelRule[]; levelPeriodDays?: number; maxRedeemBp: number; expiresAfterDays?: number; expiryWarningDays?: number }
   | { type: 'stamps'; stampsRequired: number; rewardName: string; stampsPerVisit: number; minCheckAmount: number }
   | { type: 'visit_discount'; tiers: { minVisits: number; percentBp: number }[] }
-  | { type: 'vip'; levels: LevelRule[] };
+  | { type: 'vip'; levels: LevelRule[]; levelPeriodDays?: number };
 
 export interface ProgramInfo {
   id: string;

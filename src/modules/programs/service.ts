@@ -42,6 +42,9 @@ function levelRules(levels: { name: string; min_spend: number; percent: number }
   return sorted;
 }
 
+const periodRule = (s: { level_period_days?: number }) => (s.level_period_days === undefined ? {} : { levelPeriodDays: s.level_period_days });
+const periodSetting = (r: { levelPeriodDays?: number }) => (r.levelPeriodDays === undefined ? {} : { level_period_days: r.levelPeriodDays });
+
 /** Checks settings against the type and turns them into rules. */
 export function rulesFrom(type: ProgramType, settings: Record<string, unknown>): ProgramRules {
   const schema = SETTINGS_SCHEMA[type];
@@ -56,6 +59,7 @@ export function rulesFrom(type: ProgramType, settings: Record<string, unknown>):
       return {
         type,
         levels: levelRules(s.levels),
+        ...periodRule(s),
         maxRedeemBp: toBp(s.max_redeem_percent),
         ...(s.cashback_expires_after_days === undefined
           ? {}
@@ -68,7 +72,7 @@ export function rulesFrom(type: ProgramType, settings: Record<string, unknown>):
       return { type, tiers };
     }
     case 'vip':
-      return { type, levels: levelRules(s.levels) };
+      return { type, levels: levelRules(s.levels), ...periodRule(s) };
   }
 }
 
@@ -79,6 +83,7 @@ function settingsOf(rules: ProgramRules): Record<string, unknown> {
     case 'cashback':
       return {
         levels: levels(rules.levels),
+        ...periodSetting(rules),
         max_redeem_percent: toPercent(rules.maxRedeemBp),
         ...(rules.expiresAfterDays === undefined
           ? {}
@@ -94,7 +99,7 @@ function settingsOf(rules: ProgramRules): Record<string, unknown> {
     case 'visit_discount':
       return { tiers: rules.tiers.map((t) => ({ min_visits: t.minVisits, percent: toPercent(t.percentBp) })) };
     case 'vip':
-      return { levels: levels(rules.levels) };
+      return { levels: levels(rules.levels), ...periodSetting(rules) };
   }
 }
 

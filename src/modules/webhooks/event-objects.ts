@@ -3,7 +3,7 @@
 import type { TSchema } from 'typebox';
 import { Transaction } from '../checks/schemas.js';
 import { Campaign } from '../campaigns/schemas.js';
-import { Adjustment } from '../members/schemas.js';
+import { Adjustment, LevelChange } from '../members/schemas.js';
 import { Order } from '../orders/schemas.js';
 import { MemberErasure } from '../privacy/schemas.js';
 import { Visit } from '../visits/schemas.js';
@@ -18,6 +18,7 @@ export const EVENT_OBJECTS: Record<EventType, TSchema[]> = {
   'cashback.expiring': [],
   'cashback.expired': [],
   'member.erased': [MemberErasure],
+  'member.level_changed': [LevelChange],
   'campaign.budget_exhausted': [Campaign],
   'order.created': [Order],
   'test.ping': [WebhookEndpoint],

@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'cashback.expiring',
   'cashback.expired',
   'member.erased',
+  'member.level_changed',
   'campaign.budget_exhausted',
   'order.created',
   'test.ping',

@@ -1969,6 +1969,8 @@ export interface paths {
                                     name: string;
                                     percent: number;
                                 } | null;
+                                /** @description Cashback or VIP: the paid spend the level is judged on — total_spend, or with the program's level_period_days the spend of checks in that many days. */
+                                level_spend: number | null;
                                 levels: {
                                     min_spend: number;
                                     name: string;
@@ -2148,6 +2150,8 @@ export interface paths {
                                 name: string;
                                 percent: number;
                             } | null;
+                            /** @description Cashback or VIP: the paid spend the level is judged on — total_spend, or with the program's level_period_days the spend of checks in that many days. */
+                            level_spend: number | null;
                             levels: {
                                 min_spend: number;
                                 name: string;
@@ -2318,6 +2322,8 @@ export interface paths {
                                 name: string;
                                 percent: number;
                             } | null;
+                            /** @description Cashback or VIP: the paid spend the level is judged on — total_spend, or with the program's level_period_days the spend of checks in that many days. */
+                            level_spend: number | null;
                             levels: {
                                 min_spend: number;
                                 name: string;
@@ -6627,7 +6633,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         description?: string;
-                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
                         events?: string[];
                         /** @description Public HTTPS URL. */
                         url: string;

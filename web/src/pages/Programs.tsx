@@ -20,7 +20,8 @@ function summary(p: Program): string {
     case 'cashback':
     case 'vip': {
       const levels = s.levels.map((l: Settings) => `${l.name} ${l.percent} % from ${l.min_spend}`).join(' · ');
-      return s.cashback_expires_after_days ? `${levels} · expires after ${s.cashback_expires_after_days} days` : levels;
+      const period = s.level_period_days ? ` · levels on the last ${s.level_period_days} days` : '';
+      return s.cashback_expires_after_days ? `${levels}${period} · expires after ${s.cashback_expires_after_days} days` : `${levels}${period}`;
     }
     case 'stamps':
       return `${s.stamps_required} stamps → ${s.reward_name}`;
@@ -174,6 +175,16 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
           { key: 'min_spend', label: 'From spend (minor units)', kind: 'int' },
           { key: 'percent', label: 'Percent', kind: 'percent' },
         ]}
+      />
+      <NumberInput
+        label="Levels judged on the last (days)"
+        description="Empty: on all spend. Set: a guest falls a level as old spend leaves the window"
+        min={1}
+        max={3650}
+        allowDecimal={false}
+        value={value.level_period_days ?? ''}
+        onChange={(v) => set('level_period_days', v === '' ? undefined : Number(v))}
+        maw={320}
       />
       {type === 'cashback' && (
         <NumberInput
