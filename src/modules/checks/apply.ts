@@ -32,11 +32,11 @@ export interface CheckContext {
   scanWindowSeconds: number;
 }
 
-/** The member before and after the check (which happened at `checkAt`), as the API shows them. */
-export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, lots: members.LotsWrite, checkAt: Date) {
+/** The member before and after the check (which happened at `check.at`, written at `check.now`), as the API shows them. */
+export function memberViews(caller: PlaceCaller, member: tillMembers.CheckMember | null, effect: Effect, lots: members.LotsWrite, check: { at: Date; now: Date }) {
   if (!member) return { before: null, after: null };
   const r = member.record;
-  const window = members.levelWindow(member.program.rules, effect.spend, checkAt, caller.now);
+  const window = members.levelWindow(member.program.rules, effect.spend, check.at, check.now);
   const after = tillMembers.settledAfter(caller, member, {
     ...r,
     cashback: r.cashback + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed,
@@ -206,10 +206,11 @@ export async function calculateCheck(db: Db, caller: PlaceCaller, body: Calculat
   const named = await tillMembers.memberNamed(db, caller, body, { lock: false, memberOf: memberOfHold(db, caller, body), alongside: along.expression });
   if (!named.found) throw namedNotFound(body);
   const values = named.member ? along.parse(named.alongside) : await readTogether(db, checkReads(db, caller, body, ctx, null, rules, asOf));
-  const read = { ...values, member: named.member, asOf, lineRules: await rules.resolve(db, values.rules) };
+  const member = named.member && (await tillMembers.judgedAt(db, caller, named.member, asOf, false));
+  const read = { ...values, member, asOf, lineRules: await rules.resolve(db, values.rules) };
   const { gathered, lines } = await judgeRead(db, caller, body, ctx, read);
   const { calc, effect } = decide(caller, gathered, lines, body.redeem_amount);
-  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, gathered.day, null), momentOf(caller, body));
+  const { before, after } = memberViews(caller, gathered.member, effect, checkLots(db, caller, gathered.member, effect, gathered.day, null), { at: momentOf(caller, body), now: asOf });
   const isCashback = after?.program_type === 'cashback';
   return {
     object: 'check_calculation',
@@ -264,7 +265,9 @@ export async function applyCheck(
   if (!locked.found) throw namedNotFound(body);
 
   const at = ctx.clock.now();
-  const read = await readForCheck(trx, caller, body, ctx, locked.member, at, numbered);
+  // Level spend that has left the window is judged first (members/levels.ts): the decision never counts it.
+  const member = locked.member && (await tillMembers.judgedAt(trx, caller, locked.member, at, true));
+  const read = await readForCheck(trx, caller, body, ctx, member, at, numbered);
   if (read.existing) return replay(read.existing, fingerprint);
   const { gathered, lines } = await judgeRead(trx, caller, body, ctx, read);
   const wanted = decide(caller, gathered, lines, body.redeem_amount);
@@ -277,7 +280,7 @@ export async function applyCheck(
   const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;
   const lots = checkLots(trx, caller, gathered.member, decision.effect, gathered.day, request);
-  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots, momentOf(caller, body));
+  const { before, after } = memberViews(caller, gathered.member, decision.effect, lots, { at: momentOf(caller, body), now: at });
   const row: repo.TransactionRow = {
     chain_id: caller.chainId,
     venue_id: caller.venueId,

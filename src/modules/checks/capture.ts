@@ -51,7 +51,8 @@ export async function captureHoldIntoCheck(
       message: 'A hold can be captured only into a completed check that redeemed nothing and has no refunds.',
     });
   }
-  const member = await tillMembers.withHeld(trx, caller, locked, read.held, at, read.lots);
+  const judged = await tillMembers.judgedAt(trx, caller, locked, at, true);
+  const member = await tillMembers.withHeld(trx, caller, judged, read.held, at, read.lots);
   const room = dayRoom(caller, read.dayEarned);
   const earnedBefore = Number(row.earned);
   const gathered: Gathered = {
@@ -76,7 +77,7 @@ export async function captureHoldIntoCheck(
   const decision = decide(caller, gathered, lines, body.redeem_amount, row);
   const { calc } = decision;
   const lots = checkLots(trx, caller, member, decision.effect, row.venue_day, request);
-  const { before, after } = memberViews(caller, member, decision.effect, lots, row.closed_at ?? row.created_at);
+  const { before, after } = memberViews(caller, member, decision.effect, lots, { at: row.closed_at ?? row.created_at, now: at });
   const updated: repo.TransactionRow = {
     ...row,
     redeemed: calc.redeemed,

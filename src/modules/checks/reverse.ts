@@ -36,12 +36,13 @@ async function gatherReversal(
   const { member } = await tillMembers.memberNamed(trx, caller, {}, { lock: true, memberOf: repo.memberOfTransaction(trx, key), key: idempotencyKey });
   if (member) {
     const asOf = clock.now();
+    const judged = await tillMembers.judgedAt(trx, caller, member, asOf, true);
     const read = await readTogether(trx, {
       row: repo.transactionRead(trx, key),
       refund: refundExternalId === undefined ? undefined : repo.refundRead(trx, key, refundExternalId),
       ...(await tillMembers.reversalReads(trx, caller, member, asOf)),
     });
-    const { balance, lots, level } = await tillMembers.reversalMember(trx, caller, member, read, asOf);
+    const { balance, lots, level } = await tillMembers.reversalMember(trx, caller, judged, read, asOf);
     return { row: read.row ?? missingTransaction(caller, registerId), previous: read.refund ?? null, balance, lots, level };
   }
   const row = (await repo.findTransaction(trx, key, true)) ?? missingTransaction(caller, registerId);
@@ -51,8 +52,9 @@ async function gatherReversal(
   const late = row.member_id ? (await tillMembers.memberNamed(trx, caller, { member_id: row.member_id }, { lock: true })).member : null;
   if (!late) return { row, previous, balance: null, lots: null, level: null };
   const asOf = clock.now();
-  const read = await readTogether(trx, await tillMembers.reversalReads(trx, caller, late, asOf));
-  return { row, previous, ...(await tillMembers.reversalMember(trx, caller, late, read, asOf)) };
+  const judged = await tillMembers.judgedAt(trx, caller, late, asOf, true);
+  const read = await readTogether(trx, await tillMembers.reversalReads(trx, caller, judged, asOf));
+  return { row, previous, ...(await tillMembers.reversalMember(trx, caller, judged, read, asOf)) };
 }
 
 /**

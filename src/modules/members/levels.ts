@@ -91,31 +91,62 @@ export function manualLevelSteps(trx: Db, caller: Caller, member: repo.LockedMem
   return levelChangedSteps(trx, caller, member, program, after, { reason: 'manual', reference: null, at: caller.now, request });
 }
 
+/** Whether the member's oldest counted spend has left their program's window by `now`: their level spend is stale. */
+const isDue = (member: repo.LockedMember, program: ProgramInfo, now: Date) =>
+  levelPeriodOf(program.rules) !== undefined && member.level_leaves_at !== null && member.level_leaves_at.getTime() <= now.getTime();
+
+/**
+ * The member as judged at `now`: a due member's level spend as their checks in the window sum it (a read), so a
+ * calculation or a view never uses spend that has left; `window` is that sum, null when the member was not due.
+ */
+export async function judgedNow<M extends repo.LockedMember>(db: Db, member: M, program: ProgramInfo, now: Date): Promise<{ member: M; window: levelsRepo.WindowSpend | null }> {
+  if (!isDue(member, program, now)) return { member, window: null };
+  const window = await levelsRepo.spendInWindow(db, member.chain_id, member.id, levelPeriodOf(program.rules)!, now);
+  return { member: { ...member, level_spend: window.spend, level_leaves_at: window.leavesAt }, window };
+}
+
+/**
+ * A locked member judged again at `now` when due, before a write that moves their money: the level spend written
+ * and a move announced (reason `period`), as the worker would have; the member as judged.
+ */
+export async function judgedForWrite<M extends repo.LockedMember>(trx: Db, member: M, program: ProgramInfo, now: Date): Promise<{ member: M; moved: boolean }> {
+  const judged = await judgedNow(trx, member, program, now);
+  if (!judged.window) return { member, moved: false };
+  const place = { chainId: member.chain_id, venueId: null, livemode: member.livemode };
+  const how = { reason: 'period' as const, reference: null, at: now, request: null };
+  const moved = levelChangedSteps(trx, place, member, program, { levelSpend: judged.window.spend, vipLevel: member.vip_level }, how);
+  await writeTogether(trx, [levelsRepo.setLevelSpendStep(trx, member.chain_id, member.id, judged.window), ...moved]);
+  return { member: judged.member, moved: moved.length > 0 };
+}
+
 /**
  * Judges one member again as of `now`, in their own transaction: their lock first, then their checks in the window
- * (a check committing meanwhile waits for it), the level spend written and the move announced with reason `period`.
- * A member judged by another pass since, erased, or of a program without a window any more is left as found.
+ * (a check committing meanwhile waits for it). A member judged since, or erased, is left as found; one of a program
+ * without a window any more keeps none.
  */
 async function judgeAgain(trx: Db, chainId: string, memberId: string, now: Date): Promise<boolean> {
   const member = await repo.matchingMember(trx, chainId, { by: 'id', id: memberId }, { lock: true });
   if (!member?.level_leaves_at || member.level_leaves_at.getTime() > now.getTime()) return false;
   const program = (await programs.listPrograms(trx, chainId)).find((p) => p.id === member.program_id)!;
-  const days = levelPeriodOf(program.rules);
-  const window = days === undefined ? { spend: 0, leavesAt: null } : await levelsRepo.spendInWindow(trx, chainId, memberId, days, now);
-  const place = { chainId, venueId: null, livemode: member.livemode };
-  const how = { reason: 'period' as const, reference: null, at: now, request: null };
-  const moved = days === undefined ? [] : levelChangedSteps(trx, place, member, program, { levelSpend: window.spend, vipLevel: member.vip_level }, how);
-  await writeTogether(trx, [levelsRepo.setLevelSpendStep(trx, chainId, memberId, window), ...moved]);
-  return moved.length > 0;
+  if (levelPeriodOf(program.rules) === undefined) {
+    await writeTogether(trx, [levelsRepo.setLevelSpendStep(trx, chainId, memberId, { spend: 0, leavesAt: null })]);
+    return false;
+  }
+  return (await judgedForWrite(trx, member, program, now)).moved;
 }
 
-/** The worker's pass: every member whose oldest counted spend has left the window by `now` judged again; how many moved. */
+/**
+ * The worker's pass: every member whose oldest counted spend has left the window by `now` judged again; how many
+ * moved. Each batch starts after the last member looked at, so a member who stays due cannot hold the pass.
+ */
 export async function runLevelPeriods(db: Db, now: Date, batch = 200): Promise<number> {
   let moved = 0;
+  let after: levelsRepo.DueMember | null = null;
   for (;;) {
-    const due = await levelsRepo.membersDue(db, now, batch);
+    const due = await levelsRepo.membersDue(db, now, batch, after);
     for (const m of due) if (await db.transaction().execute((trx) => judgeAgain(trx, m.chain_id, m.id, now))) moved++;
     if (due.length < batch) return moved;
+    after = due.at(-1)!;
   }
 }
 

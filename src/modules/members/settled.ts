@@ -8,6 +8,7 @@ import type { ProgramInfo } from '../programs/schemas.js';
 import * as programs from '../programs/service.js';
 import * as expiry from './expiry-service.js';
 import type { Lot, LotPlace } from './expiry.js';
+import { judgedNow } from './levels.js';
 import type * as repo from './repo.js';
 import type { Member } from './schemas.js';
 import { presentMember } from './view.js';
@@ -27,9 +28,11 @@ export function lotPlace(caller: Caller, zones?: Record<string, string>): LotPla
 }
 
 /** The member a record shows as of the request's time; 404 when there is no record. */
-export async function memberView(db: Db, caller: Caller, record: repo.MemberRecord | undefined): Promise<Member> {
-  if (!record) throw notFound();
-  const program = (await programsById(db, caller.chainId)).get(record.program_id)!;
+export async function memberView(db: Db, caller: Caller, found: repo.MemberRecord | undefined): Promise<Member> {
+  if (!found) throw notFound();
+  const program = (await programsById(db, caller.chainId)).get(found.program_id)!;
+  // Level spend that has left the window and the worker has not judged yet is not shown (members/levels.ts).
+  const { member: record } = await judgedNow(db, found, program, caller.now);
   // A record read without its lots (one read before the program began to expire cashback) reads them now.
   const lots = record.lots ?? (expiry.expires(program) ? (await readTogether(db, { lots: expiry.lotsRead(caller.chainId, record.id) })).lots : undefined);
   return presentMember(expiry.settle(record, program, lotPlace(caller), lots, caller.now).record, program, caller.venue);

@@ -11,6 +11,7 @@ import type { Caller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as expiry from './expiry-service.js';
 import type { Lot } from './expiry.js';
+import * as levels from './levels.js';
 import * as repo from './repo.js';
 import type { Member } from './schemas.js';
 import { lotPlace, lotsReadFor, memberView, notFound, programsById } from './settled.js';
@@ -116,6 +117,15 @@ export { lotsReadFor } from './settled.js';
  */
 export async function lotsAlongRead(db: Db, caller: Caller): Promise<Read<Lot[]> | undefined> {
   return (await expiry.venueExpires(db, caller.chainId)) ? expiry.lotsRead(caller.chainId, sql.ref<string>('m.id')) : undefined;
+}
+
+/**
+ * The member named, judged at `asOf` when their level spend is due (members/levels.ts): `forWrite` (a locked member
+ * about to change) writes the judgement first, as the worker would; otherwise it is only read.
+ */
+export async function judgedAt(db: Db, caller: Caller, member: LockedMember, asOf: Date, forWrite: boolean): Promise<LockedMember> {
+  const program = (await programsById(db, caller.chainId)).get(member.program_id)!;
+  return (forWrite ? await levels.judgedForWrite(db, member, program, asOf) : await levels.judgedNow(db, member, program, asOf)).member;
 }
 
 /** The locked member with what their holds keep as of `asOf`, as a check's decision sees them. */

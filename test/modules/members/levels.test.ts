@@ -96,6 +96,40 @@ describe('levels on a 30-day window', () => {
     await verifyClean();
   });
 
+  it('spend that has left the window is never counted, even before the worker’s pass: the check judges the member first', async () => {
+    const { venue, api, member } = await setUp(30);
+    await check(api, member.id, 60_000);
+    t.clock.advance(30 * DAY + 30_000); // the 600.00 has left; the worker has not run
+    expect(await levelOf(api, member.id)).toEqual({ level: 'Bronze', level_spend: 0, total_spend: 60_000 });
+    const body = { external_id: `L-${++n}`, member_id: member.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: 10_000 }] };
+    // Bronze 3 % of 100.00, in calculate as in apply.
+    expect(ok(await api.post('/api/v1/checks/calculate', body), 'calculate').body.earned).toBe(300);
+    expect(ok(await api.post('/api/v1/checks', body), 'apply').body.earned).toBe(300);
+    expect(await levelOf(api, member.id)).toEqual({ level: 'Bronze', level_spend: 10_000, total_spend: 70_000 });
+    // The check's write judged the member as the worker would have: the move is announced once, by it.
+    expect(await members.runLevelPeriods(t.db, t.clock.now())).toBe(0);
+    expect((await levelEvents(venue.chainId)).map((e) => [e.from, e.to, e.reason, e.level_spend])).toEqual([
+      ['Bronze', 'Silver', 'spend', 60_000],
+      ['Silver', 'Bronze', 'period', 0],
+    ]);
+    await verifyClean();
+  });
+
+  it('days are 24 hours whatever the database session’s time zone says of calendar days (a window across summer time in Berlin)', async () => {
+    const { api, member } = await setUp(100);
+    const moveTo = (at: string) => t.clock.advance(Date.parse(at) - t.clock.now().getTime());
+    moveTo('2027-01-10T10:00:00Z');
+    await check(api, member.id, 60_000);
+    moveTo('2027-04-20T09:30:00Z'); // 100 × 24 h after is 10:00Z; 100 calendar days in Berlin end at 09:00Z
+    await t.db.transaction().execute(async (trx) => {
+      await sql`set local timezone = 'Europe/Berlin'`.execute(trx);
+      expect(await members.levelSpendDifferences(trx, t.clock.now())).toEqual([]);
+    });
+    expect(await levelOf(api, member.id)).toEqual({ level: 'Silver', level_spend: 60_000, total_spend: 60_000 });
+    moveTo('2027-04-20T10:00:00Z');
+    expect(await levelOf(api, member.id)).toEqual({ level: 'Bronze', level_spend: 0, total_spend: 60_000 });
+  });
+
   it('a check closed before the window began counts for total_spend but not for the level', async () => {
     const { api, member } = await setUp(1);
     await check(api, member.id, 60_000, new Date(t.clock.now().getTime() - DAY - MINUTE));
