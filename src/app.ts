@@ -13,6 +13,7 @@ import { requestIdFor } from './http/request-id.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { campaignRoutes } from './modules/campaigns/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
 import { checkRoutes } from './modules/checks/routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(holdRoutes);
       await api.register(visitRoutes);
       await api.register(reportRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: '/api' },
   );

@@ -13,11 +13,12 @@ import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { messageOf, paramOf, validatorCompiler } from './http/validation.js';
 import * as accounts from './modules/accounts/service.js';
+import { CLI } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
 import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
-import { changeProgram, programOf } from './modules/dashboard/service.js';
+import { addProgram, changeProgram, programOf } from './modules/dashboard/service.js';
 import { importFile } from './modules/members/bulk-import-file.js';
 import { BatchFailed } from './modules/members/bulk-import.js';
 import * as members from './modules/members/service.js';
@@ -242,13 +243,8 @@ const COMMANDS: Record<string, Command> = {
       required(v, 'settings');
       const settings = json(v, 'settings', SETTINGS_EXAMPLE)!;
       const venue = await venueOf(storage.database.db, v.venue);
-      const program = await programs.createProgram(storage.database.db, venue.chainId, {
-        name: required(v, 'name'),
-        type: type as ProgramType,
-        settings,
-        barcodeFormat: v.barcode as BarcodeFormat | undefined,
-        isDefault: v.default === 'true' ? true : undefined,
-      });
+      const input = { name: required(v, 'name'), type: type as ProgramType, settings, barcodeFormat: v.barcode as BarcodeFormat | undefined, isDefault: v.default === 'true' ? true : undefined };
+      const program = await storage.database.db.transaction().execute((trx) => addProgram(trx, venue.chainId, input, CLI));
       say(`Created ${type} program ${program.id} "${program.name}" for ${venue.slug}${program.isDefault ? ' (the default)' : ''}.`);
     },
   },
@@ -281,7 +277,7 @@ const COMMANDS: Record<string, Command> = {
       const venue = await venueOf(db, v.venue);
       await programOf(db, venue.chainId, id);
       const program = await db.transaction().execute((trx) =>
-        changeProgram(trx, venue.chainId, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }, new Date()),
+        changeProgram(trx, venue.chainId, id, { name: body.name, settings: body.settings, barcodeFormat: body.barcode_format, isDefault: body.is_default }, new Date(), CLI),
       );
       const shown = programs.presentProgram(program);
       say(`Updated ${shown.type} program ${program.id} "${program.name}"${program.isDefault ? ' (the default)' : ''}: ${JSON.stringify(shown.settings)}`);
@@ -314,7 +310,7 @@ const COMMANDS: Record<string, Command> = {
       const db = storage.database.db;
       const { external_id, ...fields } = asBody(NewCategory, { external_id: required(v, 'category'), name: required(v, 'name'), ...moneyRuleOptions(v) });
       const venue = await venueOf(db, v.venue);
-      const caller = accounts.ownerCaller(venue);
+      const caller = { ...accounts.ownerCaller(venue), ...CLI };
       const category = await db.transaction().execute((trx) =>
         catalogue.putCategoryWithRules(trx, caller, external_id, fields as { name: string } & CategoryRules),
       );
@@ -333,13 +329,13 @@ const COMMANDS: Record<string, Command> = {
       const category = required(v, 'category');
       if (v['venue-only'] && v['chain-rule']) throw new UsageError('Give --venue-only or --chain-rule, not both.');
       if (v['chain-rule']) {
-        await catalogue.clearVenueCategoryRules(db, accounts.placeOf(venue), category);
+        await db.transaction().execute((trx) => catalogue.clearVenueCategoryRules(trx, accounts.placeOf(venue), category, CLI));
         say(`${venue.slug} follows the chain's rule for ${category} again.`);
         return;
       }
-      const changed = v['venue-only']
-        ? await catalogue.setVenueCategoryRules(db, accounts.placeOf(venue), category, rules)
-        : await catalogue.setCategoryRules(db, venue.chainId, category, rules);
+      const changed = await db.transaction().execute((trx) =>
+        v['venue-only'] ? catalogue.setVenueCategoryRules(trx, accounts.placeOf(venue), category, rules, CLI) : catalogue.setCategoryRules(trx, venue.chainId, category, rules, CLI),
+      );
       const own = changed.venue_rules.find((r) => r.venue_id === venue.id);
       say(own ? `At ${venue.slug} (its own rule): ${describeCategory({ ...own, name: changed.name })}` : describeCategory(changed));
     },
@@ -374,6 +370,7 @@ const COMMANDS: Record<string, Command> = {
         ...(owner.venueId === null ? { chainId: owner.chainId } : { venueId: owner.venueId }),
         ...body,
         name: body.name.trim(),
+        by: CLI,
       });
       const rules = Object.keys(key.rules).length ? `, its own rules ${JSON.stringify(key.rules)}` : '';
       say(`Created ${mode} key ${key.id} "${key.name}" for ${owner.label} with ${key.scopes.length ? key.scopes.join(', ') : 'full access'}${rules}.`);
@@ -441,7 +438,7 @@ const COMMANDS: Record<string, Command> = {
       const db = storage.database.db;
       const owner = await keyOwnerOf(db, v);
       if (!(await accounts.listApiKeys(db, owner)).some((k) => k.id === keyId)) throw new UsageError(`${owner.label} has no key ${keyId}.`);
-      const key = (await db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: owner.chainId, keyId, at: new Date() })))!;
+      const key = (await db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: owner.chainId, keyId, at: new Date(), by: CLI })))!;
       say(`Revoked key ${key.id} (${key.prefix}…).`);
     },
   },

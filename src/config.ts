@@ -38,6 +38,7 @@ const EnvSchema = Type.Object({
   SIGNUPS_PER_HOUR_PER_ADDRESS: Type.Integer({ minimum: 1, default: 5 }),
   SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 730 }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
   // uniquelocal), comma-separated.
@@ -74,6 +75,8 @@ export interface Config {
   signupLimits: { perAddress: number; total: number };
   /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
   shutdownTimeoutMs: number;
+  /** How long audit log entries are kept (D24); the worker deletes older ones, the database refuses younger. */
+  auditRetentionDays: number;
   /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
   secretEncryptionKeys: Buffer[];
 }
@@ -142,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardSignup: parsed.DASHBOARD_SIGNUP ?? env.NODE_ENV !== 'production',
     signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import * as accounts from './modules/accounts/service.js';
+import { SYSTEM } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { applyCheck } from './modules/checks/apply.js';
@@ -43,7 +44,7 @@ export async function seedDemoIfEmpty(db: Db, pepper: string): Promise<DemoVenue
     const ownerEmail = 'owner@demo.test';
     const ownerPassword = randomBytes(12).toString('base64url');
     await accounts.createOwner(trx, { chainId: venue.chainId, venueId: venue.id, email: ownerEmail, password: ownerPassword });
-    const { secret } = await accounts.createApiKey(trx, pepper, { venueId: venue.id, name: 'Demo till', livemode: false });
+    const { secret } = await accounts.createApiKey(trx, pepper, { venueId: venue.id, name: 'Demo till', livemode: false, by: SYSTEM });
     const enrolled = await seedDemoVenue(trx, venue);
     await seedQuay(trx, quay, enrolled);
     return { venue, quay, ownerEmail, ownerPassword, testKey: secret, tables: DEMO_TABLES, quayTables: QUAY_TABLES };

@@ -3,11 +3,13 @@
 // marked `expired` (reads judge them by the clock anyway; this makes the table say so); cashback due to expire is
 // written as `expiry` ledger entries and its warnings sent (members/expiry-service.ts; reads subtract it before);
 // member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
-// left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key.
+// left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key;
+// audit log entries past their retention are deleted.
 // Every minute, birthday campaigns credit the birthdays due (campaigns/birthdays.ts), and members whose old spend
 // left their program's level window are judged again (members/levels.ts).
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
+import { purgeAuditEvents } from './modules/audit/service.js';
 import { runBirthdays } from './modules/campaigns/birthdays.js';
 import { markExpiredHolds } from './modules/holds/service.js';
 import { forgetInterruptedUploads } from './modules/imports/service.js';
@@ -20,8 +22,17 @@ import type { SecretBox } from './shared/secret-box.js';
 const EVERY_MS = 10 * 60 * 1000;
 const BIRTHDAYS_EVERY_MS = 60 * 1000;
 
-/** `secrets`: the process's keys, to seal leftovers again with; without it (a test of the other chores) none are. */
-export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object, msg: string): void }, secrets?: SecretBox): { stop(): void } {
+/**
+ * `secrets`: the process's keys, to seal leftovers again with; without it (a test of the other chores) none are.
+ * `auditRetentionDays`: audit log entries older than this are deleted (730 days, as configured by default).
+ */
+export function startHousekeeping(
+  db: Db,
+  clock: Clock,
+  log: { error(obj: object, msg: string): void },
+  secrets?: SecretBox,
+  auditRetentionDays = 730,
+): { stop(): void } {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     const now = clock.now();
@@ -31,6 +42,7 @@ export function startHousekeeping(db: Db, clock: Clock, log: { error(obj: object
       runExpiry(db, now),
       forgetInterruptedUploads(db, now),
       secrets && sealAgainWithFirstKey(db, secrets),
+      purgeAuditEvents(db, auditRetentionDays),
     ]).catch((err: unknown) =>
       log.error({ err }, 'housekeeping failed; it runs again later'),
     );

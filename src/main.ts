@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   });
   const { app } = server;
   const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
-  const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log, app.deps.secretBox);
+  const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log, app.deps.secretBox, config.auditRetentionDays);
   const imports = config.role === 'api' ? undefined : startImportWorker(storage.database.db, systemClock, app.log);
 
   let stopping = false;

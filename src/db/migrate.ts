@@ -26,6 +26,7 @@ import * as visitCountedWhile from './migrations/0023_visit_counted_while.js';
 import * as campaigns from './migrations/0024_campaigns.js';
 import * as checkCampaigns from './migrations/0025_check_campaigns.js';
 import * as levelPeriod from './migrations/0026_level_period.js';
+import * as auditEvents from './migrations/0027_audit_events.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0024_campaigns': campaigns,
   '0025_check_campaigns': checkCampaigns,
   '0026_level_period': levelPeriod,
+  '0027_audit_events': auditEvents,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -37,6 +37,21 @@ export interface OwnersTable {
   created_at: Timestamp;
 }
 
+/** The audit log (D24): append-only, a trigger refuses UPDATE and the DELETE of rows younger than the retention. */
+export interface AuditEventsTable {
+  chain_id: string;
+  id: string;
+  actor_type: 'user' | 'api_key' | 'cli' | 'system';
+  actor_id: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  changes: JSONColumnType<Record<string, [unknown, unknown]>>;
+  venue_id: string | null;
+  address: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface DashboardSessionsTable {
   chain_id: string;
   venue_id: string;
@@ -516,6 +531,7 @@ export interface DB {
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  audit_events: AuditEventsTable;
   programs: ProgramsTable;
   members: MembersTable;
   member_cards: MemberCardsTable;

@@ -38,6 +38,7 @@ export const OPENAPI_TAGS = [
   { name: 'Webhook endpoints', description: 'Where the venue wants events delivered, and the delivery attempts.' },
   { name: 'Events', description: 'Everything that happened in the venue, as delivered to webhook endpoints.' },
   { name: 'Reports', description: "Figures over the chain's venues for a period: the venue liability report." },
+  { name: 'Audit', description: 'The audit log: who changed what in the chain, from the dashboard, the API or the CLI.' },
 ] as const;
 
 const COMPONENTS = '#/components/schemas/';

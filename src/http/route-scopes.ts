@@ -65,6 +65,8 @@ const CURRENT_ROUTE_SCOPES = {
   'GET /v1/campaigns': ['campaigns:read', 'campaigns:write'],
   'GET /v1/campaigns/:id': ['campaigns:read', 'campaigns:write'],
   'PATCH /v1/campaigns/:id': ['campaigns:write'],
+  // Chain-wide: every entry of the key's chain.
+  'GET /v1/audit_events': ['audit:read'],
   'POST /public/v1/menus/:venue_slug/orders': 'public',
   'GET /errors': 'public',
 } satisfies Record<string, Needed>;

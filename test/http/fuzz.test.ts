@@ -141,7 +141,7 @@ function remember(name: string, value: unknown) {
 async function setUp() {
   fx.known = new Map();
   const { c, email, venue } = await signedUpOwner(t, 'Fuzz Bistro');
-  fx.owner = (await accounts.verifyOwnerPassword(t.db, email, PASSWORD))!;
+  fx.owner = (await accounts.verifyOwnerPassword(t.db, email, PASSWORD, null))!;
   fx.venueId = venue.id;
   fx.cookie = c.cookie!;
   fx.csrf = c.csrf!;

@@ -1,6 +1,7 @@
 // Shutting down (D1): close() waits for the request in flight; a request that still arrives is 503 in the envelope;
 // a stopped process always ends within SHUTDOWN_TIMEOUT, whatever holds it open: a client holding its connection,
 // the delivery worker waiting on a receiver that never answers, a closed standard output (each alone, real processes).
+import { SYSTEM } from '../../src/modules/audit/service.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -81,7 +82,7 @@ async function processDatabase<T>(seed: (db: Db, pepper: string) => Promise<T>):
 
 async function seedVenue(db: Db, pepper: string) {
   const venue = await accounts.createVenue(db, { name: 'Shutdown Bar', slug: `shutdown-${Date.now().toString(36)}` });
-  return { venue, secret: (await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false })).secret };
+  return { venue, secret: (await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false, by: SYSTEM })).secret };
 }
 
 const DEADLINE = { SHUTDOWN_TIMEOUT: '1500ms', LOG_LEVEL: 'info', REDIS_URL: '' };

@@ -1,4 +1,5 @@
 // Factories for venues, owners and keys, through the domain services as the CLI and dashboard use them.
+import { SYSTEM } from '../../src/modules/audit/service.js';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import * as accounts from '../../src/modules/accounts/service.js';
@@ -27,6 +28,7 @@ export async function createKey(t: TestApp, venue: accounts.Venue, input: KeyInp
     livemode: input.livemode ?? false,
     scopes: input.scopes,
     rules: input.rules,
+    by: SYSTEM,
   });
 }
 
@@ -38,11 +40,12 @@ export async function createChainKey(t: TestApp, chainId: string, input: KeyInpu
     livemode: input.livemode ?? false,
     scopes: input.scopes,
     rules: input.rules,
+    by: SYSTEM,
   });
 }
 
 export async function revokeKey(t: TestApp, key: accounts.ApiKeyInfo) {
-  return t.db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: key.chainId, keyId: key.id, at: t.clock.now() }));
+  return t.db.transaction().execute((trx) => accounts.revokeApiKey(trx, { chainId: key.chainId, keyId: key.id, at: t.clock.now(), by: SYSTEM }));
 }
 
 /** A new venue with a full-access test key: the usual starting point of a test. */

@@ -1,6 +1,7 @@
 // The world of one sequence of the model-based test (test/modules/checks/model.test.ts): two chains of venues with
 // their programs, categories, keys and members, made through the app's own services and API, and the same world
 // as the reference model (test/support/money-model.ts) sees it; reading the members back and comparing them.
+import { SYSTEM } from '../../src/modules/audit/service.js';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { placeOf, type Venue } from '../../src/modules/accounts/service.js';
@@ -250,10 +251,10 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
     Object.entries(CATEGORIES).map(async ([category, rule]) => {
       const put = await apis[0]!.put(`/api/v1/catalog/categories/${category}`, { name: category });
       if (put.status !== 201 && put.status !== 200) throw new Error(`fixture: category ${category}: ${put.status} ${JSON.stringify(put.body)}`);
-      await catalogue.setCategoryRules(t.db, a.chainId, category, ruleInput(rule));
+      await catalogue.setCategoryRules(t.db, a.chainId, category, ruleInput(rule), SYSTEM);
       for (const [i, v] of VENUES.entries()) {
         const own = VENUE_CATEGORIES[v]![category];
-        if (own) await catalogue.setVenueCategoryRules(t.db, placeOf(venueRows[i]!), category, ruleInput(own));
+        if (own) await catalogue.setVenueCategoryRules(t.db, placeOf(venueRows[i]!), category, ruleInput(own), SYSTEM);
       }
     }),
   );

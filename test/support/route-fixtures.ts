@@ -185,6 +185,14 @@ async function venueLiability(ctx: FixtureContext): Promise<RouteRequest> {
   return { url: `/api/v1/reports/venue_liability?from=${from}&to=${to}`, listed: ctx.ownerVenue.id, listedBy: 'venue_id' };
 }
 
+/** An entry of the owner's chain's audit log: a campaign's creation. */
+async function auditEntry(ctx: FixtureContext): Promise<string> {
+  const { id } = await campaign(ctx);
+  const [entry] = ok(await client(ctx.t, ctx.ownerKey).get(`/api/v1/audit_events?target_id=${id}`), 'read the audit log').body.data;
+  if (!entry) throw new Error('route fixture: the campaign left no audit entry');
+  return entry.id;
+}
+
 async function withProgram(ctx: FixtureContext) {
   await createProgram(ctx.t, ctx.ownerVenue);
 }
@@ -287,4 +295,5 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'POST /v1/scans': async (ctx) => ({ url: '/api/v1/scans', body: { code: (await member(ctx)).serial } }),
   // A list of rows without ids, one per venue of the chain: named by venue_id (listedBy).
   'GET /v1/reports/venue_liability': venueLiability,
+  'GET /v1/audit_events': async (ctx) => ({ url: '/api/v1/audit_events', listed: await auditEntry(ctx) }),
 };

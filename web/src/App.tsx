@@ -20,6 +20,7 @@ import { MenuPage } from './pages/Menu';
 import { OrdersPage } from './pages/Orders';
 import { AddVenuePage } from './pages/AddVenue';
 import { LiabilityPage } from './pages/Liability';
+import { AuditPage } from './pages/Audit';
 
 const NAV = [
   { to: '/overview', label: 'Overview' },
@@ -32,6 +33,7 @@ const NAV = [
   { to: '/transactions', label: 'Transactions' },
   { to: '/liability', label: 'Venue liability' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/audit', label: 'Audit log' },
   { to: '/menu', label: 'Menu and tables' },
   { to: '/orders', label: 'Orders' },
   { to: '/account', label: 'Account' },
@@ -118,6 +120,7 @@ function Shell() {
           <Route path="/orders" element={<OrdersPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/liability" element={<LiabilityPage />} />
+          <Route path="/audit" element={<AuditPage />} />
           <Route path="/venues/new" element={<AddVenuePage />} />
           <Route path="/signup" element={<Navigate to="/keys" replace />} />
           <Route path="*" element={<Navigate to="/overview" replace />} />

@@ -73,6 +73,7 @@ export type TransactionFilters = NonNullable<paths['/dashboard/api/transactions'
 export type WebhookEndpoint = paths['/dashboard/api/webhook-endpoints']['get']['responses']['200']['content']['application/json'][number];
 export type DeliveryAttempt = paths['/dashboard/api/webhook-endpoints/{id}/deliveries']['get']['responses']['200']['content']['application/json']['data'][number];
 export type WebhookTest = paths['/dashboard/api/webhook-endpoints/{id}/test']['post']['responses']['200']['content']['application/json'];
+export type AuditEvent = paths['/dashboard/api/audit-events']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Overview = paths['/dashboard/api/overview']['get']['responses']['200']['content']['application/json'];
 export type VenueTable = paths['/dashboard/api/tables']['get']['responses']['200']['content']['application/json'][number];
 export type Dish = paths['/dashboard/api/dishes']['get']['responses']['200']['content']['application/json']['data'][number];

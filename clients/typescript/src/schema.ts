@@ -875,6 +875,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's audit log, newest first: who changed what, from where */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.completed": {
@@ -2496,6 +2513,46 @@ export interface components {
             url: string;
             has_more: boolean;
             data: components["schemas"]["VenueLiability"][];
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            /** @enum {string} */
+            object: "audit_event";
+            /** Format: uuid */
+            id: string;
+            /** @description What was done: api_key.created, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, sign_in.failed. */
+            action: string;
+            /** @description Who did it. */
+            actor: {
+                type: "user" | "api_key" | "cli" | "system";
+                /** @description The dashboard user's or API key's id; null for the CLI and the service itself. */
+                id: string | null;
+            };
+            /** @description What it was done to. */
+            target: {
+                /** @description member, api_key, program, campaign, category, webhook_endpoint, user… */
+                type: string;
+                /** @description Its id (a category: its external id). */
+                id: string | null;
+            };
+            /** @description Each changed field as [before, after] (null where it had none); never a secret or personal data. */
+            changes: {
+                [key: string]: unknown[];
+            };
+            /** @description Where it was done; null for the chain as a whole. */
+            venue_id: string | null;
+            /** @description The IP address the request came from; null for the CLI and the service. */
+            address: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** AuditEventList */
+        AuditEventList: {
+            /** @enum {string} */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["AuditEvent"][];
         };
         /** TransactionCompletedEvent */
         TransactionCompletedEvent: components["schemas"]["Event"] & {
@@ -9946,6 +10003,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VenueLiabilityList"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+                /** @description Only this action. */
+                action?: string;
+                /** @description Only entries about this object. */
+                target_id?: string;
+                /** @description Only entries at or after this time. */
+                from?: string;
+                /** @description Only entries before this time. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
                 };
             };
             /** @description parameter_invalid */

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/database.js';
 import { parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import * as audit from '../audit/service.js';
 import * as repo from './repo.js';
 
 // argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
@@ -33,15 +34,22 @@ export interface Owner {
 // Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
 
-/** The owner with this e-mail and password, or undefined (for the dashboard's sign-in). */
-export async function verifyOwnerPassword(db: Db, email: string, password: string): Promise<Owner | undefined> {
+/**
+ * The owner with this e-mail and password, or undefined (for the dashboard's sign-in). A wrong password for a known
+ * owner is recorded in their chain's audit log with the address it came from (`sign_in.failed`); an unknown e-mail
+ * belongs to no chain, and is not.
+ */
+export async function verifyOwnerPassword(db: Db, email: string, password: string, address: string | null): Promise<Owner | undefined> {
   const row = await repo.findOwnerByEmail(db, email);
   if (!row) {
     await argon2Verify(await (dummyHash ??= argon2Hash('not a password of anyone')), password).catch(() => false);
     return undefined;
   }
   const ok = await argon2Verify(row.password_hash, password).catch(() => false);
-  return ok ? { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email } : undefined;
+  if (ok) return { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+  const where = { chainId: row.chain_id, venueId: row.venue_id, actor: { type: 'user' as const, id: null }, address };
+  await audit.recordAudit(db, where, { action: 'sign_in.failed', target: { type: 'user', id: row.id } });
+  return undefined;
 }
 
 export async function findOwner(db: Db, chainId: string, ownerId: string): Promise<Owner | undefined> {

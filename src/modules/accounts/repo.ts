@@ -1,6 +1,7 @@
 // SQL for venues, owners and API keys.
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { WriteStep } from '../../db/statement.js';
 import type { ApiKeysTable, ChainsTable, VenuesTable } from '../../db/schema.js';
 
 export type ChainRow = Selectable<ChainsTable>;
@@ -58,9 +59,8 @@ export async function insertOwner(db: Db, owner: { chain_id: string; venue_id: s
   return db.insertInto('owners').values(owner).returning(['chain_id', 'venue_id', 'id', 'email', 'created_at']).executeTakeFirstOrThrow();
 }
 
-export async function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
-  return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
-}
+/** The key's insert as a step of a write (see writeTogether), its row returned as `key`. */
+export const insertApiKeyStep = (db: Db, key: Insertable<ApiKeysTable>): WriteStep => ({ name: 'key', query: db.insertInto('api_keys').values(key).returningAll() });
 
 /** The key with this hash and the venues it may act at (its own, or all of a chain key's chain), in one statement. */
 export async function findApiKeyWithVenues(db: Db, secretHash: string) {
@@ -143,9 +143,10 @@ export async function keyHashesOfChain(db: Db, chainId: string): Promise<string[
 // Merging a venue, the only one of its chain, into another chain (accounts/merge.ts).
 
 /**
- * Every table that holds a chain's rows, besides `chains` and `venues`: a merge gives each of its rows of the
- * source chain the target's chain_id. A new table with a chain_id column belongs here, with what its rows need to
- * stay valid in the other chain (test/modules/accounts/merge.test.ts fails until it is listed).
+ * Every table that holds a chain's rows, besides `chains` and `venues` and the audit log (whose entries stay under
+ * the chain they were written in, D24): a merge gives each of its rows of the source chain the target's chain_id. A
+ * new table with a chain_id column belongs here, with what its rows need to stay valid in the other chain
+ * (test/modules/accounts/merge.test.ts fails until it is listed).
  */
 export const MERGED_TABLES = [
   'programs',

@@ -1,5 +1,6 @@
 // Scopes, venue register rules (D12) and the account resource.
 import { Type, type Static } from 'typebox';
+import type { Actor } from '../audit/schemas.js';
 import { Program } from '../programs/schemas.js';
 
 export const SCOPES = [
@@ -18,6 +19,7 @@ export const SCOPES = [
   'reports:read',
   'campaigns:read',
   'campaigns:write',
+  'audit:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -140,6 +142,9 @@ export interface Caller extends Omit<KeyIdentity, 'venues'> {
   venue: VenueLocale;
   /** The request's time by the app's clock: what "now" means for holds and per-day caps. */
   now: Date;
+  /** For the audit log: the dashboard user a caller acts for (absent: the key is the actor), the request's address. */
+  actor?: Actor;
+  address?: string | null;
 }
 
 /** A caller acting at a venue: what every call that happens at a place has (the route's venue rule saw to it). */

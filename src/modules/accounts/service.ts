@@ -2,10 +2,13 @@
 import { EventEmitter } from 'node:events';
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
+import { writeTogether } from '../../db/statement.js';
 import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-key-format.js';
+import * as audit from '../audit/service.js';
+import type { Who } from '../audit/service.js';
 import * as repo from './repo.js';
 import {
 
@@ -246,6 +249,8 @@ export interface NewApiKey {
   livemode: boolean;
   scopes?: string[];
   rules?: Record<string, unknown>;
+  /** Who creates it, for the audit log. */
+  by: Who;
 }
 
 /** Creates a key; the secret is returned here only and never stored. */
@@ -259,18 +264,27 @@ export async function createApiKey(db: Db, pepper: string, input: NewApiKey): Pr
   const venue = input.venueId === undefined ? undefined : await repo.findVenue(db, input.venueId);
   const chainId = venue?.chain_id ?? input.chainId;
   if (!chainId || (input.venueId !== undefined && !venue) || (input.chainId !== undefined && input.chainId !== chainId)) throw new ApiError('venue_not_found');
-  const row = await repo.insertApiKey(db, {
-    chain_id: chainId,
-    venue_id: input.venueId ?? null,
-    id: newId(),
-    name: input.name,
-    livemode: input.livemode,
-    secret_hash: hashKeySecret(secret, pepper),
-    display_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
-    scopes: [...new Set(scopes)],
-    rules: JSON.stringify(rules),
-  });
-  return { key: presentKey(row), secret };
+  const id = newId();
+  const kept = { name: input.name, livemode: input.livemode, scopes: [...new Set(scopes)], rules };
+  const entry = { action: 'api_key.created' as const, target: { type: 'api_key', id }, changes: audit.changedFields(null, kept, ['name', 'livemode', 'scopes', 'rules']) };
+  // The key and its audit entry in one statement: neither without the other.
+  const [row] = await writeTogether<repo.ApiKeyRow>(
+    db,
+    [
+      repo.insertApiKeyStep(db, {
+        chain_id: chainId,
+        venue_id: input.venueId ?? null,
+        id,
+        ...kept,
+        secret_hash: hashKeySecret(secret, pepper),
+        display_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
+        rules: JSON.stringify(rules),
+      }),
+      audit.auditStep(db, { chainId, venueId: input.venueId ?? null, ...input.by }, entry),
+    ],
+    'key',
+  );
+  return { key: presentKey(row!), secret };
 }
 
 function presentKey(row: repo.ApiKeyRow): ApiKeyInfo {
@@ -298,9 +312,12 @@ export async function listApiKeys(db: Db, owner: { chainId: string; venueId: str
  * Revokes a key. Takes effect on the next request in every process: the commit notifies each
  * process's authentication cache (see authenticator.ts).
  */
-export async function revokeApiKey(db: Db, input: { chainId: string; keyId: string; at: Date }): Promise<ApiKeyInfo | undefined> {
+export async function revokeApiKey(db: Db, input: { chainId: string; keyId: string; at: Date; by: Who }): Promise<ApiKeyInfo | undefined> {
   const row = await repo.revokeApiKey(db, input.chainId, input.keyId, input.at);
-  if (!row) return undefined;
+  // Revoked before: nothing happens now, and nothing is recorded.
+  if (!row || row.revoked_at?.getTime() !== input.at.getTime()) return row && presentKey(row);
+  const entry = { action: 'api_key.revoked' as const, target: { type: 'api_key', id: row.id }, changes: { revoked_at: [null, formatTimestamp(input.at)] as [unknown, unknown] } };
+  await audit.recordAudit(db, { chainId: input.chainId, venueId: row.venue_id, ...input.by }, entry);
   await repo.notifyAuthChanged(db, row.secret_hash);
   localAuthChanges.emit('changed', row.secret_hash);
   return presentKey(row);
@@ -355,6 +372,8 @@ export function ownerCaller(venue: Venue): PlaceCaller {
     settings: venue.settings,
     venue: { name: venue.name, country: venue.country, currency: venue.currency, locale: venue.locale, timezone: venue.timezone },
     now: new Date(),
+    // The service itself, unless the dashboard (its user) or the CLI says who.
+    ...audit.SYSTEM,
   };
 }
 

@@ -8,6 +8,7 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import { findChain } from '../accounts/service.js';
+import * as audit from '../audit/service.js';
 import { writeTogether, type Read, type ValueOrRef, type WriteStep } from '../../db/statement.js';
 import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
 import type { CampaignRead } from './check-terms.js';
@@ -181,6 +182,12 @@ export async function createCampaign(db: Db, caller: Caller, input: CreateCampai
     created_at: caller.now,
     updated_at: caller.now,
   });
+  const fields = Object.keys(settings) as (keyof Settings)[];
+  await audit.recordAudit(db, audit.placeOf(caller), {
+    action: 'campaign.created',
+    target: { type: 'campaign', id: row.id },
+    changes: audit.changedFields(null, { type, ...settings }, ['type', ...fields]),
+  });
   return presentCampaign(row, caller.now);
 }
 
@@ -243,6 +250,12 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
     ...columnsOf(settings),
     ...(status === undefined ? {} : { status }),
     updated_at: caller.now,
+  });
+  const fields = Object.keys(settings) as (keyof Settings)[];
+  await audit.recordAudit(db, audit.placeOf(caller), {
+    action: 'campaign.updated',
+    target: { type: 'campaign', id },
+    changes: audit.changedFields({ ...before, status: row.status }, { ...settingsOf(updated), status: updated.status }, [...fields, 'status']),
   });
   // A budget lowered to exactly what was spent has run out as surely as one a credit emptied.
   if (updated.budget !== null && updated.budget === updated.spent && row.budget !== updated.budget) await announceExhausted(db, { ...caller, livemode: updated.livemode }, updated, null);

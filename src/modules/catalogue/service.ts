@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller, Place } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import { categoriesAt } from './cache.js';
 import * as repo from './repo.js';
 import {
@@ -142,10 +143,22 @@ function ruleChanges(rules: CategoryRules): Partial<RuleColumns> {
   };
 }
 
+const RULE_FIELDS = ['earns_cashback', 'payable_with_cashback', 'cashback_percent'] as const;
+
+/** The change of a category's rule (the chain's, or a venue's own) as its audit entry. */
+const ruleAudit = (externalId: string, before: RuleColumns, after: RuleColumns) => ({
+  action: 'category_rule.updated' as const,
+  target: { type: 'category', id: externalId },
+  changes: audit.changedFields(presentRule(before), presentRule(after), RULE_FIELDS),
+});
+
 /** The owner's tool (dashboard, CLI) sets a category's money rules for the chain; the category must exist. */
-export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules): Promise<Category> {
-  const row = await repo.updateCategoryRules(db, chainId, externalId, ruleChanges(rules));
+export async function setCategoryRules(db: Db, chainId: string, externalId: string, rules: CategoryRules, by: audit.Who): Promise<Category> {
+  const changes = ruleChanges(rules);
+  const before = await repo.findCategory(db, chainId, externalId);
+  const row = before && (await repo.updateCategoryRules(db, chainId, externalId, changes));
   if (!row) throw categoryNotFound();
+  await audit.recordAudit(db, { chainId, venueId: null, ...by }, ruleAudit(externalId, before, row));
   return presentCategory(db, chainId, row);
 }
 
@@ -153,28 +166,30 @@ export async function setCategoryRules(db: Db, chainId: string, externalId: stri
  * The owner's tool sets one venue's own rule for a category of its chain (D21): the changes sent, over the venue's
  * rule if it has one, else over the chain's; the whole rule then wins at that venue.
  */
-export async function setVenueCategoryRules(db: Db, place: Place, externalId: string, rules: CategoryRules): Promise<Category> {
+export async function setVenueCategoryRules(db: Db, place: Place, externalId: string, rules: CategoryRules, by: audit.Who): Promise<Category> {
   const changes = ruleChanges(rules);
   const category = await repo.findCategory(db, place.chainId, externalId);
   if (!category) throw categoryNotFound();
   const own = (await repo.venueRulesOf(db, place.chainId, [category.id])).find((v) => v.venue_id === place.venueId);
   const base: RuleColumns = own ?? category;
-  await repo.putVenueRule(db, {
-    chain_id: place.chainId,
-    venue_id: place.venueId,
-    category_id: category.id,
+  const rule = {
     earns_cashback: changes.earns_cashback ?? base.earns_cashback,
     payable_with_cashback: changes.payable_with_cashback ?? base.payable_with_cashback,
     cashback_percent_bp: changes.cashback_percent_bp === undefined ? base.cashback_percent_bp : changes.cashback_percent_bp,
-  });
+  };
+  await repo.putVenueRule(db, { chain_id: place.chainId, venue_id: place.venueId, category_id: category.id, ...rule });
+  await audit.recordAudit(db, { ...place, ...by }, ruleAudit(externalId, base, rule));
   return presentCategory(db, place.chainId, category);
 }
 
 /** The venue follows the chain's rule for the category again. */
-export async function clearVenueCategoryRules(db: Db, place: Place, externalId: string): Promise<Category> {
+export async function clearVenueCategoryRules(db: Db, place: Place, externalId: string, by: audit.Who): Promise<Category> {
   const category = await repo.findCategory(db, place.chainId, externalId);
   if (!category) throw categoryNotFound();
+  const own = (await repo.venueRulesOf(db, place.chainId, [category.id])).find((v) => v.venue_id === place.venueId);
   await repo.deleteVenueRule(db, place, category.id);
+  // The venue follows the chain's rule again: from its own to the chain's.
+  if (own) await audit.recordAudit(db, { ...place, ...by }, ruleAudit(externalId, own, category));
   return presentCategory(db, place.chainId, category);
 }
 
@@ -182,7 +197,7 @@ export async function clearVenueCategoryRules(db: Db, place: Place, externalId: 
 export async function putCategoryWithRules(trx: Db, caller: Caller, externalId: string, body: { name: string } & CategoryRules): Promise<Category> {
   const { name, ...rules } = body;
   const { category } = await putCategory(trx, caller, externalId, { name });
-  return Object.values(rules).some((r) => r !== undefined) ? setCategoryRules(trx, caller.chainId, externalId, rules) : category;
+  return Object.values(rules).some((r) => r !== undefined) ? setCategoryRules(trx, caller.chainId, externalId, rules, audit.whoOf(caller)) : category;
 }
 
 /**

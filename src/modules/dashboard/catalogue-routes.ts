@@ -29,7 +29,7 @@ export async function dashboardCatalogueRoutes(app: App, tags: string[]): Promis
     const { name, ...rules } = req.body;
     return inTransaction(app.deps.db, async (trx) => {
       // setCategoryRules answers 404 for a category the chain does not have, before any rename could create it.
-      let category = await catalogue.setCategoryRules(trx, caller.chainId, req.params.external_id, rules);
+      let category = await catalogue.setCategoryRules(trx, caller.chainId, req.params.external_id, rules, service.sessionWho(sessionOf(req)));
       if (name !== undefined) category = (await catalogue.putCategory(trx, caller, req.params.external_id, { name })).category;
       return category;
     });
@@ -52,7 +52,7 @@ export async function dashboardCatalogueRoutes(app: App, tags: string[]): Promis
       const session = sessionOf(req);
       return inTransaction(app.deps.db, async (trx) => {
         const venue = await service.chainVenueOf(trx, session, req.params.venue_id);
-        return catalogue.setVenueCategoryRules(trx, accounts.placeOf(venue), req.params.external_id, req.body);
+        return catalogue.setVenueCategoryRules(trx, accounts.placeOf(venue), req.params.external_id, req.body, service.sessionWho(session));
       });
     },
   );
@@ -64,7 +64,7 @@ export async function dashboardCatalogueRoutes(app: App, tags: string[]): Promis
       const session = sessionOf(req);
       return inTransaction(app.deps.db, async (trx) => {
         const venue = await service.chainVenueOf(trx, session, req.params.venue_id);
-        return catalogue.clearVenueCategoryRules(trx, accounts.placeOf(venue), req.params.external_id);
+        return catalogue.clearVenueCategoryRules(trx, accounts.placeOf(venue), req.params.external_id, service.sessionWho(session));
       });
     },
   );

@@ -35,7 +35,7 @@ import {
 import * as service from './service.js';
 
 /** A response that is not JSON, described for the OpenAPI document (the handler sends it as it is). */
-const nonJson = (mediaType: string, description: string, format?: 'binary') =>
+export const nonJson = (mediaType: string, description: string, format?: 'binary') =>
   ({ description, content: { [mediaType]: { schema: Type.String(format ? { format } : {}) } } }) as unknown as ReturnType<typeof Type.Unknown>;
 const image = (mediaType: 'image/svg+xml' | 'image/png', description: string) => nonJson(mediaType, description, mediaType === 'image/png' ? 'binary' : undefined);
 

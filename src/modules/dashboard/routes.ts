@@ -9,6 +9,7 @@ import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
 import { SCOPES } from '../accounts/schemas.js';
+import { AUDIT_ACTION_LABELS } from '../audit/schemas.js';
 import * as members from '../members/service.js';
 import { Adjustment, Birthday, HistoryEntry, Member } from '../members/schemas.js';
 import * as programs from '../programs/service.js';
@@ -37,6 +38,7 @@ import {
   Venue,
   VenueUpdate,
 } from './schemas.js';
+import { dashboardAuditRoutes } from './audit-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
@@ -139,7 +141,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
         throw new ApiError('csrf_token_invalid', { param: 'X-CSRF-Token' });
       }
     }
-    req.dashboardSession = session;
+    req.dashboardSession = { ...session, address: req.ip };
   });
 
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } }, async () =>
@@ -184,7 +186,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
         [`dashboard-signin:addr:${req.ip}`, SIGN_IN_LIMITS.perAddress, 'from this address'],
         [`dashboard-signin:acct:${email}`, SIGN_IN_LIMITS.perAccount, 'for this account'],
       ]);
-      const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password);
+      const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password, req.ip);
       if (!owner) throw new ApiError('sign_in_failed');
       const { token, session } = await inTransaction(app.deps.db, (trx) =>
         service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now()),
@@ -247,6 +249,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     scope_presets: SCOPE_PRESETS.map((p) => ({ ...p, scopes: [...p.scopes] })),
     program_types: [...PROGRAM_TYPES],
     barcode_formats: [...BARCODE_FORMATS],
+    audit_actions: Object.entries(AUDIT_ACTION_LABELS).map(([action, label]) => ({ action, label })),
   }));
 
   // Venue and its default rules (D12).
@@ -271,6 +274,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
         livemode: req.body.livemode,
         scopes: req.body.scopes,
         rules: req.body.rules,
+        by: service.sessionWho(sessionOf(req)),
       }),
     );
     return reply.code(201).send({ key: service.presentKey(key), secret });
@@ -286,7 +290,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.post('/api-keys/:id/revoke', { schema: { tags, summary: 'Revoke a key at once', params: IdParams, response: withErrors({ 200: ApiKey }) } }, async (req) => {
     const key = isId(req.params.id)
-      ? await inTransaction(app.deps.db, (trx) => accounts.revokeApiKey(trx, { chainId: sessionOf(req).venue.chainId, keyId: req.params.id, at: clock.now() }))
+      ? await inTransaction(app.deps.db, (trx) => accounts.revokeApiKey(trx, { chainId: sessionOf(req).venue.chainId, keyId: req.params.id, at: clock.now(), by: service.sessionWho(sessionOf(req)) }))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);
@@ -300,13 +304,12 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   app.post('/programs', { schema: { tags, summary: 'Create a program', body: NewProgram, response: withErrors({ 201: Program }) } }, async (req, reply) => {
     const { chainId } = sessionOf(req).venue;
     const created = await inTransaction(app.deps.db, (trx) =>
-      programs.createProgram(trx, chainId, {
-        name: req.body.name,
-        type: req.body.type,
-        settings: req.body.settings,
-        barcodeFormat: req.body.barcode_format,
-        isDefault: req.body.is_default,
-      }),
+      service.addProgram(
+        trx,
+        chainId,
+        { name: req.body.name, type: req.body.type, settings: req.body.settings, barcodeFormat: req.body.barcode_format, isDefault: req.body.is_default },
+        service.sessionWho(sessionOf(req)),
+      ),
     );
     return reply.code(201).send(programs.presentProgram(created));
   });
@@ -320,7 +323,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
         settings: req.body.settings,
         barcodeFormat: req.body.barcode_format,
         isDefault: req.body.is_default,
-      }, clock.now()),
+      }, clock.now(), service.sessionWho(sessionOf(req))),
     );
     return programs.presentProgram(updated);
   });
@@ -386,4 +389,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardPrivacyRoutes(app, tags);
   // The chain's venue liability report and its CSV.
   await dashboardLiabilityRoutes(app, tags);
+  // The chain's audit log and its CSV.
+  await dashboardAuditRoutes(app, tags);
 }

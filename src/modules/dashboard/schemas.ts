@@ -115,6 +115,7 @@ export const Meta = Type.Object({
   scope_presets: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), scopes: Type.Array(ScopeName) })),
   program_types: Type.Array(Type.String()),
   barcode_formats: Type.Array(Type.String()),
+  audit_actions: Type.Array(Type.Object({ action: Type.String(), label: Type.String({ description: 'What the audit page calls it.' }) })),
 });
 
 export const ApiKey = Type.Object({

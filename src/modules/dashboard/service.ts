@@ -5,6 +5,8 @@ import { ApiError } from '../../shared/errors.js';
 import { newId, isUuid } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
 import * as accounts from '../accounts/service.js';
+import * as audit from '../audit/service.js';
+import type { Who } from '../audit/service.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as members from '../members/service.js';
@@ -22,6 +24,8 @@ export interface OwnerSession {
   venue: accounts.Venue;
   csrfToken: string;
   expiresAt: Date;
+  /** The address of the request it was presented with (the audit log's). */
+  address?: string;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -195,9 +199,12 @@ export async function changePassword(db: Db, session: OwnerSession, current: str
 }
 
 /** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
+/** Who acts through a session, for the audit log: its user, from the address it was presented from. */
+export const sessionWho = (session: OwnerSession): Who => ({ actor: { type: 'user', id: session.owner.id }, address: session.address ?? null });
+
 export function ownerCallerOf(session: OwnerSession, now: Date): PlaceCaller {
   const caller = accounts.ownerCaller(session.venue);
-  return { ...caller, settings: { ...caller.settings, manual_adjustments_allowed: true }, now };
+  return { ...caller, settings: { ...caller.settings, manual_adjustments_allowed: true }, now, ...sessionWho(session) };
 }
 
 export function presentKey(k: accounts.ApiKeyInfo) {
@@ -221,10 +228,26 @@ export async function programOf(db: Db, chainId: string, id: string) {
   return found;
 }
 
-/** The owner changes a program (dashboard, CLI): what it means for members' cashback first, then the program. */
-export async function changeProgram(trx: Db, chainId: string, id: string, changes: programs.ProgramChanges, now: Date): Promise<ProgramInfo> {
+const PROGRAM_FIELDS = ['name', 'type', 'settings', 'barcode_format', 'is_default'] as const;
+
+/** The owner creates a program (dashboard, CLI), recorded in the audit log. */
+export async function addProgram(trx: Db, chainId: string, input: programs.NewProgram, by: Who): Promise<ProgramInfo> {
+  const created = await programs.createProgram(trx, chainId, input);
+  const changes = audit.changedFields(null, programs.presentProgram(created), PROGRAM_FIELDS);
+  await audit.recordAudit(trx, { chainId, venueId: null, ...by }, { action: 'program.created', target: { type: 'program', id: created.id }, changes });
+  return created;
+}
+
+/**
+ * The owner changes a program (dashboard, CLI): what it means for members' cashback and levels first, then the
+ * program, recorded in the audit log.
+ */
+export async function changeProgram(trx: Db, chainId: string, id: string, changes: programs.ProgramChanges, now: Date, by: Who): Promise<ProgramInfo> {
   const current = await programOf(trx, chainId, id);
   const next = changes.settings === undefined ? undefined : programs.rulesFrom(current.rules.type, changes.settings);
   await members.programChanging(trx, chainId, current, next, now);
-  return programs.updateProgram(trx, chainId, id, changes);
+  const updated = await programs.updateProgram(trx, chainId, id, changes);
+  const fields = audit.changedFields(programs.presentProgram(current), programs.presentProgram(updated), PROGRAM_FIELDS);
+  await audit.recordAudit(trx, { chainId, venueId: null, ...by }, { action: 'program.updated', target: { type: 'program', id }, changes: fields });
+  return updated;
 }

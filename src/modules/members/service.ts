@@ -10,6 +10,7 @@ import { isUuid, newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp, venueDay } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import * as campaigns from '../campaigns/service.js';
 import type { ProgramInfo, ProgramRules } from '../programs/schemas.js';
 import { eventSteps, type EventRequest } from '../webhooks/events.js';
@@ -286,6 +287,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
     ...repo.ledgerSteps(trx, caller.chainId, rows),
     ...lotsWrite.steps,
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: record.home_venue_id, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
+    audit.auditStep(trx, audit.placeOf(caller), { action: 'member.adjusted', target: { type: 'member', id }, changes: { balance: [record.cashback, record.cashback + input.amount] } }),
   ]);
   return adjustment;
 }

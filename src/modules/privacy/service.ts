@@ -12,6 +12,7 @@ import { isUuid } from '../../shared/ids.js';
 import type { List, Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import * as checks from '../checks/reads.js';
 import * as holds from '../holds/service.js';
 import { recordErasedCards } from '../members/erased-cards.js';
@@ -84,6 +85,8 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
  */
 export async function exportMember(db: Db, caller: Caller, id: string): Promise<AsyncIterable<string>> {
   const member = await heldMember(db, caller, id, false);
+  // Who took a copy of a guest's data is recorded before a byte of it leaves.
+  await audit.recordAudit(db, audit.placeOf(caller), { action: 'member.exported', target: { type: 'member', id }, changes: {} });
   const chain = chainWide(caller);
   const sections: [string, AsyncIterable<unknown>][] = [
     ['ledger', map(everyItem(ledgerList(db, caller, id, {}), byId), presentHistoryEntry)],
@@ -313,6 +316,9 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   const at = caller.now;
   await repo.eraseMember(trx, caller.chainId, id, at);
   const erasure = answer(at, released.map((h) => h.id));
-  await writeTogether(trx, eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: member.home_venue_id, type: 'member.erased', livemode: member.livemode, object: erasure, request }));
+  await writeTogether(trx, [
+    ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: member.home_venue_id, type: 'member.erased', livemode: member.livemode, object: erasure, request }),
+    audit.auditStep(trx, audit.placeOf(caller), { action: 'member.erased', target: { type: 'member', id }, changes: { erased_at: [null, erasure.erased_at] } }),
+  ]);
   return erasure;
 }

@@ -4,6 +4,7 @@ import type { WebhookDeliveryConfig } from '../../config.js';
 import { ConfigError } from '../../shared/config-error.js';
 import type { Db } from '../../db/database.js';
 import type { Caller } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
@@ -86,7 +87,18 @@ export async function createEndpoint(
     secret_key_id: sealed.keyId,
     livemode: caller.livemode,
   });
+  await audit.recordAudit(db, audit.placeOf(caller), { action: 'webhook_endpoint.created', target: { type: 'webhook_endpoint', id }, changes: audited(null, row) });
   return { ...present(row), secret };
+}
+
+/**
+ * An endpoint's audited fields, before and after: its URL without query or fragment (a receiver's token may ride
+ * there), events, description and status; never its signing secret.
+ */
+function audited(before: repo.EndpointRow | null, after: repo.EndpointRow | null) {
+  const fields = (row: repo.EndpointRow | null) =>
+    row && { url: `${new URL(row.url).origin}${new URL(row.url).pathname}`, events: row.events, description: row.description, status: row.status };
+  return audit.changedFields(fields(before), fields(after), ['url', 'events', 'description', 'status']);
 }
 
 const RESEAL_BATCH = 100;
@@ -161,11 +173,14 @@ export async function updateEndpoint(
   const row = await repo.updateEndpoint(db, caller, id, changes);
   if (!row) throw notFound();
   if (input.enabled === true && before.status === 'disabled') await deliveryRepo.resumeEndpoint(db, caller.chainId, id);
+  await audit.recordAudit(db, audit.placeOf(caller), { action: 'webhook_endpoint.updated', target: { type: 'webhook_endpoint', id }, changes: audited(before, row) });
   return present(row);
 }
 
 export async function deleteEndpoint(db: Db, caller: Caller, id: string) {
-  if (!isUuid(id) || !(await repo.deleteEndpoint(db, caller, id))) throw notFound();
+  const before = isUuid(id) ? await repo.findEndpoint(db, caller, id) : undefined;
+  if (!before || !(await repo.deleteEndpoint(db, caller, id))) throw notFound();
+  await audit.recordAudit(db, audit.placeOf(caller), { action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id }, changes: audited(before, null) });
   return { object: 'webhook_endpoint' as const, id, deleted: true as const };
 }
 

@@ -1,6 +1,7 @@
 // Merging a venue, the only one of its chain, into another chain (D21, docs/chains.md "Merging a venue into a chain"):
 // every row of the source chain moves, money and history exactly as they were, keys keep working both ways; a clash
 // is listed with nothing changed; a merge that cannot be done as asked is refused with its reason.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
@@ -93,8 +94,8 @@ async function busyVenue(shared: { sku: string; category: string }) {
   ok(await api.put(`/api/v1/catalog/products/${shared.sku}`, { name: 'Flat white', category: shared.category, price: 350 }), 'shared product');
   ok(await api.put(`/api/v1/catalog/products/own-${venue.slug}`, { name: 'Scone', category: 'bakery', price: 250 }), 'own product');
   // The venue's own rules for a category (D21): one the target has too (equal), one of its own.
-  await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(venue), shared.category, { payable_with_cashback: false });
-  await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(venue), 'bakery', { cashback_percent: 10 });
+  await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(venue), shared.category, { payable_with_cashback: false }, SYSTEM);
+  await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(venue), 'bakery', { cashback_percent: 10 }, SYSTEM);
 
   ok(await api.post('/api/v1/members/imports', csv(`card_number,consent_date,opening_balance\n${newCardNumber()},2024-05-01,1200\n,2024-05-01,0\n`)), 'import');
   while (await imports.runNextImport(t.db, t.clock, 'a0000000-0000-7000-8000-0000000000aa'));
@@ -368,6 +369,8 @@ describe('chain merge', () => {
   it('knows every table that holds a chain\'s rows', async () => {
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'chain_id' order by 1`.execute(t.db);
-    expect(rows.map((r) => r.table_name).filter((n) => n !== 'chains' && n !== 'venues')).toEqual([...MERGED_TABLES].sort());
+    // The audit log stays under the chain each entry was written in (D24): a merge moves none of it.
+    const unmoved = new Set(['chains', 'venues', 'audit_events']);
+    expect(rows.map((r) => r.table_name).filter((n) => !unmoved.has(n))).toEqual([...MERGED_TABLES].sort());
   });
 });

@@ -1,6 +1,7 @@
 // Bonus campaigns in checks (D22), against hand-computed figures: the weekly window in the venue's local time
 // (one that passes midnight belongs to the day it starts), stacked on the line's own percent, categories, the
 // minimum check; calculate exactly as apply; budgets under concurrency; refunds and voids give back in proportion.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { setCategoryRules } from '../../../src/modules/catalogue/service.js';
@@ -28,7 +29,7 @@ async function tokyoVenue(type: 'cashback' | 'stamps' = 'cashback') {
   await createProgram(t, venue, type);
   const api = client(t, (await createKey(t, venue)).secret);
   ok(await api.put('/api/v1/catalog/categories/wine', { name: 'Wine' }), 'category');
-  await setCategoryRules(t.db, venue.chainId, 'wine', { cashback_percent: 10 });
+  await setCategoryRules(t.db, venue.chainId, 'wine', { cashback_percent: 10 }, SYSTEM);
   return { venue, api };
 }
 
@@ -161,7 +162,7 @@ describe('bonus campaigns: what a check gets', () => {
     await createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 3 }], cashback_expires_after_days: 30 } });
     const api = client(t, (await createKey(t, venue)).secret);
     ok(await api.put('/api/v1/catalog/categories/water', { name: 'Water' }), 'category');
-    await setCategoryRules(t.db, venue.chainId, 'water', { cashback_percent: 0 });
+    await setCategoryRules(t.db, venue.chainId, 'water', { cashback_percent: 0 }, SYSTEM);
     ok(await api.post('/api/v1/campaigns', { name: 'Bonus', type: 'bonus', percent: 5 }), 'campaign');
     const member = await enrol(api);
     const water = { name: 'Water', category: 'water', quantity: 1, unit_price: 2_000 };

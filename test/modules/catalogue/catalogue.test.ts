@@ -1,4 +1,5 @@
 // The catalogue: products by SKU, bulk upload of up to 1000, categories, owner-only money rules, line resolution.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { describe, expect, it } from 'vitest';
 import { readTogether } from '../../../src/db/statement.js';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
@@ -69,10 +70,10 @@ describe('categories and money rules', () => {
         { sku: 'BREAD', name: 'Bread' },
       ],
     });
-    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
-    const desserts = await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false }, SYSTEM);
+    const desserts = await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 }, SYSTEM);
     expect(desserts).toMatchObject({ earns_cashback: true, payable_with_cashback: true, cashback_percent: 12.5 });
-    await expect(catalogue.setCategoryRules(t.db, venue.chainId, 'nope', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
+    await expect(catalogue.setCategoryRules(t.db, venue.chainId, 'nope', { earns_cashback: false }, SYSTEM)).rejects.toMatchObject({ code: 'category_not_found' });
 
     const rules = catalogue.lineRules(accounts.placeOf(venue), [
       { sku: 'WINE-1' },

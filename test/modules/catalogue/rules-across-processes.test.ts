@@ -1,5 +1,6 @@
 // A category rule or a program changed in one process is what the next check in another process uses (issue 21):
 // a server process keeps both in memory; the changes come from the CLI, a process of its own.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { afterAll, expect } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
 import * as programs from '../../../src/modules/programs/service.js';
@@ -21,7 +22,7 @@ postgres.describe('cached rules across processes', () => {
     const { db } = database.database;
     const venue = await accounts.createVenue(db, { name: 'Two Processes', slug: `two-processes-${Date.now().toString(36)}` });
     const program = await programs.createProgram(db, venue.chainId, { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'All', min_spend: 0, percent: 5 }] } });
-    const { secret } = await accounts.createApiKey(db, TEST_PEPPER, { venueId: venue.id, name: 'till', livemode: false });
+    const { secret } = await accounts.createApiKey(db, TEST_PEPPER, { venueId: venue.id, name: 'till', livemode: false, by: SYSTEM });
     const env = { DATABASE_URL: database.url!, API_KEY_PEPPER: TEST_PEPPER, REDIS_URL: '' };
     const server: ServerProcess = await startServerProcess(env);
     cleanups.push(() => server.stop());

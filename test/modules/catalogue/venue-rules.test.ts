@@ -1,4 +1,5 @@
 // A venue's own rule for a category of its chain (D21): it wins at that venue, whole, and nowhere else.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
@@ -18,8 +19,8 @@ describe("a venue's own category rule", () => {
     const atB = client(t, (await createKey(t, b)).secret);
     await atA.put('/api/v1/catalog/categories/wine', { name: 'Wine' });
     // The chain: wine earns 10 %. B alone: wine earns nothing and cannot be paid with cashback.
-    await catalogue.setCategoryRules(t.db, a.chainId, 'wine', { cashback_percent: 10 });
-    const set = await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(b), 'wine', { earns_cashback: false, payable_with_cashback: false });
+    await catalogue.setCategoryRules(t.db, a.chainId, 'wine', { cashback_percent: 10 }, SYSTEM);
+    const set = await catalogue.setVenueCategoryRules(t.db, accounts.placeOf(b), 'wine', { earns_cashback: false, payable_with_cashback: false }, SYSTEM);
     // The venue's rule starts from the chain's (10 %) and takes the changes sent.
     expect(set.venue_rules).toEqual([{ venue_id: b.id, earns_cashback: false, payable_with_cashback: false, cashback_percent: 10 }]);
     expect(set).toMatchObject({ earns_cashback: true, payable_with_cashback: true, cashback_percent: 10 });
@@ -39,7 +40,7 @@ describe("a venue's own category rule", () => {
     const listed = (await atB.get('/api/v1/catalog/categories')).body.data.find((c: { external_id: string }) => c.external_id === 'wine');
     expect(listed.venue_rules).toEqual(set.venue_rules);
 
-    const back = await catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(b), 'wine');
+    const back = await catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(b), 'wine', SYSTEM);
     expect(back.venue_rules).toEqual([]);
     expect((await atB.post('/api/v1/checks/calculate', { member_id: member.id, line_items: wine })).body).toMatchObject({ earned: 200 });
   });
@@ -49,7 +50,7 @@ describe("a venue's own category rule", () => {
     const other = await createVenue(t);
     const atA = client(t, (await createKey(t, a)).secret);
     await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer' });
-    await expect(catalogue.setVenueCategoryRules(t.db, accounts.placeOf(other), 'beer', { earns_cashback: false })).rejects.toMatchObject({ code: 'category_not_found' });
+    await expect(catalogue.setVenueCategoryRules(t.db, accounts.placeOf(other), 'beer', { earns_cashback: false }, SYSTEM)).rejects.toMatchObject({ code: 'category_not_found' });
     expectError(await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer', earns_cashback: false }), 403, 'owner_only');
     // Categories are the chain's: a key names no venue on them.
     expect(expectError(await atA.put('/api/v1/catalog/categories/beer', { name: 'Beer', venue_id: a.id }), 400, 'parameter_invalid').param).toBe('venue_id');
@@ -78,9 +79,9 @@ describe("a venue's own category rule", () => {
     };
     versions.add(await version());
     await drawsNew(() => api.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
-    await drawsNew(() => catalogue.setCategoryRules(t.db, a.chainId, 'wine', { cashback_percent: 10 }));
-    await drawsNew(() => catalogue.setVenueCategoryRules(t.db, accounts.placeOf(a), 'wine', { earns_cashback: false }));
-    await drawsNew(() => catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(a), 'wine'));
+    await drawsNew(() => catalogue.setCategoryRules(t.db, a.chainId, 'wine', { cashback_percent: 10 }, SYSTEM));
+    await drawsNew(() => catalogue.setVenueCategoryRules(t.db, accounts.placeOf(a), 'wine', { earns_cashback: false }, SYSTEM));
+    await drawsNew(() => catalogue.clearVenueCategoryRules(t.db, accounts.placeOf(a), 'wine', SYSTEM));
     await keeps(() => api.put('/api/v1/catalog/products/RIOJA', { name: 'Rioja', category: 'wine' }));
     // A catalogue sync sending the category again, or renaming it, changes no rule.
     await keeps(() => api.put('/api/v1/catalog/categories/wine', { name: 'Wine' }));
@@ -89,7 +90,7 @@ describe("a venue's own category rule", () => {
     // A change rolled back leaves the version as it was.
     await keeps(() =>
       t.db.transaction().execute(async (trx) => {
-        await catalogue.setCategoryRules(trx, a.chainId, 'wine', { cashback_percent: 50 });
+        await catalogue.setCategoryRules(trx, a.chainId, 'wine', { cashback_percent: 50 }, SYSTEM);
         throw new Error('rolled back');
       }).catch(() => undefined),
     );

@@ -1,4 +1,5 @@
 // Check calculation (D11) through POST /v1/checks/calculate: the worked examples of docs/checks.md, and it writes nothing.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -93,8 +94,8 @@ describe('worked examples (docs/checks.md)', () => {
         { sku: 'CAKE', name: 'Cheesecake', category: 'desserts' },
       ],
     });
-    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false });
-    await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false, payable_with_cashback: false }, SYSTEM);
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'desserts', { cashback_percent: 12.5 }, SYSTEM);
     const res = await calc({ line_items: [line('Rioja', 1000, { sku: 'WINE' }), line('Cheesecake', 500, { sku: 'CAKE' }), line('Bread', 300)], redeem_amount: 400 });
     expect(res.body).toMatchObject({ subtotal: 1800, payable_base: 800, max_redeem: 800, redeemed: 400, paid: 1400 });
     expect(res.body.line_items).toEqual([

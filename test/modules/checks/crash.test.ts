@@ -1,4 +1,5 @@
 // Crash safety: SIGKILL the server while a till replays 500 checks with retries; every check is applied exactly once.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,7 @@ const CHECKS = 500;
 async function seed(db: Db, pepper: string) {
   const venue = await accounts.createVenue(db, { name: 'Crash Bar', slug: `crash-${Date.now().toString(36)}` });
   await programs.createProgram(db, venue.chainId, { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'A', min_spend: 0, percent: 5 }] } });
-  const { secret } = await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false });
+  const { secret } = await accounts.createApiKey(db, pepper, { venueId: venue.id, name: 'till', livemode: false, by: SYSTEM });
   const owner = { ...accounts.ownerCaller(venue), livemode: false };
   const ids: string[] = [];
   for (let i = 0; i < MEMBERS; i++) {

@@ -1,4 +1,5 @@
 // Money-engine defects found by reading the code against D11/D12, each pinned by hand-computed figures through HTTP.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { describe, expect, it } from 'vitest';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
 import { sql } from 'kysely';
@@ -299,7 +300,7 @@ describe('found when tried as a new user would', () => {
   it('calculate needs no external_id, and every line says where its rule came from', async () => {
     const { venue, api, member } = await setUp();
     await api.put('/api/v1/catalog/products/WINE', { name: 'Rioja', category: 'alcohol' });
-    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false });
+    await catalogue.setCategoryRules(t.db, venue.chainId, 'alcohol', { earns_cashback: false }, SYSTEM);
     await api.put('/api/v1/catalog/categories/desserts', { name: 'Desserts' });
     const res = await api.post('/api/v1/checks/calculate', {
       member_id: member.id,

@@ -1,6 +1,7 @@
 // Cashback expiry (D20): lots by venue day, what a read subtracts before the worker runs, the worker's entries and
 // events (the warning once per lot, before the expiry), daylight-saving changes, and a program without expiry.
 // Figures are worked out by hand from docs/members.md; the clock only moves forward, so the tests run in order.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { changeProgram } from '../../../src/modules/dashboard/service.js';
@@ -259,7 +260,7 @@ describe('cashback expiry', () => {
     await m.check(5000);
     expect(await m.get()).toMatchObject({ balance: 500, expiring: [{ amount: 500, on: '2028-12-23' }] });
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
-    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
+    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now(), SYSTEM);
     t.clock.advance(10 * DAY);
     await runExpiry(t.db, t.clock.now());
     expect(await m.get()).toMatchObject({ balance: 500, available: 500, expiring: null });
@@ -378,7 +379,7 @@ describe('cashback expiry', () => {
     at('2032-01-08T10:00:00.000Z'); // the 5 Jan lot is due; no worker has run
     expect(await m.get()).toMatchObject({ balance: 200, expiring: [{ amount: 200, on: '2032-01-09' }] });
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
-    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now());
+    await changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }] } }, t.clock.now(), SYSTEM);
     expect(await m.expiries()).toEqual([-500]);
     expect(await events(m.api, 'cashback.expired', m.member.id)).toHaveLength(1);
     // The 6 Jan lot was not due: it no longer expires.
@@ -395,7 +396,7 @@ describe('cashback expiry', () => {
     await m.check(5000); // lot of 1 Feb, 5.00, expires on 11 Feb; warned on 4 Feb by the lead it was formed with
     const [program] = await programs.listPrograms(t.db, m.venue.chainId);
     const lead = (days: number) =>
-      changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now());
+      changeProgram(t.db, m.venue.chainId, program!.id, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 10 }], cashback_expires_after_days: 10, cashback_expiry_warning_days: days } }, t.clock.now(), SYSTEM);
     await lead(0);
     at('2032-02-05T10:00:00.000Z');
     await runExpiry(t.db, t.clock.now());

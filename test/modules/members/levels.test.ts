@@ -1,6 +1,7 @@
 // Levels that move both ways (D22), with an injected clock and hand-computed figures: Bronze 3 % from 0, Silver 5 %
 // from 500.00, Gold 7.5 % from 1,500.00. A level judged on a rolling window falls when old spend leaves it (the
 // worker's pass), a refund or a void moves it at once, a VIP level set by hand moves it; member.level_changed each time.
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { changeProgram } from '../../../src/modules/dashboard/service.js';
@@ -198,13 +199,13 @@ describe('levels: set by hand and by the program', () => {
     await check(api, member.id, 10_000);
     t.clock.advance(5 * DAY);
     const windowed = { levels: PROGRAM_SETTINGS.cashback.levels, level_period_days: 10 };
-    await t.db.transaction().execute((trx) => changeProgram(trx, venue.chainId, program.id, { settings: windowed }, t.clock.now()));
+    await t.db.transaction().execute((trx) => changeProgram(trx, venue.chainId, program.id, { settings: windowed }, t.clock.now(), SYSTEM));
     expect(await levelOf(api, member.id)).toEqual({ level: 'Bronze', level_spend: 10_000, total_spend: 70_000 });
     await verifyClean();
     t.clock.advance(6 * DAY);
     await members.runLevelPeriods(t.db, t.clock.now());
     expect((await levelOf(api, member.id)).level_spend).toBe(0);
-    await t.db.transaction().execute((trx) => changeProgram(trx, venue.chainId, program.id, { settings: PROGRAM_SETTINGS.cashback }, t.clock.now()));
+    await t.db.transaction().execute((trx) => changeProgram(trx, venue.chainId, program.id, { settings: PROGRAM_SETTINGS.cashback }, t.clock.now(), SYSTEM));
     expect(await levelOf(api, member.id)).toEqual({ level: 'Silver', level_spend: 70_000, total_spend: 70_000 });
     expect((await levelEvents(venue.chainId)).map((e) => e.reason)).toEqual(['spend']);
   });

@@ -147,7 +147,7 @@ export interface paths {
                             redeem_only_via_holds?: boolean;
                         };
                         /** @description Empty: full access. */
-                        scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write")[];
+                        scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write" | "audit:read")[];
                     };
                 };
             };
@@ -508,6 +508,235 @@ export interface paths {
                 };
             };
         };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's audit log, newest first, filtered by action, object and time */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this action. */
+                    action?: string;
+                    /** @description Only entries at or after this time. */
+                    from?: string;
+                    limit?: number;
+                    /** @description Id of the last object of the previous page. */
+                    starting_after?: string;
+                    /** @description Only entries about this object. */
+                    target_id?: string;
+                    /** @description Only entries before this time. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description What was done: api_key.created, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, sign_in.failed. */
+                                action: string;
+                                /** @description Who did it. */
+                                actor: {
+                                    /** @description The dashboard user's or API key's id; null for the CLI and the service itself. */
+                                    id: string | null;
+                                    type: "user" | "api_key" | "cli" | "system";
+                                };
+                                /** @description The IP address the request came from; null for the CLI and the service. */
+                                address: string | null;
+                                /** @description Each changed field as [before, after] (null where it had none); never a secret or personal data. */
+                                changes: {
+                                    [key: string]: unknown[];
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                object: "audit_event";
+                                /** @description What it was done to. */
+                                target: {
+                                    /** @description Its id (a category: its external id). */
+                                    id: string | null;
+                                    /** @description member, api_key, program, campaign, category, webhook_endpoint, user… */
+                                    type: string;
+                                };
+                                /** @description Where it was done; null for the chain as a whole. */
+                                venue_id: string | null;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/audit-events/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filtered audit log as CSV, newest first, streamed as it is read */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only this action. */
+                    action?: string;
+                    /** @description Only entries at or after this time. */
+                    from?: string;
+                    /** @description Only entries about this object. */
+                    target_id?: string;
+                    /** @description Only entries before this time. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description CSV, one entry a line, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3199,14 +3428,19 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            audit_actions: {
+                                action: string;
+                                /** @description What the audit page calls it. */
+                                label: string;
+                            }[];
                             barcode_formats: string[];
                             program_types: string[];
                             scope_presets: {
                                 id: string;
                                 name: string;
-                                scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write")[];
+                                scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write" | "audit:read")[];
                             }[];
-                            scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write")[];
+                            scopes: ("members:read" | "members:write" | "members:adjust" | "transactions:write" | "menu:read" | "menu:write" | "orders:read" | "orders:write" | "devices:write" | "catalog:read" | "catalog:write" | "webhooks:write" | "reports:read" | "campaigns:read" | "campaigns:write" | "audit:read")[];
                         };
                     };
                 };

@@ -4,6 +4,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { call, client, money, when, type Transaction, type TransactionFilters } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
+import { LoadMore } from '../components/LoadMore';
 import { Stat } from '../components/Stat';
 import { useVenue } from '../session';
 
@@ -145,13 +146,7 @@ export function TransactionsPage() {
       </Paper>
       {list.error && <Alert color="red">{list.error.message}</Alert>}
       <DataTable label="Transactions" columns={columns} rows={rows} rowKey={(tx) => tx.id} rowProps={(tx) => ({ 'data-external-id': tx.external_id })} empty="No transaction matches these filters." />
-      {list.hasNextPage && (
-        <Group>
-          <Button variant="default" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
-          </Button>
-        </Group>
-      )}
+      <LoadMore list={list} />
     </Stack>
   );
 }

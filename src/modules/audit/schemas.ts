@@ -1,0 +1,67 @@
+// The audit event resource (D24) and the actions it records.
+import { Type, type Static } from 'typebox';
+
+/** Every action the log records, with what the dashboard calls it. */
+export const AUDIT_ACTION_LABELS = {
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
+  'member.adjusted': 'Balance adjusted',
+  'member.exported': "Member's data exported",
+  'member.erased': "Member's personal data erased",
+  'program.created': 'Program created',
+  'program.updated': 'Program changed',
+  'campaign.created': 'Campaign created',
+  'campaign.updated': 'Campaign changed',
+  'category_rule.updated': 'Category rule changed',
+  'webhook_endpoint.created': 'Webhook endpoint added',
+  'webhook_endpoint.updated': 'Webhook endpoint changed',
+  'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'sign_in.failed': 'Failed sign-in',
+} as const;
+export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as (keyof typeof AUDIT_ACTION_LABELS)[];
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+
+export const ACTOR_TYPES = ['user', 'api_key', 'cli', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+/** Who made a change: a dashboard user, an API key, the CLI or the service itself; `id` the user's or key's. */
+export interface Actor {
+  type: ActorType;
+  id: string | null;
+}
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) => Type.Union([t, Type.Null()], { description });
+
+export const AuditEvent = Type.Object(
+  {
+    object: Type.Literal('audit_event'),
+    id: Type.String({ format: 'uuid' }),
+    action: Type.String({ description: `What was done: ${AUDIT_ACTIONS.join(', ')}.` }),
+    actor: Type.Object(
+      {
+        type: Type.Union([Type.Literal('user'), Type.Literal('api_key'), Type.Literal('cli'), Type.Literal('system')]),
+        id: Nullable(Type.String(), "The dashboard user's or API key's id; null for the CLI and the service itself."),
+      },
+      { description: 'Who did it.' },
+    ),
+    target: Type.Object(
+      { type: Type.String({ description: 'member, api_key, program, campaign, category, webhook_endpoint, user…' }), id: Nullable(Type.String(), 'Its id (a category: its external id).') },
+      { description: 'What it was done to.' },
+    ),
+    changes: Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }), {
+      description: 'Each changed field as [before, after] (null where it had none); never a secret or personal data.',
+    }),
+    venue_id: Nullable(Type.String({ format: 'uuid' }), 'Where it was done; null for the chain as a whole.'),
+    address: Nullable(Type.String(), 'The IP address the request came from; null for the CLI and the service.'),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'AuditEvent' },
+);
+export type AuditEvent = Static<typeof AuditEvent>;
+
+export const AuditListQuery = {
+  action: Type.Optional(Type.String({ description: 'Only this action.' })),
+  target_id: Type.Optional(Type.String({ maxLength: 200, description: 'Only entries about this object.' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries at or after this time.' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Only entries before this time.' })),
+};

@@ -1,0 +1,119 @@
+// The audit log (D24): who changed what in the chain, filtered by what happened, the object and the days, with CSV.
+import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { call, client, when, type AuditEvent } from '../api';
+import { DataTable, type Column } from '../components/DataTable';
+import { LoadMore } from '../components/LoadMore';
+import { useVenue } from '../session';
+
+const PAGE = 50;
+
+const ACTORS = { user: 'Dashboard user', api_key: 'API key', cli: 'Command line', system: 'The service' } as const;
+
+/** A value of a change as a person reads it: yes/no, none, the text, or the list. */
+function shown(value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.map(shown).join(', ') || 'none';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A day picked (YYYY-MM-DD) as the instants the API filters by: from its start to the next day's, in the browser's time zone. */
+const dayStart = (day: string | null) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
+const dayAfter = (day: string | null) => (day ? new Date(new Date(`${day}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined);
+
+export function AuditPage() {
+  const venue = useVenue();
+  const [params, setParams] = useSearchParams();
+  const set = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const meta = useQuery({ queryKey: ['meta'], queryFn: () => call(client.GET('/dashboard/api/meta')) });
+  const labels = new Map((meta.data?.audit_actions ?? []).map((a) => [a.action, a.label]));
+  const filters = {
+    action: params.get('action') || undefined,
+    target_id: params.get('target_id') || undefined,
+    from: dayStart(params.get('from')),
+    to: dayAfter(params.get('to')),
+  };
+  const list = useInfiniteQuery({
+    queryKey: ['audit-events', filters],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      call(client.GET('/dashboard/api/audit-events', { params: { query: { ...filters, limit: PAGE, ...(pageParam ? { starting_after: pageParam } : {}) } } })),
+    getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
+  });
+  const rows = list.data?.pages.flatMap((p) => p.data);
+  const csv = new URLSearchParams(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined));
+  const columns: Column<AuditEvent>[] = [
+    { key: 'when', label: 'When', render: (e) => when(e.created_at, venue) },
+    { key: 'what', label: 'What', render: (e) => labels.get(e.action) ?? e.action },
+    {
+      key: 'who',
+      label: 'Who',
+      render: (e) => (
+        <Stack gap={0}>
+          <Text size="sm">{ACTORS[e.actor.type]}</Text>
+          {e.address && (
+            <Text size="xs" c="dimmed">
+              from {e.address}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'target', label: 'About', render: (e) => <Text size="sm" ff="monospace">{e.target.id ?? '—'}</Text> },
+    {
+      key: 'changes',
+      label: 'Changed',
+      render: (e) =>
+        Object.keys(e.changes).length === 0 ? (
+          '—'
+        ) : (
+          <Stack gap={0}>
+            {Object.entries(e.changes).map(([field, [before, after]]) => (
+              <Text size="xs" key={field}>
+                {field.replaceAll('_', ' ')}: {shown(before)} → {shown(after)}
+              </Text>
+            ))}
+          </Stack>
+        ),
+    },
+  ];
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Audit log</Title>
+        <Button component="a" href={`/dashboard/api/audit-events/export.csv?${csv.toString()}`} download variant="default">
+          Export CSV
+        </Button>
+      </Group>
+      <Text c="dimmed" size="sm">
+        Every change to keys, programs, campaigns, category rules, webhooks and members&apos; balances, and every failed sign-in, in the whole chain. Nobody can change or delete an entry.
+      </Text>
+      <Paper withBorder p="sm">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+          <Select
+            label="What happened"
+            placeholder="Anything"
+            clearable
+            data={(meta.data?.audit_actions ?? []).map((a) => ({ value: a.action, label: a.label }))}
+            value={filters.action ?? null}
+            onChange={(v) => set('action', v)}
+          />
+          <TextInput label="About" description="The id of a member, key, campaign…" value={filters.target_id ?? ''} onChange={(e) => set('target_id', e.currentTarget.value.trim())} />
+          <TextInput type="date" label="From" value={params.get('from') ?? ''} onChange={(e) => set('from', e.currentTarget.value)} />
+          <TextInput type="date" label="To" description="Included" value={params.get('to') ?? ''} onChange={(e) => set('to', e.currentTarget.value)} />
+        </SimpleGrid>
+      </Paper>
+      {list.error && <Alert color="red">{list.error.message}</Alert>}
+      <DataTable label="Audit log" columns={columns} rows={rows} rowKey={(e) => e.id} rowProps={(e) => ({ 'data-action': e.action })} empty="Nothing matches these filters." />
+      <LoadMore list={list} />
+    </Stack>
+  );
+}
