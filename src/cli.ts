@@ -12,6 +12,7 @@ import { DataDirInUseError } from './db/data-dir-lock.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { messageOf, paramOf, validatorCompiler } from './http/validation.js';
+import { ROLES, type Role } from './modules/accounts/schemas.js';
 import * as accounts from './modules/accounts/service.js';
 import { CLI } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
@@ -63,6 +64,20 @@ async function keyOwnerOf(db: Db, v: Record<string, string | undefined>): Promis
   }
   const venue = await venueOf(db, v.venue);
   return { chainId: venue.chainId, venueId: venue.id, label: venue.slug };
+}
+
+/** The venue a user of `--chain` (its first venue) or `--venue` is let in at. */
+async function userVenueOf(db: Db, v: Record<string, string | undefined>): Promise<accounts.Venue> {
+  const at = await keyOwnerOf(db, v);
+  return at.venueId ? venueOf(db, at.venueId) : venueOf(db, (await accounts.findChain(db, at.chainId))!.venues[0]!.id);
+}
+
+/** A dashboard user with `role`, the generated password (none given) shown once; recorded in the audit log. */
+async function createUser(db: Db, venue: accounts.Venue, v: Record<string, string | undefined>, role: Role): Promise<void> {
+  const password = v.password ?? randomBytes(12).toString('base64url');
+  const user = await db.transaction().execute((trx) => accounts.addUser(trx, { chainId: venue.chainId, venueId: venue.id, email: required(v, 'email'), password, role }, CLI));
+  say(`Created ${role} ${user.email} of ${venue.slug}.`);
+  if (!v.password) say(`Password (shown once): ${password}`);
 }
 
 const required = (values: Record<string, string | undefined>, name: string): string => {
@@ -344,11 +359,24 @@ const COMMANDS: Record<string, Command> = {
     usage: 'owner create --email E [--password P] [--venue V]   A password is generated when none is given.',
     options: { venue: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
     async run(storage, v) {
-      const venue = await venueOf(storage.database.db, v.venue);
-      const password = v.password ?? randomBytes(12).toString('base64url');
-      const owner = await accounts.createOwner(storage.database.db, { chainId: venue.chainId, venueId: venue.id, email: required(v, 'email'), password });
-      say(`Created owner ${owner.email} of ${venue.slug}.`);
-      if (!v.password) say(`Password (shown once): ${password}`);
+      await createUser(storage.database.db, await venueOf(storage.database.db, v.venue), v, 'owner');
+    },
+  },
+  'user create': {
+    usage: 'user create --email E --role owner|manager|staff [--password P] [--venue V | --chain C]   A dashboard user of the chain; a password is generated when none is given.',
+    options: { venue: { type: 'string' }, chain: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } },
+    async run(storage, v) {
+      const role = required(v, 'role');
+      if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}.`);
+      await createUser(storage.database.db, await userVenueOf(storage.database.db, v), v, role as Role);
+    },
+  },
+  'user list': {
+    usage: "user list [--venue V | --chain C]   The chain's dashboard users: e-mail, role, when added.",
+    options: { venue: { type: 'string' }, chain: { type: 'string' } },
+    async run(storage, v) {
+      const venue = await userVenueOf(storage.database.db, v);
+      for (const u of await accounts.listUsers(storage.database.db, venue.chainId)) say(`${u.id}  ${u.role.padEnd(7)}  ${u.email}`);
     },
   },
   'key create': {

@@ -38,7 +38,7 @@ const EnvSchema = Type.Object({
   SIGNUPS_PER_HOUR_PER_ADDRESS: Type.Integer({ minimum: 1, default: 5 }),
   SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
-  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 730 }),
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
   // uniquelocal), comma-separated.

@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import * as accounts from '../../src/modules/accounts/service.js';
+import { SYSTEM } from '../../src/modules/audit/service.js';
 import * as programs from '../../src/modules/programs/service.js';
 import type { BenchConfig } from './config.js';
 
@@ -132,7 +133,7 @@ export async function seed(database: Database, config: BenchConfig, onStep: (ste
   const addKeys = (venue: VenueSeed, count: number) => {
     for (let k = 0; k < count; k++) {
       jobs.push(async () => {
-        const { secret } = await accounts.createApiKey(db, config.pepper, { venueId: venue.id, name: `bench ${k}`, livemode: true });
+        const { secret } = await accounts.createApiKey(db, config.pepper, { venueId: venue.id, name: `bench ${k}`, livemode: true, by: SYSTEM });
         venue.keys.push(secret);
       });
     }

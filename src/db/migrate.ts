@@ -27,6 +27,7 @@ import * as campaigns from './migrations/0024_campaigns.js';
 import * as checkCampaigns from './migrations/0025_check_campaigns.js';
 import * as levelPeriod from './migrations/0026_level_period.js';
 import * as auditEvents from './migrations/0027_audit_events.js';
+import * as userRoles from './migrations/0028_user_roles.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0025_check_campaigns': checkCampaigns,
   '0026_level_period': levelPeriod,
   '0027_audit_events': auditEvents,
+  '0028_user_roles': userRoles,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -28,12 +28,14 @@ export interface VenuesTable {
   created_at: Timestamp;
 }
 
+/** Every dashboard user of a chain (D24), owners and the staff they let in. */
 export interface OwnersTable {
   chain_id: string;
   venue_id: string;
   id: string;
   email: string;
   password_hash: string;
+  role: ColumnType<'owner' | 'manager' | 'staff', 'owner' | 'manager' | 'staff' | undefined, 'owner' | 'manager' | 'staff'>;
   created_at: Timestamp;
 }
 

@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   scan_required: spec(403, 'permission_error', `This venue accepts this only for a card this key scanned shortly before. ${whereRuleIsSet('cardScanRequired')}`),
   adjustments_disabled: spec(403, 'permission_error', `This venue does not allow balance adjustments through the API. ${whereRuleIsSet('adjustmentsAllowed')}`),
   owner_only: spec(403, 'permission_error', `Only the venue's owner can change this, ${categoryRulesPlace(['earnsCashback', 'payableWithCashback', 'ownCashbackPercent'])}.`),
+  role_forbidden: spec(403, 'permission_error', "Your role in this chain does not allow this; the chain's owner can change your role."),
   csrf_token_invalid: spec(403, 'permission_error', 'The X-CSRF-Token header is missing or does not match this session; reload the dashboard.'),
   api_key_not_accepted: spec(403, 'permission_error', 'The dashboard API does not accept API keys; sign in to the dashboard instead.'),
   signup_closed: spec(403, 'permission_error', 'Sign-up is closed on this server (DASHBOARD_SIGNUP; closed by default with NODE_ENV=production); ask the operator for an account.'),

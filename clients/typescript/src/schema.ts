@@ -1533,7 +1533,7 @@ export interface components {
         PlainError: {
             type: string;
             /** @enum {string} */
-            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "member_import_not_found" | "session_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
             message: string;
             param?: string;
             doc_url: string;
@@ -2520,7 +2520,7 @@ export interface components {
             object: "audit_event";
             /** Format: uuid */
             id: string;
-            /** @description What was done: api_key.created, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, sign_in.failed. */
+            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, user.created, chain.merged, sign_in.failed, access.denied. */
             action: string;
             /** @description Who did it. */
             actor: {

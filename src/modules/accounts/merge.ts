@@ -9,6 +9,7 @@ import { storeSecret } from '../webhooks/repo.js';
 import { endpointSecret, secretContext } from '../webhooks/sender.js';
 import * as repo from './repo.js';
 import { findChain, findVenue, localAuthChanges } from './service.js';
+import * as audit from '../audit/service.js';
 
 type Code = 'card_number' | 'serial';
 
@@ -173,6 +174,9 @@ export async function mergeVenueIntoChain(trx: Db, secrets: SecretBox, venueRef:
   for (const e of resealed) await storeSecret(trx, into.id, e.id, e.text, secrets.keyId);
   await repo.deleteCategories(trx, fromId, Object.keys(foldedCategories));
   await repo.deleteChain(trx, fromId);
+  // Each chain's audit log keeps what was written in it (D24), and both record the merge (the operator's, by the CLI).
+  const merged = { action: 'chain.merged' as const, target: { type: 'chain', id: fromId }, changes: { chain_id: [fromId, into.id] as [unknown, unknown] } };
+  for (const chainId of [fromId, into.id]) await audit.recordAudit(trx, { chainId, venueId: venue.id, ...audit.CLI }, merged);
 
   // Every process forgets what it cached: programs by chain, and each key's chain and venues (both chains' keys).
   await programsChanged(trx, into.id);

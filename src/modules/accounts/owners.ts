@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import * as audit from '../audit/service.js';
+import type { Role } from './schemas.js';
 import * as repo from './repo.js';
 
 // argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
@@ -10,7 +11,8 @@ const argon2 = () => import('@node-rs/argon2');
 const argon2Hash = async (password: string) => (await argon2()).hash(password);
 const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
 
-export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string }) {
+/** A dashboard user of a chain (an owner, or staff an owner let in with a role), with a password. */
+export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string; role?: Role }) {
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw parameterInvalid('email', 'email must be an e-mail address.');
   if (input.password.length < 10) throw parameterInvalid('password', 'password must have at least 10 characters.');
   const row = await repo.insertOwner(db, {
@@ -19,17 +21,43 @@ export async function createOwner(db: Db, input: { chainId: string; venueId: str
     id: newId(),
     email: input.email.toLowerCase(),
     password_hash: await argon2Hash(input.password),
+    role: input.role ?? 'owner',
   });
-  return { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+  return ownerOf(row);
 }
 
-/** An owner runs their chain; `venueId` is the venue they signed up at. */
+/** A user let into a chain by an owner's tool (the CLI today), recorded in the audit log: their role, never their e-mail. */
+export async function addUser(db: Db, input: { chainId: string; venueId: string; email: string; password: string; role: Role }, by: audit.Who): Promise<Owner> {
+  const user = await createOwner(db, input);
+  const where = { chainId: input.chainId, venueId: input.venueId, ...by };
+  await audit.recordAudit(db, where, { action: 'user.created', target: { type: 'user', id: user.id }, changes: { role: [null, user.role] } });
+  return user;
+}
+
+/** The chain's dashboard users, oldest first. */
+export async function listUsers(db: Db, chainId: string): Promise<Owner[]> {
+  return (await repo.listOwners(db, chainId)).map(ownerOf);
+}
+
+/**
+ * A dashboard user: an owner runs their chain, a manager or staff what their role lets them (D24, dashboard/roles.ts);
+ * `venueId` is the venue they signed up or were let in at.
+ */
 export interface Owner {
   id: string;
   chainId: string;
   venueId: string;
   email: string;
+  role: Role;
 }
+
+const ownerOf = (row: { id: string; chain_id: string; venue_id: string; email: string; role: Role }): Owner => ({
+  id: row.id,
+  chainId: row.chain_id,
+  venueId: row.venue_id,
+  email: row.email,
+  role: row.role,
+});
 
 // Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.
 let dummyHash: Promise<string> | undefined;
@@ -46,7 +74,7 @@ export async function verifyOwnerPassword(db: Db, email: string, password: strin
     return undefined;
   }
   const ok = await argon2Verify(row.password_hash, password).catch(() => false);
-  if (ok) return { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+  if (ok) return ownerOf(row);
   const where = { chainId: row.chain_id, venueId: row.venue_id, actor: { type: 'user' as const, id: null }, address };
   await audit.recordAudit(db, where, { action: 'sign_in.failed', target: { type: 'user', id: row.id } });
   return undefined;
@@ -54,7 +82,7 @@ export async function verifyOwnerPassword(db: Db, email: string, password: strin
 
 export async function findOwner(db: Db, chainId: string, ownerId: string): Promise<Owner | undefined> {
   const row = await repo.findOwner(db, chainId, ownerId);
-  return row && { id: row.id, chainId: row.chain_id, venueId: row.venue_id, email: row.email };
+  return row && ownerOf(row);
 }
 
 /** Changes an owner's password after checking the current one. */

@@ -2,7 +2,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WriteStep } from '../../db/statement.js';
-import type { ApiKeysTable, ChainsTable, VenuesTable } from '../../db/schema.js';
+import type { ApiKeysTable, ChainsTable, OwnersTable, VenuesTable } from '../../db/schema.js';
 
 export type ChainRow = Selectable<ChainsTable>;
 export type VenueRow = Selectable<VenuesTable>;
@@ -55,8 +55,8 @@ export async function listVenues(db: Db): Promise<VenueRow[]> {
   return db.selectFrom('venues').selectAll().orderBy('created_at').execute();
 }
 
-export async function insertOwner(db: Db, owner: { chain_id: string; venue_id: string; id: string; email: string; password_hash: string }) {
-  return db.insertInto('owners').values(owner).returning(['chain_id', 'venue_id', 'id', 'email', 'created_at']).executeTakeFirstOrThrow();
+export async function insertOwner(db: Db, owner: Insertable<OwnersTable>) {
+  return db.insertInto('owners').values(owner).returning(['chain_id', 'venue_id', 'id', 'email', 'role', 'created_at']).executeTakeFirstOrThrow();
 }
 
 /** The key's insert as a step of a write (see writeTogether), its row returned as `key`. */
@@ -114,6 +114,10 @@ export async function findOwnerByEmail(db: Db, email: string) {
   return db.selectFrom('owners').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 }
 
+export async function listOwners(db: Db, chainId: string) {
+  return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).orderBy('created_at').orderBy('id').execute();
+}
+
 export async function findOwner(db: Db, chainId: string, ownerId: string) {
   return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).where('id', '=', ownerId).executeTakeFirst();
 }
@@ -128,6 +132,10 @@ export async function updateVenue(
   changes: Partial<Pick<VenueRow, 'name' | 'locale' | 'timezone' | 'country'>> & { settings?: string },
 ): Promise<VenueRow | undefined> {
   return db.updateTable('venues').set(changes).where('venue_id', '=', venueId).returningAll().executeTakeFirst();
+}
+
+export async function findApiKey(db: Db, chainId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('chain_id', '=', chainId).where('id', '=', keyId).executeTakeFirst();
 }
 
 export async function setApiKeyRules(db: Db, chainId: string, keyId: string, rules: string): Promise<ApiKeyRow | undefined> {

@@ -24,6 +24,10 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
+/** Dashboard users' roles (D24), from the least to the most a role may do: each may do what the ones before it may. */
+export const ROLES = ['staff', 'manager', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
 export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
 
 const Money = (description: string) => Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description });

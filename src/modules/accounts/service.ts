@@ -232,10 +232,13 @@ async function forgetKeysOf(db: Db, chainId: string): Promise<void> {
 }
 
 /** Replaces a key's own rules (D12), which override the venue's; undefined when the chain has no such key. */
-export async function setApiKeyRules(db: Db, chainId: string, keyId: string, rules: Record<string, unknown>): Promise<ApiKeyInfo | undefined> {
+export async function setApiKeyRules(db: Db, chainId: string, keyId: string, rules: Record<string, unknown>, by: Who): Promise<ApiKeyInfo | undefined> {
   if (!Value.Check(KeyRules, rules)) throw parameterInvalid('rules', 'rules has an unknown field or a wrong value.');
-  const row = await repo.setApiKeyRules(db, chainId, keyId, JSON.stringify(rules));
+  const before = await repo.findApiKey(db, chainId, keyId);
+  const row = before && (await repo.setApiKeyRules(db, chainId, keyId, JSON.stringify(rules)));
   if (!row) return undefined;
+  const changes = audit.changedFields({ rules: before.rules }, { rules: row.rules }, ['rules']);
+  await audit.recordAudit(db, { chainId, venueId: row.venue_id, ...by }, { action: 'api_key.updated', target: { type: 'api_key', id: keyId }, changes });
   await repo.notifyAuthChanged(db, row.secret_hash);
   localAuthChanges.emit('changed', row.secret_hash);
   return presentKey(row);
@@ -280,7 +283,7 @@ export async function createApiKey(db: Db, pepper: string, input: NewApiKey): Pr
         display_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
         rules: JSON.stringify(rules),
       }),
-      audit.auditStep(db, { chainId, venueId: input.venueId ?? null, ...input.by }, entry),
+      ...audit.auditSteps(db, { chainId, venueId: input.venueId ?? null, ...input.by }, entry),
     ],
     'key',
   );

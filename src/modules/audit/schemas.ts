@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 /** Every action the log records, with what the dashboard calls it. */
 export const AUDIT_ACTION_LABELS = {
   'api_key.created': 'API key created',
+  'api_key.updated': "API key's rules changed",
   'api_key.revoked': 'API key revoked',
   'member.adjusted': 'Balance adjusted',
   'member.exported': "Member's data exported",
@@ -16,7 +17,10 @@ export const AUDIT_ACTION_LABELS = {
   'webhook_endpoint.created': 'Webhook endpoint added',
   'webhook_endpoint.updated': 'Webhook endpoint changed',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'user.created': 'User added',
+  'chain.merged': 'Venue merged into another chain',
   'sign_in.failed': 'Failed sign-in',
+  'access.denied': 'Refused: not allowed for the role',
 } as const;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as (keyof typeof AUDIT_ACTION_LABELS)[];
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

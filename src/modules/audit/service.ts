@@ -54,13 +54,16 @@ const rowOf = (where: AuditPlace, entry: AuditEntry) => ({
   ...(where.at ? { created_at: where.at } : {}),
 });
 
+/** A change that changed no field (the same name sent again, an enabled endpoint enabled) is no change to record. */
+const changedNothing = (entry: AuditEntry) => entry.action.endsWith('.updated') && entry.changes !== undefined && Object.keys(entry.changes).length === 0;
+
 /** Records the entry in `trx`, the transaction making the change: both commit, or neither. */
 export async function recordAudit(trx: Db, where: AuditPlace, entry: AuditEntry): Promise<void> {
-  await repo.insertAuditEvent(trx, rowOf(where, entry));
+  if (!changedNothing(entry)) await repo.insertAuditEvent(trx, rowOf(where, entry));
 }
 
-/** recordAudit as a step of the change's own write (see writeTogether). */
-export const auditStep = (trx: Db, where: AuditPlace, entry: AuditEntry): WriteStep => repo.insertStep(trx, rowOf(where, entry));
+/** recordAudit as steps of the change's own write (see writeTogether): none when nothing changed. */
+export const auditSteps = (trx: Db, where: AuditPlace, entry: AuditEntry): WriteStep[] => (changedNothing(entry) ? [] : [repo.insertStep(trx, rowOf(where, entry))]);
 
 /** The fields of `after` that differ from `before`, as [before, after]; `fields` limits which are compared. */
 export function changedFields<T extends Record<string, unknown>>(before: T | null, after: T | null, fields: readonly (keyof T & string)[]): Record<string, [unknown, unknown]> {

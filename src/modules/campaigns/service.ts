@@ -165,6 +165,9 @@ async function venuesOf(db: Db, caller: Caller): Promise<Set<string>> {
   return new Set((await findChain(db, caller.chainId))?.venues.map((v) => v.id) ?? []);
 }
 
+/** A campaign is the chain's: its changes are recorded at no venue, unless a venue's own key made them. */
+const campaignPlace = (caller: Caller) => ({ ...audit.placeOf(caller), venueId: caller.keyVenueId });
+
 /** Unset fields are null; a venue's own key that names no venues sets one up for its venue. */
 export async function createCampaign(db: Db, caller: Caller, input: CreateCampaign): Promise<Campaign> {
   const { type, ...given } = input;
@@ -183,7 +186,7 @@ export async function createCampaign(db: Db, caller: Caller, input: CreateCampai
     updated_at: caller.now,
   });
   const fields = Object.keys(settings) as (keyof Settings)[];
-  await audit.recordAudit(db, audit.placeOf(caller), {
+  await audit.recordAudit(db, campaignPlace(caller), {
     action: 'campaign.created',
     target: { type: 'campaign', id: row.id },
     changes: audit.changedFields(null, { type, ...settings }, ['type', ...fields]),
@@ -252,7 +255,7 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
     updated_at: caller.now,
   });
   const fields = Object.keys(settings) as (keyof Settings)[];
-  await audit.recordAudit(db, audit.placeOf(caller), {
+  await audit.recordAudit(db, campaignPlace(caller), {
     action: 'campaign.updated',
     target: { type: 'campaign', id },
     changes: audit.changedFields({ ...before, status: row.status }, { ...settingsOf(updated), status: updated.status }, [...fields, 'status']),

@@ -39,6 +39,7 @@ import {
   VenueUpdate,
 } from './schemas.js';
 import { dashboardAuditRoutes } from './audit-routes.js';
+import { roleAllows, roleNeeded } from './roles.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
@@ -61,10 +62,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     dashboardSession: service.OwnerSession | null;
   }
-  interface FastifyContextConfig {
-    /** A dashboard route that needs no session (sign-in, sign-up, the OpenAPI document). */
-    dashboardPublic?: boolean;
-  }
 }
 
 export const SCOPE_PRESETS = [
@@ -81,7 +78,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-const publicRoute = { dashboardPublic: true };
 // Untagged on purpose: the public document (hideUntagged) leaves them out; the dashboard's own shows them.
 const tags: string[] = [];
 
@@ -126,11 +122,18 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   };
 
   app.decorateRequest('dashboardSession', null);
+  // Fail closed: a dashboard route missing from the role table (roles.ts) cannot even be registered.
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD' && !roleNeeded(method, route.url)) throw new Error(`${method} ${route.url} has no entry in src/modules/dashboard/roles.ts`);
+    }
+  });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('cache-control', 'no-store');
     // Keys are for servers (D4); the dashboard is for the owner in a browser.
     if (req.headers.authorization !== undefined) throw new ApiError('api_key_not_accepted');
-    if (req.routeOptions.config?.dashboardPublic) return;
+    const needed = roleNeeded(req.method === 'HEAD' ? 'GET' : req.method, req.routeOptions.url ?? '');
+    if (needed === 'public') return;
     const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
     const now = clock.now();
     const session = token ? await service.sessionOf(app.deps.db, token, now) : undefined;
@@ -142,22 +145,22 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
       }
     }
     req.dashboardSession = { ...session, address: req.ip };
+    if (!needed || !roleAllows(session.owner.role, needed)) await service.refuseRole(app.deps.db, req.dashboardSession, `${req.method} ${req.routeOptions.url}`);
   });
 
-  app.get('/openapi.json', { config: publicRoute, schema: { hide: true } }, async () =>
+  app.get('/openapi.json', { schema: { hide: true } }, async () =>
     (app as unknown as { dashboardSwagger(): unknown }).dashboardSwagger(),
   );
 
   app.get(
     '/config',
-    { config: publicRoute, schema: { tags, summary: 'What the sign-in page offers', response: withErrors({ 200: PublicConfig }) } },
+    { schema: { tags, summary: 'What the sign-in page offers', response: withErrors({ 200: PublicConfig }) } },
     async () => ({ signup_open: config.dashboardSignup }),
   );
 
   app.post(
     '/signup',
     {
-      config: publicRoute,
       schema: { tags, summary: 'Create a venue and its owner, and sign in', body: SignUp, response: withErrors({ 201: SessionInfo }) },
     },
     async (req, reply) => {
@@ -179,7 +182,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.post(
     '/session',
-    { config: publicRoute, schema: { tags, summary: 'Sign in', body: SignIn, response: withErrors({ 200: SessionInfo }) } },
+    { schema: { tags, summary: 'Sign in', body: SignIn, response: withErrors({ 200: SessionInfo }) } },
     async (req, reply) => {
       const email = req.body.email.trim().toLowerCase();
       await holdToLimits('sign-in attempts', [
@@ -282,7 +285,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.put('/api-keys/:id/rules', { schema: { tags, summary: "Replace a key's own rules", params: IdParams, body: KeyRulesBody, response: withErrors({ 200: ApiKey }) } }, async (req) => {
     const key = isId(req.params.id)
-      ? await inTransaction(app.deps.db, (trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.chainId, req.params.id, req.body.rules))
+      ? await inTransaction(app.deps.db, (trx) => accounts.setApiKeyRules(trx, sessionOf(req).venue.chainId, req.params.id, req.body.rules, service.sessionWho(sessionOf(req))))
       : undefined;
     if (!key) throw new ApiError('api_key_not_found');
     return service.presentKey(key);

@@ -199,6 +199,18 @@ export async function changePassword(db: Db, session: OwnerSession, current: str
 }
 
 /** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
+/**
+ * 403 role_forbidden for a route the session's role does not allow (roles.ts); a change attempted is recorded in the
+ * audit log as `access.denied` (naming the route), in a statement of its own: the refused request writes nothing else.
+ */
+export async function refuseRole(db: Db, session: OwnerSession, route: string): Promise<never> {
+  if (!route.startsWith('GET ')) {
+    const where = { chainId: session.venue.chainId, venueId: session.venue.id, ...sessionWho(session) };
+    await audit.recordAudit(db, where, { action: 'access.denied', target: { type: 'route', id: route } });
+  }
+  throw new ApiError('role_forbidden', { message: `Your role (${session.owner.role}) does not allow this; the chain's owner can change your role.` });
+}
+
 /** Who acts through a session, for the audit log: its user, from the address it was presented from. */
 export const sessionWho = (session: OwnerSession): Who => ({ actor: { type: 'user', id: session.owner.id }, address: session.address ?? null });
 

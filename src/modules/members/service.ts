@@ -287,7 +287,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
     ...repo.ledgerSteps(trx, caller.chainId, rows),
     ...lotsWrite.steps,
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: record.home_venue_id, type: 'balance.adjusted', livemode: caller.livemode, object: adjustment, request }),
-    audit.auditStep(trx, audit.placeOf(caller), { action: 'member.adjusted', target: { type: 'member', id }, changes: { balance: [record.cashback, record.cashback + input.amount] } }),
+    ...audit.auditSteps(trx, audit.placeOf(caller), { action: 'member.adjusted', target: { type: 'member', id }, changes: { balance: [record.cashback, record.cashback + input.amount] } }),
   ]);
   return adjustment;
 }

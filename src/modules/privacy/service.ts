@@ -318,7 +318,7 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   const erasure = answer(at, released.map((h) => h.id));
   await writeTogether(trx, [
     ...eventSteps(trx, { chainId: caller.chainId, venueId: caller.venueId, homeVenueId: member.home_venue_id, type: 'member.erased', livemode: member.livemode, object: erasure, request }),
-    audit.auditStep(trx, audit.placeOf(caller), { action: 'member.erased', target: { type: 'member', id }, changes: { erased_at: [null, erasure.erased_at] } }),
+    ...audit.auditSteps(trx, audit.placeOf(caller), { action: 'member.erased', target: { type: 'member', id }, changes: { erased_at: [null, erasure.erased_at] } }),
   ]);
   return erasure;
 }

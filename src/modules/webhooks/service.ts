@@ -1,5 +1,5 @@
 // Webhook endpoints: registration with URL checks and a sealed signing secret, listing, changes, removal.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { WebhookDeliveryConfig } from '../../config.js';
 import { ConfigError } from '../../shared/config-error.js';
 import type { Db } from '../../db/database.js';
@@ -92,12 +92,18 @@ export async function createEndpoint(
 }
 
 /**
- * An endpoint's audited fields, before and after: its URL without query or fragment (a receiver's token may ride
- * there), events, description and status; never its signing secret.
+ * A URL as the audit log keeps it: its origin, and for the rest (where receivers put their tokens: Slack's path, a
+ * query) only a short fingerprint, so a change of it shows and the token does not.
  */
+function auditedUrl(url: string): string {
+  const u = new URL(url);
+  if (u.pathname === '/' && !u.search && !u.hash) return u.origin;
+  return `${u.origin}/… (${createHash('sha256').update(url).digest('hex').slice(0, 8)})`;
+}
+
+/** An endpoint's audited fields, before and after: its URL (auditedUrl), events, description and status; never its signing secret. */
 function audited(before: repo.EndpointRow | null, after: repo.EndpointRow | null) {
-  const fields = (row: repo.EndpointRow | null) =>
-    row && { url: `${new URL(row.url).origin}${new URL(row.url).pathname}`, events: row.events, description: row.description, status: row.status };
+  const fields = (row: repo.EndpointRow | null) => row && { url: auditedUrl(row.url), events: row.events, description: row.description, status: row.status };
   return audit.changedFields(fields(before), fields(after), ['url', 'events', 'description', 'status']);
 }
 

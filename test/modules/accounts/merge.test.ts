@@ -364,6 +364,14 @@ describe('chain merge', () => {
     // And a new member at the target's venue joins it.
     const api = client(t, (await createKey(t, target)).secret);
     expect(ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true }), 'enrol').body.program_id).toBe(program.id);
+    // Both chains' audit logs record the merge; what is written after it (the key made above) is the target's.
+    const { rows: log } = await sql<{ chain_id: string; action: string; actor_type: string }>`select chain_id, action, actor_type from audit_events
+      where chain_id in (${source.chainId}, ${target.chainId}) and action in ('chain.merged', 'api_key.created') order by chain_id = ${target.chainId}, action`.execute(t.db);
+    expect(log).toEqual([
+      { chain_id: source.chainId, action: 'chain.merged', actor_type: 'cli' },
+      { chain_id: target.chainId, action: 'api_key.created', actor_type: 'system' },
+      { chain_id: target.chainId, action: 'chain.merged', actor_type: 'cli' },
+    ]);
   });
 
   it('knows every table that holds a chain\'s rows', async () => {

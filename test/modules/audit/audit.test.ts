@@ -66,15 +66,21 @@ describe('the audit log: one entry per change, through the API', () => {
     expect(created).toMatchObject({ action: 'campaign.created', target_id: campaign.id, changes: { type: [null, 'bonus'], name: [null, 'Happy hour'], percent: [null, 5] } });
     expect(paused).toMatchObject({ action: 'campaign.updated', target_id: campaign.id, changes: { status: ['active', 'paused'] } });
 
-    const hook = ok(await api.post('/api/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks?token=s3cret', description: 'Till sync' }), 'endpoint').body;
+    const hook = ok(await api.post('/api/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks/T0AAA/XoXs3cret?token=s3cret', description: 'Till sync' }), 'endpoint').body;
     ok(await api.patch(`/api/v1/webhook_endpoints/${hook.id}`, { enabled: false }), 'disable');
     ok(await api.delete(`/api/v1/webhook_endpoints/${hook.id}`), 'delete');
     const hooks = (await entries(venue.chainId)).filter((e) => e.target_type === 'webhook_endpoint');
+    // The URL's origin, and a fingerprint of the rest, where receivers put their tokens.
+    const url = expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/… \([0-9a-f]{8}\)$/);
     expect(hooks.map((e) => [e.action, e.changes])).toEqual([
-      ['webhook_endpoint.created', { url: [null, 'http://127.0.0.1:9/hooks'], events: [null, ['*']], description: [null, 'Till sync'], status: [null, 'enabled'] }],
+      ['webhook_endpoint.created', { url: [null, url], events: [null, ['*']], description: [null, 'Till sync'], status: [null, 'enabled'] }],
       ['webhook_endpoint.updated', { status: ['enabled', 'disabled'] }],
-      ['webhook_endpoint.deleted', { url: ['http://127.0.0.1:9/hooks', null], events: [['*'], null], description: ['Till sync', null], status: ['disabled', null] }],
+      ['webhook_endpoint.deleted', { url: [url, null], events: [['*'], null], description: ['Till sync', null], status: ['disabled', null] }],
     ]);
+    // Enabling it again and again: one change, then nothing more to record.
+    const again = ok(await api.post('/api/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/other' }), 'endpoint').body;
+    ok(await api.patch(`/api/v1/webhook_endpoints/${again.id}`, { enabled: true }), 'enable an enabled one');
+    expect((await entries(venue.chainId, 'webhook_endpoint.updated')).map((e) => e.target_id)).toEqual([hook.id]);
     expect(JSON.stringify(await entries(venue.chainId))).not.toMatch(/s3cret|whsec_/);
   });
 
@@ -110,17 +116,22 @@ describe('the audit log: through the dashboard', () => {
     const chainId = session.chain.id;
     const ownerId = session.owner.id;
     const key = ok(await c.post('/dashboard/api/api-keys', { name: 'Till 2', livemode: false, scopes: ['members:read'] }), 'key').body.key;
+    ok(await c.put(`/dashboard/api/api-keys/${key.id}/rules`, { rules: { manual_adjustments_allowed: true } }), 'rules');
     ok(await c.post(`/dashboard/api/api-keys/${key.id}/revoke`), 'revoke');
     const [program] = ok(await c.get('/dashboard/api/programs'), 'programs').body;
     const settings = { ...program.settings, level_period_days: 90 };
     ok(await c.patch(`/dashboard/api/programs/${program.id}`, { settings }), 'program');
     ok(await c.post('/dashboard/api/categories', { external_id: 'wine', name: 'Wine', cashback_percent: 10 }), 'category');
     ok(await c.patch('/dashboard/api/categories/wine', { earns_cashback: false }), 'rule');
+    // Renamed only, and the program sent as it is: nothing of what the log records changed.
+    ok(await c.patch('/dashboard/api/categories/wine', { name: 'Wines' }), 'rename');
+    ok(await c.patch(`/dashboard/api/programs/${program.id}`, { settings }), 'program again');
 
     const mine = (await entries(chainId)).filter((e) => e.action !== 'sign_in.failed');
     expect(mine.every((e) => e.actor_type === 'user' && e.actor_id === ownerId && e.address === '127.0.0.1')).toBe(true);
     expect(mine.map((e) => [e.action, e.target_id, e.changes])).toEqual([
       ['api_key.created', key.id, { name: [null, 'Till 2'], livemode: [null, false], scopes: [null, ['members:read']], rules: [null, {}] }],
+      ['api_key.updated', key.id, { rules: [{}, { manual_adjustments_allowed: true }] }],
       ['api_key.revoked', key.id, { revoked_at: [null, expect.any(String)] }],
       ['program.updated', program.id, { settings: [program.settings, settings] }],
       ['category_rule.updated', 'wine', { cashback_percent: [null, 10] }],
@@ -165,12 +176,13 @@ describe('the audit log cannot be edited', () => {
     await audit.recordAudit(t.db, where, { action: 'program.updated', target: { type: 'program', id: 'p' } });
     await expect(sql`update audit_events set action = 'nothing' where chain_id = ${venue.chainId}`.execute(t.db)).rejects.toThrow(/append-only/);
     await expect(sql`delete from audit_events where chain_id = ${venue.chainId}`.execute(t.db)).rejects.toThrow(/append-only/);
+    await expect(sql`truncate audit_events`.execute(t.db)).rejects.toThrow(/append-only/);
     // One from three years ago (written as a restore would): past the 730 days.
     await sql`insert into audit_events (chain_id, id, actor_type, action, target_type, created_at)
       values (${venue.chainId}, gen_random_uuid(), 'system', 'program.updated', 'program', now() - interval '1095 days')`.execute(t.db);
     expect(await audit.purgeAuditEvents(t.db, 730)).toBeGreaterThanOrEqual(1);
     expect((await entries(venue.chainId, 'program.updated')).map((e) => e.target_id)).toEqual(['p']);
-    // Outside the purge's own transaction the database's default (730 days) still guards the young one.
+    // Outside the purge's own transaction nothing younger than 100 years is deleted.
     await expect(sql`delete from audit_events where chain_id = ${venue.chainId}`.execute(t.db)).rejects.toThrow(/append-only/);
   });
 });

@@ -20,9 +20,16 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-/** A day picked (YYYY-MM-DD) as the instants the API filters by: from its start to the next day's, in the browser's time zone. */
-const dayStart = (day: string | null) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
-const dayAfter = (day: string | null) => (day ? new Date(new Date(`${day}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined);
+/**
+ * A day picked (YYYY-MM-DD) as the instants the API filters by: from its start to the next day's start, in the
+ * browser's time zone (a day of a clock change is 23 or 25 hours long, all of it included).
+ */
+const startOf = (day: string, plusDays = 0) => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + plusDays).toISOString();
+};
+const dayStart = (day: string | null) => (day ? startOf(day) : undefined);
+const dayAfter = (day: string | null) => (day ? startOf(day, 1) : undefined);
 
 export function AuditPage() {
   const venue = useVenue();

@@ -1,0 +1,85 @@
+// The one table of which role each dashboard route needs (D24): staff find members, see their history and run the
+// orders board; managers also run programs, campaigns, categories, the menu, members' money and webhooks; the owner
+// everything, users, keys and the chain's settings included. `public`: no session (sign-in, sign-up, the page's config).
+import { ROLES, type Role } from '../accounts/schemas.js';
+
+type Needed = Role | 'public';
+
+/** Every route under /dashboard/api, as `METHOD /path` below that prefix. */
+export const DASHBOARD_ROUTE_ROLES = {
+  'GET /openapi.json': 'public',
+  'GET /config': 'public',
+  'POST /signup': 'public',
+  'POST /session': 'public',
+  // Their own session, password and what the pages need to draw themselves: everyone signed in.
+  'GET /session': 'staff',
+  'DELETE /session': 'staff',
+  'PUT /session/venue': 'staff',
+  'GET /sessions': 'staff',
+  'DELETE /sessions/:id': 'staff',
+  'POST /password': 'staff',
+  'GET /meta': 'staff',
+  'GET /venue': 'staff',
+  // Finding guests and the orders board.
+  'GET /members': 'staff',
+  'GET /members/:id': 'staff',
+  'GET /members/:id/history': 'staff',
+  'GET /members/:id/barcode.svg': 'staff',
+  'GET /orders': 'staff',
+  'POST /orders/:id/status': 'staff',
+  'GET /dishes': 'staff',
+  // Running the venue: the money rules, members' money and data, the menu, webhooks, the day's figures.
+  'GET /overview': 'manager',
+  'GET /programs': 'manager',
+  'POST /programs': 'manager',
+  'PATCH /programs/:id': 'manager',
+  'GET /campaigns': 'manager',
+  'POST /campaigns': 'manager',
+  'PATCH /campaigns/:id': 'manager',
+  'GET /categories': 'manager',
+  'POST /categories': 'manager',
+  'PATCH /categories/:external_id': 'manager',
+  'PUT /categories/:external_id/venue-rules/:venue_id': 'manager',
+  'DELETE /categories/:external_id/venue-rules/:venue_id': 'manager',
+  'PATCH /dishes/:external_id': 'manager',
+  'GET /tables': 'manager',
+  'POST /tables': 'manager',
+  'GET /tables/:table_code/qr.svg': 'manager',
+  'GET /tables/:table_code/qr.png': 'manager',
+  'PATCH /members/:id': 'manager',
+  'POST /members/:id/adjustments': 'manager',
+  'GET /members/:id/export': 'manager',
+  'POST /members/:id/erase': 'manager',
+  'GET /transactions': 'manager',
+  'GET /transactions/registers': 'manager',
+  'GET /transactions/export.csv': 'manager',
+  'GET /transactions/:id': 'manager',
+  'GET /webhook-endpoints': 'manager',
+  'POST /webhook-endpoints': 'manager',
+  'DELETE /webhook-endpoints/:id': 'manager',
+  'GET /webhook-endpoints/:id/deliveries': 'manager',
+  'POST /webhook-endpoints/:id/test': 'manager',
+  'POST /webhook-endpoints/:id/enable': 'manager',
+  // The chain's own: keys, venues and their rules, the chain's money report, the audit log.
+  'GET /api-keys': 'owner',
+  'POST /api-keys': 'owner',
+  'PUT /api-keys/:id/rules': 'owner',
+  'POST /api-keys/:id/revoke': 'owner',
+  'PATCH /venue': 'owner',
+  'POST /venues': 'owner',
+  'GET /reports/venue-liability': 'owner',
+  'GET /reports/venue-liability.csv': 'owner',
+  'GET /audit-events': 'owner',
+  'GET /audit-events/export.csv': 'owner',
+} satisfies Record<string, Needed>;
+
+export const DASHBOARD_PREFIX = '/dashboard/api';
+
+/** The role a dashboard route needs; undefined for a route missing from the table (which cannot be registered). */
+export function roleNeeded(method: string, url: string): Needed | undefined {
+  if (!url.startsWith(DASHBOARD_PREFIX)) return undefined;
+  return (DASHBOARD_ROUTE_ROLES as Record<string, Needed>)[`${method} ${url.slice(DASHBOARD_PREFIX.length)}`];
+}
+
+/** Whether `role` may call a route that needs `needed`: each role may do what the roles below it may. */
+export const roleAllows = (role: Role, needed: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(needed);
