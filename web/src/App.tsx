@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, Link } from 'react-router';
 import { call, client } from './api';
-import { useChain, useSession, useSetSession, useVenueChanged } from './session';
+import { useCan, useChain, useSession, useSetSession, useVenueChanged } from './session';
 import { SignInPage, SignUpPage } from './pages/Auth';
 import { KeysPage } from './pages/Keys';
 import { VenuePage } from './pages/Venue';
@@ -22,21 +22,22 @@ import { AddVenuePage } from './pages/AddVenue';
 import { LiabilityPage } from './pages/Liability';
 import { AuditPage } from './pages/Audit';
 
+/** The pages, each shown when the user's role allows the call it is built on. */
 const NAV = [
-  { to: '/overview', label: 'Overview' },
-  { to: '/keys', label: 'API keys' },
-  { to: '/venue', label: 'Venue and rules' },
-  { to: '/categories', label: 'Categories' },
-  { to: '/programs', label: 'Programs' },
-  { to: '/campaigns', label: 'Campaigns' },
-  { to: '/members', label: 'Members' },
-  { to: '/transactions', label: 'Transactions' },
-  { to: '/liability', label: 'Venue liability' },
-  { to: '/webhooks', label: 'Webhooks' },
-  { to: '/audit', label: 'Audit log' },
-  { to: '/menu', label: 'Menu and tables' },
-  { to: '/orders', label: 'Orders' },
-  { to: '/account', label: 'Account' },
+  { to: '/overview', label: 'Overview', needs: 'GET /overview' },
+  { to: '/keys', label: 'API keys', needs: 'GET /api-keys' },
+  { to: '/venue', label: 'Venue and rules', needs: 'PATCH /venue' },
+  { to: '/categories', label: 'Categories', needs: 'GET /categories' },
+  { to: '/programs', label: 'Programs', needs: 'GET /programs' },
+  { to: '/campaigns', label: 'Campaigns', needs: 'GET /campaigns' },
+  { to: '/members', label: 'Members', needs: 'GET /members' },
+  { to: '/transactions', label: 'Transactions', needs: 'GET /transactions' },
+  { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability' },
+  { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints' },
+  { to: '/audit', label: 'Audit log', needs: 'GET /audit-events' },
+  { to: '/menu', label: 'Menu and tables', needs: 'GET /tables' },
+  { to: '/orders', label: 'Orders', needs: 'GET /orders' },
+  { to: '/account', label: 'Account', needs: 'POST /password' },
 ];
 
 export function App() {
@@ -66,6 +67,8 @@ function Shell() {
   const navigate = useNavigate();
   const location = useLocation();
   const [switchError, setSwitchError] = useState<string>();
+  const can = useCan();
+  const pages = NAV.filter((n) => can(n.needs));
   const signOut = async () => {
     await call(client.DELETE('/dashboard/api/session'));
     navigate('/');
@@ -93,7 +96,7 @@ function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Pages">
-        {NAV.map((n) => (
+        {pages.map((n) => (
           <NavLink key={n.to} component={Link} to={n.to} label={n.label} active={location.pathname === n.to || location.pathname.startsWith(`${n.to}/`)} onClick={close} />
         ))}
       </AppShell.Navbar>
@@ -123,7 +126,7 @@ function Shell() {
           <Route path="/audit" element={<AuditPage />} />
           <Route path="/venues/new" element={<AddVenuePage />} />
           <Route path="/signup" element={<Navigate to="/keys" replace />} />
-          <Route path="*" element={<Navigate to="/overview" replace />} />
+          <Route path="*" element={<Navigate to={pages[0]?.to ?? '/account'} replace />} />
         </Routes>
       </AppShell.Main>
     </AppShell>

@@ -41,6 +41,16 @@ export function useVenueChanged() {
   };
 }
 
+/**
+ * Whether the signed-in user's role allows a call (`METHOD /path` below /dashboard/api, as the server's role table
+ * names it): pages show only what they can use; the server refuses the rest anyway.
+ */
+export function useCan(): (route: string) => boolean {
+  const { data } = useSession();
+  const allowed = new Set(data?.allowed ?? []);
+  return (route) => allowed.has(route);
+}
+
 /** The owner's chain: its currency and the venues the switcher lists. */
 export function useChain(): Session['chain'] {
   const { data } = useSession();

@@ -83,3 +83,7 @@ export function roleNeeded(method: string, url: string): Needed | undefined {
 
 /** Whether `role` may call a route that needs `needed`: each role may do what the roles below it may. */
 export const roleAllows = (role: Role, needed: Role): boolean => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+
+/** The routes (`METHOD /path`) a role may call: what the pages show and offer, from this same table. */
+export const routesAllowed = (role: Role): string[] =>
+  Object.entries(DASHBOARD_ROUTE_ROLES).flatMap(([route, needed]) => (needed !== 'public' && roleAllows(role, needed) ? [route] : []));

@@ -72,7 +72,12 @@ export const Chain = Type.Object({
 
 export const SessionInfo = Type.Object({
   object: Type.Literal('dashboard_session'),
-  owner: Type.Object({ id: Type.String({ format: 'uuid' }), email: Type.String() }),
+  owner: Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    email: Type.String(),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')], { description: 'What the user may do in the chain (D24).' }),
+  }),
+  allowed: Type.Array(Type.String(), { description: 'The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use.' }),
   venue: Type.Object(Venue.properties, { description: 'The venue the session is at: per-venue pages (transactions, menu, keys, …) show it.' }),
   chain: Chain,
   csrf_token: Type.String({ description: 'Send it as X-CSRF-Token on every call that changes something.' }),

@@ -13,6 +13,7 @@ import * as members from '../members/service.js';
 import * as programs from '../programs/service.js';
 import * as repo from './repo.js';
 import type { NewChainVenue, SignUp } from './schemas.js';
+import { routesAllowed } from './roles.js';
 
 /** A session lasts this long from sign-in, however active. */
 export const SESSION_TTL_MS = 7 * 24 * 3_600_000;
@@ -69,7 +70,8 @@ export async function presentSession(db: Db, s: OwnerSession) {
   if (!chain) throw new ApiError('session_required');
   return {
     object: 'dashboard_session' as const,
-    owner: { id: s.owner.id, email: s.owner.email },
+    owner: { id: s.owner.id, email: s.owner.email, role: s.owner.role },
+    allowed: routesAllowed(s.owner.role),
     venue: presentVenue(s.venue),
     chain: presentChain(chain),
     csrf_token: s.csrfToken,

@@ -73,6 +73,12 @@ describe('the dashboard role table', () => {
     });
     const member = enrolled.json();
     const staff = await signedIn(chain, 'staff');
+    // What the pages offer comes from the same table: staff are not offered the adjustment, the owner is.
+    const session = (await staff.get('/dashboard/api/session')).body;
+    expect(session.owner.role).toBe('staff');
+    expect(session.allowed).toContain('GET /members/:id');
+    expect(session.allowed).not.toContain('POST /members/:id/adjustments');
+    expect((await owner.get('/dashboard/api/session')).body.allowed).toContain('POST /members/:id/adjustments');
     expect((await staff.get(`/dashboard/api/members/${member.id}`)).status).toBe(200);
     const res = await staff.post(`/dashboard/api/members/${member.id}/adjustments`, { amount: 5_000, reason: 'a friend' });
     expect([res.status, res.body.error.code]).toEqual([403, 'role_forbidden']);

@@ -4703,6 +4703,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
+                            allowed: string[];
                             chain: {
                                 /** @description Every venue of the chain counts in it. */
                                 currency: string;
@@ -4729,6 +4731,8 @@ export interface paths {
                                 email: string;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description What the user may do in the chain (D24). */
+                                role: "owner" | "manager" | "staff";
                             };
                             /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
@@ -4842,6 +4846,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
+                            allowed: string[];
                             chain: {
                                 /** @description Every venue of the chain counts in it. */
                                 currency: string;
@@ -4868,6 +4874,8 @@ export interface paths {
                                 email: string;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description What the user may do in the chain (D24). */
+                                role: "owner" | "manager" | "staff";
                             };
                             /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
@@ -5066,6 +5074,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
+                            allowed: string[];
                             chain: {
                                 /** @description Every venue of the chain counts in it. */
                                 currency: string;
@@ -5092,6 +5102,8 @@ export interface paths {
                                 email: string;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description What the user may do in the chain (D24). */
+                                role: "owner" | "manager" | "staff";
                             };
                             /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
@@ -5419,6 +5431,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
+                            allowed: string[];
                             chain: {
                                 /** @description Every venue of the chain counts in it. */
                                 currency: string;
@@ -5445,6 +5459,8 @@ export interface paths {
                                 email: string;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description What the user may do in the chain (D24). */
+                                role: "owner" | "manager" | "staff";
                             };
                             /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {
@@ -6690,6 +6706,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
+                            allowed: string[];
                             chain: {
                                 /** @description Every venue of the chain counts in it. */
                                 currency: string;
@@ -6716,6 +6734,8 @@ export interface paths {
                                 email: string;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description What the user may do in the chain (D24). */
+                                role: "owner" | "manager" | "staff";
                             };
                             /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
                             venue: {

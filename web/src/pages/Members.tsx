@@ -9,7 +9,7 @@ import { DataTable } from '../components/DataTable';
 import { MemberBirthday } from '../components/MemberBirthday';
 import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
-import { useChain, useVenue } from '../session';
+import { useCan, useChain, useVenue } from '../session';
 
 export function MembersPage() {
   const venue = useVenue();
@@ -84,6 +84,7 @@ export function MemberPage() {
   const { id } = useParams();
   const venue = useVenue();
   const chain = useChain();
+  const can = useCan();
   // In a chain of several venues, history entries and the enrolment say where they happened.
   const manyVenues = chain.venues.length > 1;
   const venueName = (venueId: string | null | undefined) => (venueId ? (chain.venues.find((v) => v.id === venueId)?.name ?? '—') : 'No venue');
@@ -137,28 +138,30 @@ export function MemberPage() {
         <Stat label="Total spend · visits" value={`${money(m.total_spend, venue)} · ${m.visits}`} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <Paper withBorder p="md">
-          <Title order={4} mb="sm">
-            Adjust cashback
-          </Title>
-          <form onSubmit={adjust}>
-            <Stack>
-              {error && <Alert color="red">{error}</Alert>}
-              <NumberInput
-                label={`Amount (${venue.currency})`}
-                description={manyVenues ? `Negative takes cashback away; written at ${venue.name}` : 'Negative takes cashback away'}
-                decimalScale={digits}
-                {...form.getInputProps('amount')}
-              />
-              <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
-              <Group>
-                <Button type="submit" loading={form.submitting}>
-                  Adjust balance
-                </Button>
-              </Group>
-            </Stack>
-          </form>
-        </Paper>
+        {can('POST /members/:id/adjustments') && (
+          <Paper withBorder p="md">
+            <Title order={4} mb="sm">
+              Adjust cashback
+            </Title>
+            <form onSubmit={adjust}>
+              <Stack>
+                {error && <Alert color="red">{error}</Alert>}
+                <NumberInput
+                  label={`Amount (${venue.currency})`}
+                  description={manyVenues ? `Negative takes cashback away; written at ${venue.name}` : 'Negative takes cashback away'}
+                  decimalScale={digits}
+                  {...form.getInputProps('amount')}
+                />
+                <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
+                <Group>
+                  <Button type="submit" loading={form.submitting}>
+                    Adjust balance
+                  </Button>
+                </Group>
+              </Stack>
+            </form>
+          </Paper>
+        )}
         <Paper withBorder p="md">
           <Title order={4} mb="sm">
             Card
@@ -168,10 +171,10 @@ export function MemberPage() {
             {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
             {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
-          <MemberBirthday member={m} />
+          {can('PATCH /members/:id') && <MemberBirthday member={m} />}
         </Paper>
       </SimpleGrid>
-      <MemberPrivacy member={m} />
+      {can('POST /members/:id/erase') && <MemberPrivacy member={m} />}
       <Title order={3}>History</Title>
       <DataTable
         label="History"
