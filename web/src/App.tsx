@@ -21,6 +21,7 @@ import { OrdersPage } from './pages/Orders';
 import { AddVenuePage } from './pages/AddVenue';
 import { LiabilityPage } from './pages/Liability';
 import { AuditPage } from './pages/Audit';
+import { UsersPage } from './pages/Users';
 
 /** The pages, each shown when the user's role allows the call it is built on. */
 const NAV = [
@@ -34,6 +35,7 @@ const NAV = [
   { to: '/transactions', label: 'Transactions', needs: 'GET /transactions' },
   { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability' },
   { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints' },
+  { to: '/users', label: 'Users', needs: 'GET /users' },
   { to: '/audit', label: 'Audit log', needs: 'GET /audit-events' },
   { to: '/menu', label: 'Menu and tables', needs: 'GET /tables' },
   { to: '/orders', label: 'Orders', needs: 'GET /orders' },
@@ -124,6 +126,7 @@ function Shell() {
           <Route path="/account" element={<AccountPage />} />
           <Route path="/liability" element={<LiabilityPage />} />
           <Route path="/audit" element={<AuditPage />} />
+          <Route path="/users" element={<UsersPage />} />
           <Route path="/venues/new" element={<AddVenuePage />} />
           <Route path="/signup" element={<Navigate to="/keys" replace />} />
           <Route path="*" element={<Navigate to={pages[0]?.to ?? '/account'} replace />} />

@@ -1,9 +1,9 @@
 // Owners: sign-up, sign-in by e-mail and password (argon2), and password changes. An owner runs their chain (D21).
 import type { Db } from '../../db/database.js';
-import { parameterInvalid } from '../../shared/errors.js';
+import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import * as audit from '../audit/service.js';
-import type { Role } from './schemas.js';
+import { ROLES, type Role } from './schemas.js';
 import * as repo from './repo.js';
 
 // argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
@@ -32,6 +32,32 @@ export async function addUser(db: Db, input: { chainId: string; venueId: string;
   const where = { chainId: input.chainId, venueId: input.venueId, ...by };
   await audit.recordAudit(db, where, { action: 'user.created', target: { type: 'user', id: user.id }, changes: { role: [null, user.role] } });
   return user;
+}
+
+/**
+ * Changes a user's role or removes them (`role` null), as the chain's owner asks: the chain's users locked first,
+ * so two changes at once never leave it without an owner (409 last_owner). `endSessions` ends the user's sessions
+ * in the same transaction (a user removed or given less to do is signed out at once). Recorded in the audit log.
+ */
+export async function changeUser(
+  db: Db,
+  where: audit.AuditPlace,
+  id: string,
+  role: Role | null,
+  endSessions: (userId: string) => Promise<void>,
+): Promise<Owner> {
+  const users = (await repo.lockOwners(db, where.chainId)).map(ownerOf);
+  const user = users.find((u) => u.id === id);
+  if (!user) throw new ApiError('user_not_found');
+  const owners = users.filter((u) => u.role === 'owner').length;
+  if (user.role === 'owner' && role !== 'owner' && owners === 1) throw new ApiError('last_owner');
+  if (role === user.role) return user;
+  if (role === null || ROLES.indexOf(role) < ROLES.indexOf(user.role)) await endSessions(id);
+  if (role === null) await repo.deleteOwner(db, where.chainId, id);
+  else await repo.setOwnerRole(db, where.chainId, id, role);
+  const action = role === null ? ('user.removed' as const) : ('user.role_changed' as const);
+  await audit.recordAudit(db, where, { action, target: { type: 'user', id }, changes: { role: [user.role, role] } });
+  return { ...user, role: role ?? user.role };
 }
 
 /** The chain's dashboard users, oldest first. */

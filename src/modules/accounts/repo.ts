@@ -114,6 +114,19 @@ export async function findOwnerByEmail(db: Db, email: string) {
   return db.selectFrom('owners').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** Every dashboard user of the chain, locked in id order: a change of roles counts the owners that stay. */
+export async function lockOwners(db: Db, chainId: string) {
+  return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).orderBy('id').forUpdate().execute();
+}
+
+export async function setOwnerRole(db: Db, chainId: string, id: string, role: OwnersTable['role']['__update__']): Promise<void> {
+  await db.updateTable('owners').set({ role }).where('chain_id', '=', chainId).where('id', '=', id).execute();
+}
+
+export async function deleteOwner(db: Db, chainId: string, id: string): Promise<void> {
+  await db.deleteFrom('owners').where('chain_id', '=', chainId).where('id', '=', id).execute();
+}
+
 export async function listOwners(db: Db, chainId: string) {
   return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).orderBy('created_at').orderBy('id').execute();
 }

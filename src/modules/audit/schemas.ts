@@ -18,6 +18,8 @@ export const AUDIT_ACTION_LABELS = {
   'webhook_endpoint.updated': 'Webhook endpoint changed',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
   'user.created': 'User added',
+  'user.role_changed': "User's role changed",
+  'user.removed': 'User removed',
   'chain.merged': 'Venue merged into another chain',
   'sign_in.failed': 'Failed sign-in',
   'access.denied': 'Refused: not allowed for the role',

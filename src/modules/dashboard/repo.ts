@@ -64,6 +64,11 @@ export async function revokeSession(db: Db, chainId: string, ownerId: string, id
     .executeTakeFirst();
 }
 
+/** Deletes every session of a user (removed, or given a lesser role): they are signed out at their next call. */
+export async function deleteSessionsOf(db: Db, chainId: string, ownerId: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('chain_id', '=', chainId).where('owner_id', '=', ownerId).execute();
+}
+
 /** Revokes every other live session of the owner (after a password change). */
 export async function revokeOtherSessions(db: Db, chainId: string, ownerId: string, keepId: string, at: Date): Promise<void> {
   await db

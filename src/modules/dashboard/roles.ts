@@ -69,6 +69,9 @@ export const DASHBOARD_ROUTE_ROLES = {
   'POST /venues': 'owner',
   'GET /reports/venue-liability': 'owner',
   'GET /reports/venue-liability.csv': 'owner',
+  'GET /users': 'owner',
+  'PATCH /users/:id': 'owner',
+  'DELETE /users/:id': 'owner',
   'GET /audit-events': 'owner',
   'GET /audit-events/export.csv': 'owner',
 } satisfies Record<string, Needed>;

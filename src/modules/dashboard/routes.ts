@@ -40,6 +40,7 @@ import {
 } from './schemas.js';
 import { dashboardAuditRoutes } from './audit-routes.js';
 import { roleAllows, roleNeeded } from './roles.js';
+import { dashboardUserRoutes } from './users-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
@@ -394,4 +395,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardLiabilityRoutes(app, tags);
   // The chain's audit log and its CSV.
   await dashboardAuditRoutes(app, tags);
+  // The chain's users and their roles.
+  await dashboardUserRoutes(app, tags);
 }

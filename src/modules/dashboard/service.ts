@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId, isUuid } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
+import type { Role } from '../accounts/schemas.js';
 import * as accounts from '../accounts/service.js';
 import * as audit from '../audit/service.js';
 import type { Who } from '../audit/service.js';
@@ -211,6 +212,14 @@ export async function refuseRole(db: Db, session: OwnerSession, route: string): 
     await audit.recordAudit(db, where, { action: 'access.denied', target: { type: 'route', id: route } });
   }
   throw new ApiError('role_forbidden', { message: `Your role (${session.owner.role}) does not allow this; the chain's owner can change your role.` });
+}
+
+/** The owner changes a user's role, or removes them (`role` null): signed out at once when given less to do. */
+export async function changeUser(trx: Db, session: OwnerSession, id: string, role: Role | null) {
+  const where = { chainId: session.venue.chainId, venueId: null, ...sessionWho(session) };
+  if (!isUuid(id)) throw new ApiError('user_not_found');
+  const user = await accounts.changeUser(trx, where, id, role, (userId) => repo.deleteSessionsOf(trx, where.chainId, userId));
+  return { id: user.id, email: user.email, role: user.role };
 }
 
 /** Who acts through a session, for the audit log: its user, from the address it was presented from. */

@@ -1,6 +1,6 @@
 // Staff in a real browser (D24), at 1280 and 390 px: the pages show no balance adjustment and no owner's page, and an
-// adjustment forced past the page is refused (403 role_forbidden) with the balance unchanged.
-// Screenshots: test-artifacts/dashboard-staff-member.png and dashboard-staff-member-phone.png.
+// adjustment forced past the page is refused (403 role_forbidden) with the balance unchanged; the owner makes them a
+// manager on the Users page. Screenshots: test-artifacts/dashboard-staff-member*.png, dashboard-users.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
@@ -17,6 +17,7 @@ let browser: Browser;
 let baseUrl: string;
 let memberId: string;
 let staffEmail: string;
+let ownerEmail: string;
 
 /** A browser context signed in as `email`, with a page of `width` px. */
 async function signedIn(email: string, width: number): Promise<{ context: BrowserContext; page: Page }> {
@@ -32,7 +33,8 @@ chromiumGate.describe('staff in the dashboard', () => {
   beforeAll(async () => {
     ({ baseUrl, browser } = await openDashboard(t));
     const owner = await browser.newContext();
-    const signup = await owner.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'Staff Café', email: newEmail(), password: PASSWORD } });
+    ownerEmail = newEmail();
+    const signup = await owner.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'Staff Café', email: ownerEmail, password: PASSWORD } });
     expect(signup.status()).toBe(201);
     const { csrf_token: csrf, venue } = await signup.json();
     const key = await owner.request.post(`${baseUrl}/dashboard/api/api-keys`, { data: { name: 'Till', livemode: true, scopes: [] }, headers: { 'x-csrf-token': csrf } });
@@ -72,4 +74,23 @@ chromiumGate.describe('staff in the dashboard', () => {
       await context.close();
     });
   }
+
+  chromiumGate.it('the owner makes the staff member a manager on the Users page; their menu then lists Programs', async () => {
+    const owner = await signedIn(ownerEmail, 1280);
+    await owner.page.goto(`${baseUrl}/dashboard/users`);
+    const role = owner.page.getByLabel(`Role of ${staffEmail}`).first();
+    await role.click();
+    await owner.page.getByRole('option', { name: /^Manager/ }).click();
+    await owner.page.waitForFunction(
+      async (email) => ((await (await fetch('/dashboard/api/users')).json()) as { email: string; role: string }[]).some((u) => u.email === email && u.role === 'manager'),
+      staffEmail,
+    );
+    await shot(owner.page, 'users');
+    await owner.context.close();
+    const manager = await signedIn(staffEmail, 1280);
+    await manager.page.goto(`${baseUrl}/dashboard/members/${memberId}`);
+    await manager.page.getByRole('button', { name: 'Adjust balance' }).waitFor();
+    expect(await manager.page.getByRole('navigation', { name: 'Pages' }).getByText('Programs').count()).toBe(1);
+    await manager.context.close();
+  });
 });
