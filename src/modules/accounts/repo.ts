@@ -3,6 +3,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WriteStep } from '../../db/statement.js';
 import type { ApiKeysTable, ChainsTable, OwnersTable, VenuesTable } from '../../db/schema.js';
+import type { Role } from './schemas.js';
 
 export type ChainRow = Selectable<ChainsTable>;
 export type VenueRow = Selectable<VenuesTable>;
@@ -119,7 +120,7 @@ export async function lockOwners(db: Db, chainId: string) {
   return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).orderBy('id').forUpdate().execute();
 }
 
-export async function setOwnerRole(db: Db, chainId: string, id: string, role: OwnersTable['role']['__update__']): Promise<void> {
+export async function setOwnerRole(db: Db, chainId: string, id: string, role: Role): Promise<void> {
   await db.updateTable('owners').set({ role }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
