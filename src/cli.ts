@@ -80,6 +80,12 @@ async function createUser(db: Db, venue: accounts.Venue, v: Record<string, strin
   if (!v.password) say(`Password (shown once): ${password}`);
 }
 
+function roleOf(values: Record<string, string | undefined>): Role {
+  const role = required(values, 'role');
+  if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}.`);
+  return role as Role;
+}
+
 const required = (values: Record<string, string | undefined>, name: string): string => {
   const value = values[name];
   if (!value) throw new UsageError(`--${name} is required.`);
@@ -366,9 +372,31 @@ const COMMANDS: Record<string, Command> = {
     usage: 'user create --email E --role owner|manager|staff [--password P] [--venue V | --chain C]   A dashboard user of the chain; a password is generated when none is given.',
     options: { venue: { type: 'string' }, chain: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' } },
     async run(storage, v) {
-      const role = required(v, 'role');
-      if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}.`);
-      await createUser(storage.database.db, await userVenueOf(storage.database.db, v), v, role as Role);
+      await createUser(storage.database.db, await userVenueOf(storage.database.db, v), v, roleOf(v));
+    },
+  },
+  'user invite': {
+    usage: 'user invite --email E --role owner|manager|staff [--venue V | --chain C]   Prints a single-use link (7 days) that lets them choose a password.',
+    options: { venue: { type: 'string' }, chain: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(storage, v) {
+      const role = roleOf(v);
+      const venue = await userVenueOf(storage.database.db, v);
+      const where = { chainId: venue.chainId, venueId: venue.id, at: new Date(), ...CLI };
+      const { link, token } = await storage.database.db.transaction().execute((trx) => accounts.inviteUser(trx, where, { email: required(v, 'email'), role }));
+      say(`Invited ${link.email} as ${role} of ${venue.slug}, until ${link.expiresAt.toISOString()}.`);
+      say(`Link (shown once; pass it on): ${accounts.linkUrl(loadConfig().publicBaseUrl, token)}`);
+    },
+  },
+  'user reset-password': {
+    usage: 'user reset-password --email E   Prints a single-use link (24 hours) that lets the user choose a new password.',
+    options: { email: { type: 'string' } },
+    async run(storage, v) {
+      const db = storage.database.db;
+      const user = await accounts.findOwnerByEmail(db, required(v, 'email'));
+      if (!user) throw new UsageError(`No dashboard user with e-mail ${v.email}.`);
+      const where = { chainId: user.chainId, venueId: user.venueId, at: new Date(), ...CLI };
+      const { token } = await db.transaction().execute((trx) => accounts.passwordResetFor(trx, where, user));
+      say(`Link for ${user.email} (shown once; valid 24 hours): ${accounts.linkUrl(loadConfig().publicBaseUrl, token)}`);
     },
   },
   'user list': {

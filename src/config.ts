@@ -40,6 +40,8 @@ const EnvSchema = Type.Object({
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
   // uniquelocal), comma-separated.
   TRUST_PROXY: Type.String({ pattern: '^(true|false|(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+)(,\\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:/]+))*)$', default: 'false' }),
@@ -77,6 +79,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long audit log entries are kept (D24); the worker deletes older ones, the database refuses younger. */
   auditRetentionDays: number;
+  /** Where invitations and password resets are sent from (SMTP_URL); unset: the dashboard shows the links instead. */
+  smtpUrl?: string;
+  mailFrom: string;
   /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
   secretEncryptionKeys: Buffer[];
 }
@@ -124,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'DATABASE_URL in production; every process sharing the database must use the same value.',
     );
   }
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, '');
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -134,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parsed.REDIS_URL,
     role: parsed.ROLE as Role,
     logLevel: parsed.LOG_LEVEL,
-    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     webhookAllowPrivateUrls: parsed.WEBHOOK_ALLOW_PRIVATE_URLS,
     apiKeyPepper: parsed.API_KEY_PEPPER,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
@@ -146,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
+    smtpUrl: parsed.SMTP_URL,
+    mailFrom: parsed.MAIL_FROM ?? `Venue Loyalty <no-reply@${new URL(publicBaseUrl).hostname}>`,
     secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],
     webhooks: {
       retryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE.split(',').map(parseDuration),

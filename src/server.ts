@@ -16,6 +16,7 @@ import { sealStoredSecrets } from './modules/webhooks/service.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
 import { systemClock } from './shared/clock.js';
 import { dnsResolver, type HostResolver } from './shared/host-resolver.js';
+import { smtpMailer } from './shared/mailer.js';
 import { openSecretBox, type SecretBox } from './shared/secret-box.js';
 
 export interface Storage {
@@ -65,12 +66,12 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** Builds the app over an open database; `overrides` lets tests inject a clock, resolver or limiter. */
+/** Builds the app over an open database; `overrides` lets tests inject a clock, resolver, limiter or mailer. */
 export async function createServer(
   config: Config,
   database: Database,
   pepper: string,
-  overrides: Partial<Pick<AppDeps, 'clock' | 'resolveHost' | 'limiter'>> = {},
+  overrides: Partial<Pick<AppDeps, 'clock' | 'resolveHost' | 'limiter' | 'mailer'>> = {},
   logger: FastifyServerOptions['logger'] = false,
 ): Promise<Running> {
   const clock = overrides.clock ?? systemClock;
@@ -84,6 +85,7 @@ export async function createServer(
   const resolveHost = overrides.resolveHost ?? dnsResolver;
   const secretBox = openSecretBox(config);
   const webhookSender = createWebhookSender(config, resolveHost, secretBox);
+  const mailer = overrides.mailer ?? (config.smtpUrl ? await smtpMailer(config.smtpUrl, config.mailFrom) : undefined);
   const app = await buildApp(
     {
       config,
@@ -96,6 +98,7 @@ export async function createServer(
       resolveHost,
       webhookSender,
       secretBox,
+      mailer,
     },
     logger,
   );
@@ -105,6 +108,7 @@ export async function createServer(
       await app.close();
       authenticator.stop();
       await webhookSender.close();
+      if (!overrides.mailer) mailer?.close();
       await redis?.quit();
     },
   };

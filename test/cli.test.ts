@@ -57,6 +57,10 @@ describe('npm run cli', () => {
 
     const owner = await runCli(['owner', 'create', '--venue', slug, '--email', `${slug}@example.com`], env());
     expect(owner.stdout).toMatch(/Password \(shown once\): \S{16}/);
+    const invited = await runCli(['user', 'invite', '--venue', slug, '--email', `staff-${slug}@example.com`, '--role', 'staff'], env());
+    expect(invited.stdout).toMatch(new RegExp(`^Invited staff-${slug}@example.com as staff of ${slug}, until .*\nLink \\(shown once; pass it on\\): http://localhost:\\d+/dashboard/welcome#[\\w-]{43}\n$`));
+    const reset = await runCli(['user', 'reset-password', '--email', `${slug}@example.com`], env());
+    expect(reset.stdout).toMatch(/^Link for .* \(shown once; valid 24 hours\): http:\/\/localhost:\d+\/dashboard\/welcome#[\w-]{43}\n$/);
 
     const created = await runCli(['key', 'create', '--venue', slug, '--mode', 'live', '--scopes', 'members:read,webhooks:write', '--name', 'Till 1'], env());
     expect(created.code).toBe(0);

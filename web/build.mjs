@@ -34,7 +34,7 @@ function writeIfChanged(file, text) {
 
 /** The dashboard API's OpenAPI document (web/src/api/openapi.json) and the app's types from it (schema.d.ts). */
 export function generateTypes() {
-  const node = (args) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const node = (args) => execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
   const doc = node(['--import', 'tsx', path.join(WEB, 'scripts/openapi.ts')]);
   writeIfChanged(path.join(WEB, 'src/api/openapi.json'), doc);
   const types = node([path.join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'), path.join(WEB, 'src/api/openapi.json'), '--alphabetize']);

@@ -28,6 +28,7 @@ import * as checkCampaigns from './migrations/0025_check_campaigns.js';
 import * as levelPeriod from './migrations/0026_level_period.js';
 import * as auditEvents from './migrations/0027_audit_events.js';
 import * as userRoles from './migrations/0028_user_roles.js';
+import * as userLinks from './migrations/0029_user_links.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0026_level_period': levelPeriod,
   '0027_audit_events': auditEvents,
   '0028_user_roles': userRoles,
+  '0029_user_links': userLinks,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

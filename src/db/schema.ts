@@ -39,6 +39,22 @@ export interface OwnersTable {
   created_at: Timestamp;
 }
 
+/** Single-use links for dashboard users (D24): invitations and password resets; only the token's hash is kept. */
+export interface UserLinksTable {
+  chain_id: string;
+  id: string;
+  purpose: 'invitation' | 'password_reset';
+  venue_id: string;
+  email: string;
+  role: 'owner' | 'manager' | 'staff' | null;
+  user_id: string | null;
+  token_hash: string;
+  created_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 /** The audit log (D24): append-only, a trigger refuses UPDATE and the DELETE of rows younger than the retention. */
 export interface AuditEventsTable {
   chain_id: string;
@@ -527,6 +543,7 @@ export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
   dashboard_sessions: DashboardSessionsTable;
+  user_links: UserLinksTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -9,6 +9,7 @@ import type { EventRequest } from '../modules/webhooks/events.js';
 import type { WebhookSender } from '../modules/webhooks/sender.js';
 import type { Clock } from '../shared/clock.js';
 import type { HostResolver } from '../shared/host-resolver.js';
+import type { Mailer } from '../shared/mailer.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   webhookSender: WebhookSender;
   /** Seals webhook signing secrets at rest (the sender opens them to sign). */
   secretBox: SecretBox;
+  /** Sends invitations and password resets; undefined without SMTP_URL (the dashboard shows the links instead). */
+  mailer?: Mailer;
 }
 
 declare module 'fastify' {

@@ -32,6 +32,8 @@ export interface TestApp {
 export interface TestAppOptions {
   config?: Partial<Config>;
   limiter?: RateLimiter;
+  /** Start with the app's mailer over this SMTP server (test/support/smtp.ts). */
+  smtp?: () => string;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -42,7 +44,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = await openTestDatabase();
-  const config = testConfig(options.config);
+  const config = testConfig({ ...options.config, ...(options.smtp ? { smtpUrl: options.smtp() } : {}) });
   const clock = new ManualClock();
   const dns = new Map<string, string[]>([['hooks.example.com', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']]]);
   const resolveHost = async (host: string) => {

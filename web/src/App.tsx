@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, Link } from 'react-router';
 import { call, client } from './api';
 import { useCan, useChain, useSession, useSetSession, useVenueChanged } from './session';
-import { SignInPage, SignUpPage } from './pages/Auth';
+import { ForgotPasswordPage, SignInPage, SignUpPage } from './pages/Auth';
+import { WelcomePage } from './pages/Welcome';
 import { KeysPage } from './pages/Keys';
 import { VenuePage } from './pages/Venue';
 import { CategoriesPage } from './pages/Categories';
@@ -44,6 +45,9 @@ const NAV = [
 
 export function App() {
   const { data: session, isLoading } = useSession();
+  const location = useLocation();
+  // An invitation or reset link opens its page whoever is signed in (its own sign-in replaces the session).
+  if (location.pathname === '/welcome') return <WelcomePage />;
   if (isLoading) {
     return (
       <Center h="100vh">
@@ -55,6 +59,7 @@ export function App() {
     return (
       <Routes>
         <Route path="/signup" element={<SignUpPage />} />
+        <Route path="/forgot" element={<ForgotPasswordPage />} />
         <Route path="*" element={<SignInPage />} />
       </Routes>
     );

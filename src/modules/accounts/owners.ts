@@ -14,7 +14,7 @@ const argon2Verify = async (hashed: string, password: string) => (await argon2()
 /** A dashboard user of a chain (an owner, or staff an owner let in with a role), with a password. */
 export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string; role?: Role }) {
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw parameterInvalid('email', 'email must be an e-mail address.');
-  if (input.password.length < 10) throw parameterInvalid('password', 'password must have at least 10 characters.');
+  checkPassword('password', input.password);
   const row = await repo.insertOwner(db, {
     chain_id: input.chainId,
     venue_id: input.venueId,
@@ -117,10 +117,28 @@ export async function changeOwnerPassword(db: Db, owner: Owner, current: string,
   if (!row || !(await argon2Verify(row.password_hash, current).catch(() => false))) {
     throw parameterInvalid('current_password', 'The current password is wrong.');
   }
-  if (next.length < 10) throw parameterInvalid('new_password', 'password must have at least 10 characters.');
+  checkPassword('new_password', next);
   await repo.setOwnerPasswordHash(db, owner.chainId, owner.id, await argon2Hash(next));
 }
 
+/** Sets a user's password without the current one (a reset link was used); undefined for a user no longer there. */
+export async function setPassword(db: Db, chainId: string, ownerId: string, password: string): Promise<Owner | undefined> {
+  checkPassword('password', password);
+  const row = await repo.findOwner(db, chainId, ownerId);
+  if (!row) return undefined;
+  await repo.setOwnerPasswordHash(db, chainId, ownerId, await argon2Hash(password));
+  return ownerOf(row);
+}
+
+function checkPassword(param: string, password: string): void {
+  if (password.length < 10) throw parameterInvalid(param, 'The password must have at least 10 characters.');
+}
+
+export async function findOwnerByEmail(db: Db, email: string): Promise<Owner | undefined> {
+  const row = await repo.findOwnerByEmail(db, email.trim());
+  return row && ownerOf(row);
+}
+
 export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {
-  return (await repo.findOwnerByEmail(db, email.trim())) !== undefined;
+  return (await findOwnerByEmail(db, email)) !== undefined;
 }

@@ -186,6 +186,7 @@ export const MERGED_TABLES = [
   'catalog_products',
   'owners',
   'dashboard_sessions',
+  'user_links',
   'api_keys',
   'idempotency_keys',
   'webhook_endpoints',

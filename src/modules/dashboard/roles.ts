@@ -11,6 +11,10 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /config': 'public',
   'POST /signup': 'public',
   'POST /session': 'public',
+  // A forgotten password, and the page of an invitation or reset link: whoever holds the link.
+  'POST /password-reset': 'public',
+  'POST /links/inspect': 'public',
+  'POST /links/accept': 'public',
   // Their own session, password and what the pages need to draw themselves: everyone signed in.
   'GET /session': 'staff',
   'DELETE /session': 'staff',
@@ -72,6 +76,10 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /users': 'owner',
   'PATCH /users/:id': 'owner',
   'DELETE /users/:id': 'owner',
+  'POST /users/:id/password-reset': 'owner',
+  'GET /invitations': 'owner',
+  'POST /invitations': 'owner',
+  'DELETE /invitations/:id': 'owner',
   'GET /audit-events': 'owner',
   'GET /audit-events/export.csv': 'owner',
 } satisfies Record<string, Needed>;

@@ -41,6 +41,7 @@ import {
 import { dashboardAuditRoutes } from './audit-routes.js';
 import { roleAllows, roleNeeded } from './roles.js';
 import { dashboardUserRoutes } from './users-routes.js';
+import { dashboardLinkRoutes } from './link-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
@@ -397,4 +398,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardAuditRoutes(app, tags);
   // The chain's users and their roles.
   await dashboardUserRoutes(app, tags);
+  // Invitations and password reset links.
+  await dashboardLinkRoutes(app, tags, { setCookie, holdToLimits });
 }

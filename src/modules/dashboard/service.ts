@@ -199,6 +199,24 @@ export async function revokeSession(db: Db, session: OwnerSession, id: string, n
 export async function changePassword(db: Db, session: OwnerSession, current: string, next: string, now: Date): Promise<void> {
   await accounts.changeOwnerPassword(db, session.owner, current, next);
   await repo.revokeOtherSessions(db, session.venue.chainId, session.owner.id, session.id, now);
+  const where = { chainId: session.venue.chainId, venueId: null, at: now, ...sessionWho(session) };
+  await audit.recordAudit(db, where, { action: 'user.password_changed', target: { type: 'user', id: session.owner.id } });
+}
+
+/** Where the session's user makes a link (an invitation, a reset): their chain, the venue they are at, now. */
+export const linkPlaceOf = (session: OwnerSession, at: Date): accounts.LinkPlace => ({ chainId: session.venue.chainId, venueId: session.venue.id, at, ...sessionWho(session) });
+
+/** The owner makes a password reset link for a user of the chain. */
+export async function passwordResetForUser(trx: Db, session: OwnerSession, userId: string, at: Date): Promise<accounts.IssuedLink> {
+  const user = isUuid(userId) ? await accounts.findOwner(trx, session.venue.chainId, userId) : undefined;
+  if (!user) throw new ApiError('user_not_found');
+  return accounts.passwordResetFor(trx, linkPlaceOf(session, at), user);
+}
+
+/** Uses an invitation or reset link with the password chosen, and signs its user in (a reset signs them out elsewhere). */
+export async function useLink(trx: Db, token: string, password: string, client: ClientInfo, now: Date) {
+  const user = await accounts.useLink(trx, token, password, { address: client.ip, at: now }, (u) => repo.deleteSessionsOf(trx, u.chainId, u.id));
+  return openSession(trx, user, client, now);
 }
 
 /** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */

@@ -108,6 +108,8 @@ async function busyVenue(shared: { sku: string; category: string }) {
 
   const owner = await accounts.createOwner(t.db, { chainId: venue.chainId, venueId: venue.id, email: `${venue.slug}@example.com`, password: 'correct horse battery' });
   await dashboard.openSession(t.db, owner, { ip: '127.0.0.1', userAgent: 'test' }, t.clock.now());
+  // An invitation waiting to be accepted: after the merge, it lets its user into the target chain.
+  await accounts.inviteUser(t.db, { chainId: venue.chainId, venueId: venue.id, at: t.clock.now(), ...SYSTEM }, { email: `invited-${venue.slug}@example.com`, role: 'staff' });
 
   const endpoint = ok(await api.post('/api/v1/webhook_endpoints', { url: `https://hooks.example.com/${venue.slug}` }), 'endpoint').body;
   t.dns.set(`${venue.slug}.example.com`, ['93.184.216.34']);

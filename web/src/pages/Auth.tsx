@@ -44,6 +44,9 @@ export function SignInPage() {
           <Button type="submit" loading={form.submitting}>
             Sign in
           </Button>
+          <Anchor component={Link} to="/forgot" size="sm">
+            Forgot your password?
+          </Anchor>
           {config.data?.signup_open && (
             <Text size="sm">
               New venue?{' '}
@@ -101,6 +104,49 @@ export function SignUpPage() {
           </Text>
         </Stack>
       </form>
+    </Card>
+  );
+}
+
+/** A forgotten password: the link is e-mailed when the server sends e-mail; otherwise the chain's owner makes one. */
+export function ForgotPasswordPage() {
+  const [answer, setAnswer] = useState<{ emailed: boolean }>();
+  const [error, setError] = useState<string>();
+  const form = useForm({ initialValues: { email: '' } });
+  const submit = form.onSubmit(async (values) => {
+    setError(undefined);
+    try {
+      setAnswer(await call(client.POST('/dashboard/api/password-reset', { body: values })));
+    } catch (err) {
+      setError(applyApiError(form, err));
+    }
+  });
+  return (
+    <Card title="Forgot your password?">
+      <Stack>
+        {answer?.emailed && (
+          <Alert color="green">If this address has an account, a link to choose a new password is on its way. It works once, for 24 hours.</Alert>
+        )}
+        {answer && !answer.emailed && (
+          <Alert color="yellow">
+            This server does not send e-mail. Ask your chain&apos;s owner: on the Users page they can make you a link to choose a new password.
+          </Alert>
+        )}
+        {!answer && (
+          <form onSubmit={submit}>
+            <Stack>
+              {error && <Alert color="red">{error}</Alert>}
+              <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+              <Button type="submit" loading={form.submitting}>
+                Send me a link
+              </Button>
+            </Stack>
+          </form>
+        )}
+        <Anchor component={Link} to="/" size="sm">
+          Back to sign-in
+        </Anchor>
+      </Stack>
     </Card>
   );
 }

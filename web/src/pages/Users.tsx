@@ -1,8 +1,11 @@
-// The chain's users (D24): each with their role, which the owner changes; removing a user signs them out at once.
-import { Alert, Button, Select, Stack, Text, Title } from '@mantine/core';
+// The chain's users (D24): each with their role, which the owner changes; removing a user signs them out at once. New
+// users are invited by e-mail; a link (invitation or password reset) is e-mailed, or shown here once to pass on.
+import { Alert, Button, Code, CopyButton, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call, client } from '../api';
+import { call, client, when } from '../api';
+import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
 import { useSession } from '../session';
 
@@ -30,13 +33,17 @@ export function UsersPage() {
   };
   const setRole = (id: string, role: Role) => act(() => call(client.PATCH('/dashboard/api/users/{id}', { params: { path: { id } }, body: { role } })));
   const remove = (id: string) => act(() => call(client.DELETE('/dashboard/api/users/{id}', { params: { path: { id } } })));
+  const [sent, setSent] = useState<Sent>();
+  const resetLink = (email: string, id: string) =>
+    act(async () => setSent({ ...(await call(client.POST('/dashboard/api/users/{id}/password-reset', { params: { path: { id } } }))), what: `A password reset link for ${email}` }));
   return (
     <Stack maw={1000}>
       <Title order={2}>Users</Title>
       <Text c="dimmed" size="sm">
-        Who can sign in to this chain&apos;s dashboard, and what each may do. Someone given less to do, or removed, is signed out at once. A chain always keeps one owner. New users are added by whoever runs the server, until invitations by e-mail come.
+        Who can sign in to this chain&apos;s dashboard, and what each may do. Someone given less to do, or removed, is signed out at once. A chain always keeps one owner.
       </Text>
       {error && <Alert color="red">{error}</Alert>}
+      {sent && <SentLink sent={sent} onClose={() => setSent(undefined)} />}
       <DataTable
         label="Users"
         rows={users.data}
@@ -54,13 +61,103 @@ export function UsersPage() {
             key: 'actions',
             label: '',
             render: (u) => (
-              <Button variant="light" color="red" size="xs" onClick={() => void remove(u.id)} aria-label={`Remove ${u.email}`}>
-                Remove
-              </Button>
+              <Group gap="xs" wrap="nowrap">
+                <Button variant="light" size="xs" onClick={() => void resetLink(u.email, u.id)} aria-label={`Password reset link for ${u.email}`}>
+                  Reset password
+                </Button>
+                <Button variant="light" color="red" size="xs" onClick={() => void remove(u.id)} aria-label={`Remove ${u.email}`}>
+                  Remove
+                </Button>
+              </Group>
             ),
           },
         ]}
       />
+      <Invitations onSent={setSent} />
     </Stack>
+  );
+}
+
+interface Sent {
+  what: string;
+  emailed: boolean;
+  link: string | null;
+}
+
+/** A link just made: e-mailed, or shown this once to copy and pass on. */
+function SentLink({ sent, onClose }: { sent: Sent; onClose: () => void }) {
+  return (
+    <Alert color="green" withCloseButton onClose={onClose} title={sent.emailed ? `${sent.what} was e-mailed.` : `${sent.what}: copy it now, it is shown only once.`}>
+      {sent.link && (
+        <Group gap="xs" wrap="nowrap">
+          <Code style={{ wordBreak: 'break-all' }}>{sent.link}</Code>
+          <CopyButton value={sent.link}>{({ copied, copy }) => <Button size="xs" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}</CopyButton>
+        </Group>
+      )}
+    </Alert>
+  );
+}
+
+/** Invite by e-mail with a role; the invitations not yet accepted, each of which can be withdrawn. */
+function Invitations({ onSent }: { onSent: (sent: Sent) => void }) {
+  const qc = useQueryClient();
+  const pending = useQuery({ queryKey: ['invitations'], queryFn: () => call(client.GET('/dashboard/api/invitations')) });
+  const [error, setError] = useState<string>();
+  const form = useForm<{ email: string; role: Role }>({ initialValues: { email: '', role: 'staff' } });
+  const invite = form.onSubmit(async (values) => {
+    setError(undefined);
+    try {
+      const made = await call(client.POST('/dashboard/api/invitations', { body: values }));
+      onSent({ what: `The invitation for ${made.invitation.email}`, emailed: made.emailed, link: made.link });
+      form.reset();
+    } catch (err) {
+      setError(applyApiError(form, err));
+    }
+    void qc.invalidateQueries({ queryKey: ['invitations'] });
+  });
+  const withdraw = async (id: string) => {
+    await call(client.DELETE('/dashboard/api/invitations/{id}', { params: { path: { id } } })).catch((err: Error) => setError(err.message));
+    void qc.invalidateQueries({ queryKey: ['invitations'] });
+  };
+  return (
+    <Paper withBorder p="md">
+      <Stack>
+        <Title order={3}>Invite someone</Title>
+        <Text c="dimmed" size="sm">
+          They get a link to choose their password, valid for 7 days and usable once.
+        </Text>
+        {error && <Alert color="red">{error}</Alert>}
+        <form onSubmit={invite}>
+          <Group align="flex-end">
+            <TextInput label="E-mail" type="email" required w={280} {...form.getInputProps('email')} />
+            <Select label="Role" data={ROLES} allowDeselect={false} w={420} {...form.getInputProps('role')} />
+            <Button type="submit" loading={form.submitting}>
+              Invite
+            </Button>
+          </Group>
+        </form>
+        {!!pending.data?.length && (
+          <DataTable
+            label="Invitations waiting"
+            rows={pending.data}
+            rowKey={(i) => i.id}
+            columns={[
+              { key: 'email', label: 'Invited', render: (i) => i.email },
+              { key: 'role', label: 'Role', render: (i) => i.role },
+              { key: 'expires', label: 'Valid until', render: (i) => when(i.expires_at) },
+              {
+                key: 'withdraw',
+                label: '',
+                render: (i) => (
+                  <Button variant="light" color="red" size="xs" onClick={() => void withdraw(i.id)} aria-label={`Withdraw the invitation for ${i.email}`}>
+                    Withdraw
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Stack>
+    </Paper>
   );
 }
