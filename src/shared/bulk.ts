@@ -2,6 +2,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApiError } from './errors.js';
+import { valueError } from './value-errors.js';
 
 /** One bad item of a refused bulk upload: the `errors` of its parameter_invalid. */
 export const BulkItemError = Type.Object(
@@ -21,13 +22,7 @@ export function bulkItemErrors(schema: TSchema, items: unknown[], keyField: stri
   items.forEach((item, index) => {
     const first = Value.Errors(schema, item)[0];
     if (first) {
-      const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
-      const field = first.instancePath.slice(1).replaceAll('/', '.') || missing || '';
-      const message =
-        first.keyword === 'required' ? `${field} is required.`
-        : first.schemaPath.endsWith('additionalProperties') ? `${field} is not a known field.`
-        : `${field || 'Each item'} ${first.message}.`;
-      errors.push({ index, param: `items[${index}]${field ? `.${field}` : ''}`, message });
+      errors.push({ index, ...valueError(first, `items[${index}]`) });
       return;
     }
     const key = (item as Record<string, string>)[keyField]!;

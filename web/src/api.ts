@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly param?: string,
+    /** A refused bulk change's bad items, each with its field (items[3].price) and reason. */
+    readonly errors: { index: number; param: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -46,8 +48,8 @@ client.use(csrf);
 export async function call<T>(promise: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await promise;
   if (error !== undefined || !response.ok) {
-    const e = (error as { error?: { code?: string; message?: string; param?: string } } | undefined)?.error;
-    throw new ApiError(response.status, e?.code ?? 'unknown', e?.message ?? `HTTP ${response.status}`, e?.param);
+    const e = (error as { error?: { code?: string; message?: string; param?: string; errors?: ApiError['errors'] } } | undefined)?.error;
+    throw new ApiError(response.status, e?.code ?? 'unknown', e?.message ?? `HTTP ${response.status}`, e?.param, e?.errors);
   }
   return data as T;
 }

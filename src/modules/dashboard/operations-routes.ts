@@ -1,4 +1,4 @@
-// The dashboard's operational pages over HTTP: transactions (list, one, CSV), webhooks, overview, menu, tables, orders.
+// The dashboard's operational pages over HTTP: transactions (list, one, CSV), webhooks, overview, tables, orders.
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import { eventRequestOf, type App } from '../../http/context.js';
@@ -7,7 +7,6 @@ import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
 import * as history from '../checks/history.js';
-import { Dish, DishParams } from '../menu/schemas.js';
 import * as menu from '../menu/service.js';
 import { tableMenuUrl, tableQrPng, tableQrSvg } from '../menu/table-qr.js';
 import { MoveOrder, NEXT_STATUSES, OrderParams, type OrderStatus } from '../orders/schemas.js';
@@ -18,7 +17,6 @@ import type { WebhookUrlPolicy } from '../webhooks/url-guard.js';
 import * as report from './report.js';
 import { sessionOf } from './request.js';
 import {
-  DishAvailability,
   IdParams,
   NewTable,
   Ok,
@@ -142,17 +140,6 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
   // Overview: today's and this month's figures, 30 days, and the cashback members could still redeem.
   app.get('/overview', { schema: { tags, summary: "Today's and this month's checks and cashback, a 30-day series, the outstanding cashback", response: withErrors({ 200: Overview }) } }, async (req) =>
     report.overview(db, sessionOf(req).venue, clock.now()),
-  );
-
-  // Menu: dishes and their stop list (D14).
-  app.get('/dishes', { schema: { tags, summary: 'Dishes, newest first', querystring: PageQuery, response: withErrors({ 200: ListOf(Dish) }) } }, async (req) =>
-    menu.listDishes(db, owner(req), { limit: req.query.limit ?? 100, startingAfter: req.query.starting_after }, {}),
-  );
-
-  app.patch(
-    '/dishes/:external_id',
-    { schema: { tags, summary: 'Put a dish on the stop list (available: false) or take it off', params: DishParams, body: DishAvailability, response: withErrors({ 200: Dish }) } },
-    async (req) => inTransaction(db, (trx) => menu.patchDish(trx, owner(req), req.params.external_id, { available: req.body.available })),
   );
 
   // Tables and their QR codes to the public menu.

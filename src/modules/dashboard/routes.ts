@@ -44,6 +44,7 @@ import { dashboardUserRoutes } from './users-routes.js';
 import { dashboardLinkRoutes } from './link-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
+import { dashboardDishRoutes } from './dish-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
 import { dashboardLiabilityRoutes } from './liability-routes.js';
@@ -387,6 +388,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
   await dashboardOperationsRoutes(app, tags);
+  // The menu's dishes, prices and stop list.
+  await dashboardDishRoutes(app, tags);
   // Categories and their money rules, the chain's and a venue's own.
   await dashboardCatalogueRoutes(app, tags);
   await dashboardCampaignRoutes(app, tags);

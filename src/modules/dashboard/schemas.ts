@@ -341,11 +341,6 @@ export const NewTable = Type.Object(
 
 export const TableCodeParams = Type.Object({ table_code: Type.String({ maxLength: 32 }) });
 
-export const DishAvailability = Type.Object(
-  { available: Type.Boolean({ description: 'false puts the dish on the stop list.' }) },
-  { additionalProperties: false },
-);
-
 export const QrQuery = Type.Object({ download: Type.Optional(Type.Boolean({ description: 'true: as a file to save.' })) }, { additionalProperties: false });
 
 /** An order as the board shows it: with the statuses it may move to (D14's graph). */

@@ -62,13 +62,14 @@ export async function findDish(db: Db, place: Place, externalId: string): Promis
     .executeTakeFirst();
 }
 
-export async function findDishes(db: Db, place: Place, externalIds: string[]): Promise<DishRow[]> {
+export async function findDishes(db: Db, place: Place, externalIds: string[], lock: 'lock' | 'read' = 'read'): Promise<DishRow[]> {
   if (externalIds.length === 0) return [];
   return db
     .selectFrom('dishes')
     .selectAll()
     .$call(atPlace(place))
     .where('external_id', 'in', externalIds)
+    .$if(lock === 'lock', (q) => q.orderBy('id').forUpdate())
     .execute();
 }
 

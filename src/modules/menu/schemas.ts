@@ -23,6 +23,10 @@ export type BulkDish = Static<typeof BulkDish>;
 
 export const MAX_BULK_DISHES = 500;
 
+/** One dish's new price in a bulk price change. */
+export const DishPrice = Type.Object({ external_id: ExternalId, price: DishFields.price }, { title: 'DishPrice', additionalProperties: false });
+export type DishPrice = Static<typeof DishPrice>;
+
 export const BulkSync = Type.Object(
   {
     // Each item is checked by the service, so that every bad one is reported at once (src/shared/bulk.ts).

@@ -9,7 +9,7 @@ import { checkCursor, toList, type List, type Page } from '../../shared/paginati
 import { formatTimestamp } from '../../shared/time.js';
 import type { Place, PlaceCaller } from '../accounts/schemas.js';
 import * as repo from './repo.js';
-import { BulkDish, ExternalId, type BulkResult, type Dish, type DishBody, type DishPatch, type VenueTable } from './schemas.js';
+import { BulkDish, DishPrice, ExternalId, type BulkResult, type Dish, type DishBody, type DishPatch, type VenueTable } from './schemas.js';
 
 export function presentDish(row: repo.DishRow): Dish {
   return {
@@ -63,9 +63,14 @@ export async function patchDish(trx: Db, caller: PlaceCaller, externalId: string
 }
 
 export async function getDish(db: Db, caller: PlaceCaller, externalId: string): Promise<Dish> {
+  const dish = await findDish(db, caller, externalId);
+  if (!dish) throw notFound();
+  return dish;
+}
+
+export async function findDish(db: Db, caller: PlaceCaller, externalId: string): Promise<Dish | undefined> {
   const row = await repo.findDish(db, caller, externalId);
-  if (!row) throw notFound();
-  return presentDish(row);
+  return row && presentDish(row);
 }
 
 export async function deleteDish(trx: Db, caller: PlaceCaller, externalId: string) {
@@ -86,6 +91,25 @@ export async function syncDishes(trx: Db, caller: PlaceCaller, input: { items: u
   const created = written.filter((r) => r.inserted).length;
   const removed = input.replace ? await repo.deleteDishesExcept(trx, caller, items.map((i) => i.external_id)) : 0;
   return { object: 'menu_sync', created, updated: written.length - created, unchanged: items.length - written.length, removed };
+}
+
+/**
+ * New prices for many dishes at once, all or none: every dish must exist (404 dish_not_found naming the item). The
+ * dishes are locked first, so each change's `before` is the price it replaced.
+ */
+export async function setDishPrices(trx: Db, caller: PlaceCaller, items: unknown[]): Promise<{ before: Dish; after: Dish }[]> {
+  assertBulkValid(DishPrice, items, 'external_id', 'prices');
+  const prices = items as DishPrice[];
+  const found = new Map((await repo.findDishes(trx, caller, prices.map((p) => p.external_id), 'lock')).map((d) => [d.external_id, d]));
+  const missing = prices.findIndex((p) => !found.has(p.external_id));
+  if (missing >= 0) throw new ApiError('dish_not_found', { param: `items[${missing}].external_id`, message: `No dish with external_id ${prices[missing]!.external_id} at this venue.` });
+  const changed = [];
+  for (const { external_id, price } of prices) {
+    const before = found.get(external_id)!;
+    if (Number(before.price) === price) continue;
+    changed.push({ before: presentDish(before), after: presentDish((await repo.updateDish(trx, caller, external_id, { price }))!) });
+  }
+  return changed;
 }
 
 const TABLE_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

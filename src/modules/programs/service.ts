@@ -2,6 +2,7 @@
 import { Value } from 'typebox/value';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
+import { valueError } from '../../shared/value-errors.js';
 import { newId } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
 import { cachedPrograms, programsChanged } from './cache.js';
@@ -51,7 +52,8 @@ export function rulesFrom(type: ProgramType, settings: Record<string, unknown>):
   const withDefaults = Value.Default(schema, structuredClone(settings)) as Record<string, unknown>;
   if (!Value.Check(schema, withDefaults)) {
     const first = Value.Errors(schema, withDefaults)[0];
-    throw invalid(`settings of a ${type} program: ${first ? `${first.instancePath || '/'} ${first.message}` : 'invalid'}.`);
+    if (!first) throw invalid(`The settings do not fit a ${type} program.`);
+    throw new ApiError('parameter_invalid', valueError(first, 'settings'));
   }
   const s = withDefaults as any;
   switch (type) {

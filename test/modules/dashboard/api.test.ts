@@ -279,7 +279,7 @@ describe('dashboard API security', () => {
     expect([unchanged.status, unchanged.body.settings.levels]).toEqual([200, edited.body.settings.levels]);
     const stamps = await c.post('/dashboard/api/programs', { name: 'Coffee card', type: 'stamps', settings: { stamps_required: 8, reward_name: 'Free coffee' } });
     expect(stamps.status).toBe(201);
-    expect(expectError(await c.post('/dashboard/api/programs', { name: 'Bad', type: 'stamps', settings: {} }), 400, 'parameter_invalid').param).toBe('settings');
+    expect(expectError(await c.post('/dashboard/api/programs', { name: 'Bad', type: 'stamps', settings: {} }), 400, 'parameter_invalid').param).toBe('settings.stamps_required');
 
     const member = (await client(t, secret).post('/api/v1/members', { card_number: 'M-77', consent: true, phone: '+353871234567' })).body;
     expect((await c.get('/dashboard/api/members?q=M-77')).body.data.map((m: { id: string }) => m.id)).toEqual([member.id]);

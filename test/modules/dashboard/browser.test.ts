@@ -97,7 +97,7 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'H-1001' }).click();
     await page.getByRole('heading', { name: /Aoife Byrne/ }).waitFor();
-    await page.getByLabel(L('Amount (EUR)')).fill('20');
+    await page.getByLabel(L('Amount')).fill('20');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await page.getByText('A reason is required.').waitFor();
     await page.getByLabel(L('Reason')).fill('Welcome gift');
@@ -124,10 +124,10 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Rules of Till 1' }).click();
     const dialog = page.getByRole('dialog');
-    await choose('Redeem only via holds', 'On');
+    await choose('Pay with cashback only through a hold', 'On');
     await shot('key-rules');
     await dialog.getByRole('button', { name: 'Save rules' }).click();
-    await page.locator('tr[data-key-name="Till 1"]', { hasText: 'redeem only via holds: on' }).waitFor();
+    await page.locator('tr[data-key-name="Till 1"]', { hasText: 'Pay with cashback only through a hold: on' }).waitFor();
 
     const check = (n: number) => ({ external_id: `T-${n}`, card_number: 'H-1001', line_items: [{ name: 'Lunch', quantity: 1, unit_price: 3000 }], redeem_amount: 500 });
     const refused = await client(t, state.till1!).post('/api/v1/checks', check(1));
@@ -146,7 +146,7 @@ chromiumGate.describe('owner dashboard in a browser', () => {
         })
       ).body;
     await page.getByRole('link', { name: 'Categories' }).click();
-    await page.getByLabel(L('External id')).fill('wine');
+    await page.getByLabel(L('Code')).fill('wine');
     await page.getByLabel(L('Category name')).fill('Wine');
     await page.getByRole('button', { name: 'Add category' }).click();
     await page.getByRole('button', { name: 'Edit wine' }).waitFor();
@@ -168,12 +168,13 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Add level' }).click();
     await dialog.getByLabel(L('Level name 2')).fill('Gold');
-    await dialog.getByLabel(L('From spend (minor units) 2')).fill('50000');
+    // In euros, as the venue writes them: 500 is 50,000 cents.
+    await dialog.getByLabel(L('From spend 2')).fill('500');
     await dialog.getByLabel(L('Percent 2')).fill('8');
     await shot('program-edit');
     await dialog.getByRole('button', { name: 'Save program' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await page.getByText('Gold 8 % from 50000').waitFor();
+    await page.getByText('Gold 8 % from €500.00').waitFor();
     const account = await client(t, state.till2!).get('/api/v1/account');
     expect(account.body.programs[0].settings.levels).toEqual([
       { name: 'Member', min_spend: 0, percent: 5 },
@@ -184,7 +185,7 @@ chromiumGate.describe('owner dashboard in a browser', () => {
 
   chromiumGate.it('venue defaults reach the keys; the venue page is saved', async () => {
     await page.getByRole('link', { name: 'Venue and rules' }).click();
-    await page.getByLabel(L('Hold lifetime (s)')).fill('600');
+    await page.getByLabel(L('How long a hold lasts (seconds)')).fill('600');
     await page.getByRole('button', { name: 'Save venue' }).click();
     await page.getByText(/^Saved\./).waitFor();
     expect((await client(t, state.till2!).get('/api/v1/account')).body.settings.hold_ttl_seconds).toBe(600);

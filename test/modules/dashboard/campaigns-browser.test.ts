@@ -44,7 +44,7 @@ chromiumGate.describe('the Campaigns page', () => {
     await page.getByLabel(L('Name')).fill('Happy hour');
     await page.getByLabel(L('Extra percent')).fill('150');
     for (const day of ['Mon', 'Tue', 'Wed', 'Thu']) await page.getByLabel(day, { exact: true }).check();
-    await page.getByLabel(L('Budget (EUR)')).fill('100');
+    await page.getByLabel(L('Budget')).fill('100');
     await page.getByRole('button', { name: 'Create campaign' }).click();
     const percent = page.getByLabel(L('Extra percent'));
     await page.locator('[aria-invalid="true"]').first().waitFor();
@@ -70,7 +70,7 @@ chromiumGate.describe('the Campaigns page', () => {
     await page.getByLabel(L('Kind')).first().click();
     await page.getByRole('option', { name: 'Welcome credit' }).click();
     await page.getByText('Test', { exact: true }).click();
-    await page.getByLabel(L('Cashback given (EUR)')).fill('2.50');
+    await page.getByLabel(L('Cashback given')).fill('2.50');
     await page.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('table', { name: 'Campaigns' }).getByText('€2.50 when a guest joins').waitFor();
     const key = (await dashboardCall('POST', '/dashboard/api/api-keys', { name: 'Till', livemode: false, scopes: [] })).body.secret as string;

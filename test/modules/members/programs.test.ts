@@ -137,7 +137,11 @@ describe('GET /v1/account', () => {
     const venue = await createVenue(t);
     await expect(createProgram(t, venue, 'stamps', { settings: { stamps_required: 0, reward_name: 'x' } })).rejects.toMatchObject({
       code: 'parameter_invalid',
-      param: 'settings',
+      param: 'settings.stamps_required',
+      message: 'stamps_required must be >= 1.',
+    });
+    await expect(createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'A', min_spend: 0, percent: 150 }] } })).rejects.toMatchObject({
+      param: 'settings.levels[0].percent',
     });
     await expect(
       createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'A', min_spend: 100, percent: 1 }] } }),

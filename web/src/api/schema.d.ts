@@ -602,7 +602,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, sign_in.failed, access.denied. */
+                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, sign_in.failed, access.denied. */
                                 action: string;
                                 /** @description Who did it. */
                                 actor: {
@@ -1968,12 +1968,221 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /** Add a dish, or replace it whole (201 when added) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    external_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description false puts the dish on the stop list.
+                         * @default true
+                         */
+                        available?: boolean;
+                        category?: string | null;
+                        description?: string | null;
+                        name: string;
+                        /** @description Minor units of the venue currency. */
+                        price: number;
+                        /**
+                         * Format: uuid
+                         * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                         */
+                        venue_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: boolean;
+                            category: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            external_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "dish";
+                            price: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            available: boolean;
+                            category: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            external_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            object: "dish";
+                            price: number;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+        };
         post?: never;
-        delete?: never;
+        /** Remove a dish from the menu */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    external_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            deleted: true;
+                            external_id: string;
+                            /** @enum {string} */
+                            object: "dish";
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
-        /** Put a dish on the stop list (available: false) or take it off */
+        /** Change a dish's price, name, category, description, or put it on the stop list (available: false) */
         patch: {
             parameters: {
                 query?: never;
@@ -1986,8 +2195,21 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description false puts the dish on the stop list. */
-                        available: boolean;
+                        /**
+                         * @description false puts the dish on the stop list.
+                         * @default true
+                         */
+                        available?: boolean;
+                        category?: string | null;
+                        description?: string | null;
+                        name?: string;
+                        /** @description Minor units of the venue currency. */
+                        price?: number;
+                        /**
+                         * Format: uuid
+                         * @description The venue where this happens (D21): required from a chain key, else its own venue.
+                         */
+                        venue_id?: string;
                     };
                 };
             };
@@ -2068,6 +2290,119 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/dashboard/api/dishes/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New prices for many dishes at once: all or none */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        items: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description How many prices changed (the same price again changes nothing). */
+                            changed: number;
+                            data: {
+                                available: boolean;
+                                category: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string | null;
+                                external_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                object: "dish";
+                                price: number;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/dashboard/api/invitations": {

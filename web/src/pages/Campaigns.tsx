@@ -4,7 +4,8 @@ import { Alert, Button, Checkbox, Group, MultiSelect, NumberInput, Paper, Progre
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call, client, minorDigits, money, type Campaign } from '../api';
+import { call, client, money, type Campaign } from '../api';
+import { MoneyInput } from '../components/MoneyInput';
 import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { useChain, useVenue } from '../session';
@@ -108,7 +109,6 @@ function NewCampaignForm() {
   const qc = useQueryClient();
   const venue = useVenue();
   const chain = useChain();
-  const digits = minorDigits(venue.currency);
   const [error, setError] = useState<string>();
   const form = useForm({
     initialValues: {
@@ -122,16 +122,16 @@ function NewCampaignForm() {
       from: '15:00',
       to: '18:00',
       allDay: false,
-      amount: '' as number | string,
+      amount: '' as number | '',
       stamps: 1 as number | string,
-      referrer_amount: '' as number | string,
-      referee_amount: '' as number | string,
-      budget: '' as number | string,
+      referrer_amount: '' as number | '',
+      referee_amount: '' as number | '',
+      budget: '' as number | '',
       venue_ids: [] as string[],
     },
   });
   const v = form.values;
-  const minor = (value: number | string) => (value === '' ? null : Math.round(Number(value) * 10 ** digits));
+  const minor = (value: number | '') => (value === '' ? null : value);
   // A referral pays cashback only: its unit switch is hidden, whatever it was left at.
   const stamps = v.type !== 'referral' && v.unit === 'stamps';
   const create = form.onSubmit(async (values) => {
@@ -153,7 +153,7 @@ function NewCampaignForm() {
             name: values.name,
             type: values.type as Campaign['type'],
             livemode: values.mode === 'live',
-            budget: stamps ? (values.budget === '' ? null : Number(values.budget)) : minor(values.budget),
+            budget: minor(values.budget),
             venue_ids: values.venue_ids.length ? values.venue_ids : null,
             ...byType[values.type],
           } as never,
@@ -167,7 +167,7 @@ function NewCampaignForm() {
     }
   });
   const moneyInput = (field: 'amount' | 'referrer_amount' | 'referee_amount' | 'budget', label: string, description?: string) => (
-    <NumberInput label={`${label} (${venue.currency})`} description={description} decimalScale={digits} {...form.getInputProps(field)} />
+    <MoneyInput label={label} description={description} place={venue} {...form.getInputProps(field)} />
   );
   return (
     <Paper withBorder p="md">

@@ -34,7 +34,7 @@ export function CategoriesPage() {
   const ownRule = (c: Category) => c.venue_rules.find((r) => r.venue_id === venue.id);
   const columns: Column<Category>[] = [
     { key: 'name', label: 'Name', render: (c) => c.name },
-    { key: 'external_id', label: 'External id', render: (c) => c.external_id },
+    { key: 'external_id', label: 'Code', render: (c) => c.external_id },
     { key: 'earns', label: 'Earns cashback', render: (c) => yesNo(c.earns_cashback) },
     { key: 'payable', label: 'Payable with cashback', render: (c) => yesNo(c.payable_with_cashback) },
     { key: 'percent', label: 'Own percent', render: (c) => percentText(c.cashback_percent) },
@@ -97,7 +97,7 @@ export function CategoriesPage() {
             </Alert>
           )}
           <Group align="flex-end">
-            <TextInput label="External id" description="What the POS sends, e.g. alcohol" required {...form.getInputProps('external_id')} />
+            <TextInput label="Code" description="What the till sends for this category, e.g. alcohol" required {...form.getInputProps('external_id')} />
             <TextInput label="Category name" required {...form.getInputProps('name')} />
             <Button type="submit">Add category</Button>
           </Group>

@@ -58,7 +58,7 @@ export function KeysPage() {
           },
           { key: 'prefix', label: 'Prefix', render: (k) => <Code>{k.prefix}…</Code> },
           { key: 'scopes', label: 'Scopes', render: (k) => (k.scopes.length ? k.scopes.join(', ') : 'Full access') },
-          { key: 'rules', label: 'Rules', render: (k) => describeRules(k.rules) },
+          { key: 'rules', label: 'Rules', render: (k) => describeRules(k.rules, venue) },
           { key: 'created', label: 'Created', render: (k) => when(k.created_at, venue) },
           { key: 'used', label: 'Last used', render: (k) => when(k.last_used_at, venue) },
           {

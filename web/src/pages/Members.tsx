@@ -3,7 +3,8 @@ import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { call, client, minorDigits, money, when } from '../api';
+import { call, client, money, when } from '../api';
+import { MoneyInput } from '../components/MoneyInput';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
 import { MemberBirthday } from '../components/MemberBirthday';
@@ -80,6 +81,23 @@ export function MembersPage() {
   );
 }
 
+/** Each kind of history entry as a person would say it. */
+const HISTORY_LABEL: Record<string, string> = {
+  check: 'Check',
+  earn: 'Cashback earned',
+  earn_reversal: 'Cashback taken back',
+  redemption: 'Paid with cashback',
+  redemption_reversal: 'Cashback payment given back',
+  refund: 'Refund',
+  void: 'Check cancelled',
+  visit: 'Visit',
+  adjustment: 'Changed by hand',
+  import: 'Brought over from the previous system',
+  expiry: 'Cashback expired',
+  campaign: 'Campaign gift',
+  reward_redemption: 'Reward taken',
+};
+
 export function MemberPage() {
   const { id } = useParams();
   const venue = useVenue();
@@ -94,12 +112,11 @@ export function MemberPage() {
     queryKey: ['member', id, 'history'],
     queryFn: () => call(client.GET('/dashboard/api/members/{id}/history', { params: { path: { id: id! }, query: { limit: 50 } } })),
   });
-  const digits = minorDigits(venue.currency);
   const [error, setError] = useState<string>();
   const form = useForm({
-    initialValues: { amount: '' as number | string, reason: '' },
+    initialValues: { amount: '' as number | '', reason: '' },
     validate: {
-      amount: (v) => (v === '' || Number(v) === 0 ? 'Enter an amount other than zero.' : null),
+      amount: (v) => (v === '' || v === 0 ? 'Enter an amount other than zero.' : null),
       reason: (v) => (v.trim() ? null : 'A reason is required.'),
     },
   });
@@ -109,7 +126,7 @@ export function MemberPage() {
       await call(
         client.POST('/dashboard/api/members/{id}/adjustments', {
           params: { path: { id: id! } },
-          body: { amount: Math.round(Number(v.amount) * 10 ** digits), reason: v.reason },
+          body: { amount: Number(v.amount), reason: v.reason },
         }),
       );
       form.reset();
@@ -146,10 +163,10 @@ export function MemberPage() {
             <form onSubmit={adjust}>
               <Stack>
                 {error && <Alert color="red">{error}</Alert>}
-                <NumberInput
-                  label={`Amount (${venue.currency})`}
+                <MoneyInput
+                  label="Amount"
                   description={manyVenues ? `Negative takes cashback away; written at ${venue.name}` : 'Negative takes cashback away'}
-                  decimalScale={digits}
+                  place={venue}
                   {...form.getInputProps('amount')}
                 />
                 <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
@@ -168,7 +185,7 @@ export function MemberPage() {
           </Title>
           <Image src={`/dashboard/api/members/${m.id}/barcode.svg`} alt={`Barcode ${m.barcode.value}`} maw={220} />
           <Text size="sm" c="dimmed" mt="xs">
-            {m.barcode.format}: {m.barcode.value} · phone {m.phone ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
+            Card {m.barcode.value} · phone {m.phone ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
             {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
           {can('PATCH /members/:id') && <MemberBirthday member={m} />}
@@ -182,7 +199,7 @@ export function MemberPage() {
         rowKey={(h) => h.id}
         columns={[
           { key: 'when', label: 'When', render: (h) => when(h.created_at, venue) },
-          { key: 'type', label: 'Type', render: (h) => h.type },
+          { key: 'type', label: 'What happened', render: (h) => HISTORY_LABEL[h.type] ?? h.type.replaceAll('_', ' ') },
           ...(manyVenues ? [{ key: 'venue', label: 'Venue', render: (h: { venue_id: string | null }) => venueName(h.venue_id) }] : []),
           { key: 'cashback', label: 'Cashback', numeric: true, render: (h) => money(h.cashback, venue) },
           { key: 'spend', label: 'Spend', numeric: true, render: (h) => (h.spend ? money(h.spend, venue) : '—') },

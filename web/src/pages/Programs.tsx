@@ -1,10 +1,18 @@
 import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, call, client, type Program } from '../api';
+import { ApiError, call, client, money, type Program } from '../api';
+import { MoneyInput } from '../components/MoneyInput';
+import { useVenue } from '../session';
 
 type Settings = Record<string, any>;
 type ProgramType = 'cashback' | 'stamps' | 'visit_discount' | 'vip';
+
+const BARCODE_LABEL: Record<string, string> = {
+  qr_card_number: 'QR code of the card number',
+  code128_card_number: 'Barcode (Code 128) of the card number',
+  qr_serial: "QR code of the member's own number",
+};
 
 const TYPE_LABEL: Record<ProgramType, string> = { cashback: 'Cashback', stamps: 'Stamps', visit_discount: 'Visit discount', vip: 'VIP' };
 const STARTING: Record<ProgramType, Settings> = {
@@ -14,12 +22,12 @@ const STARTING: Record<ProgramType, Settings> = {
   vip: { levels: [{ name: 'Guest', min_spend: 0, percent: 0 }, { name: 'VIP', min_spend: 100000, percent: 10 }] },
 };
 
-function summary(p: Program): string {
+function summary(p: Program, venue: { currency: string; locale: string }): string {
   const s = p.settings as Settings;
   switch (p.type) {
     case 'cashback':
     case 'vip': {
-      const levels = s.levels.map((l: Settings) => `${l.name} ${l.percent} % from ${l.min_spend}`).join(' · ');
+      const levels = s.levels.map((l: Settings) => `${l.name} ${l.percent} % from ${money(l.min_spend, venue)}`).join(' · ');
       const period = s.level_period_days ? ` · levels on the last ${s.level_period_days} days` : '';
       return s.cashback_expires_after_days ? `${levels}${period} · expires after ${s.cashback_expires_after_days} days` : `${levels}${period}`;
     }
@@ -33,6 +41,7 @@ function summary(p: Program): string {
 export function ProgramsPage() {
   const programs = useQuery({ queryKey: ['programs'], queryFn: () => call(client.GET('/dashboard/api/programs')) });
   const [editing, setEditing] = useState<Program | 'new'>();
+  const venue = useVenue();
   return (
     <Stack>
       <Group justify="space-between">
@@ -50,10 +59,10 @@ export function ProgramsPage() {
               </Group>
             </Group>
             <Text size="sm" c="dimmed" mb="sm">
-              {summary(p)}
+              {summary(p, venue)}
             </Text>
             <Text size="xs" c="dimmed" mb="sm">
-              Barcode: {p.barcode_format}
+              Card: {BARCODE_LABEL[p.barcode_format] ?? p.barcode_format}
             </Text>
             <Button size="xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
               Edit
@@ -99,10 +108,12 @@ function ProgramModal({ program, onClose }: { program?: Program; onClose: () => 
     }
   };
   const fieldError = (param: string) => (error instanceof ApiError && error.param === param ? error.message : undefined);
+  // A setting's error shows beside its field (settings.levels[1].percent); one about the settings as a whole above.
+  const besideField = error instanceof ApiError && (error.param === 'name' || !!error.param?.startsWith('settings.'));
   return (
     <Modal opened onClose={onClose} title={program ? `Edit “${program.name}”` : 'New program'} size="xl">
       <Stack>
-        {error && !(error instanceof ApiError && (error.param === 'name' || error.param === 'settings')) && <Alert color="red">{error.message}</Alert>}
+        {error && !besideField && <Alert color="red">{error.message}</Alert>}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Program name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError('name')} />
           <Select
@@ -117,16 +128,15 @@ function ProgramModal({ program, onClose }: { program?: Program; onClose: () => 
             }}
           />
           <Select
-            label="Barcode format"
+            label="What the member's card shows"
             allowDeselect={false}
-            data={['qr_card_number', 'code128_card_number', 'qr_serial']}
+            data={Object.entries(BARCODE_LABEL).map(([value, label]) => ({ value, label }))}
             value={barcode}
             onChange={(v) => setBarcode(v ?? 'qr_card_number')}
           />
           <Switch mt="lg" label="Default program" disabled={program?.is_default} checked={isDefault} onChange={(e) => setIsDefault(e.currentTarget.checked)} />
         </SimpleGrid>
-        <SettingsEditor type={type} value={settings} onChange={setSettings} />
-        {fieldError('settings') && <Alert color="red">{fieldError('settings')}</Alert>}
+        <SettingsEditor type={type} value={settings} onChange={setSettings} errorAt={(path) => fieldError(`settings.${path}`)} />
         <Group justify="flex-end">
           <Button loading={saving} onClick={save}>
             Save program
@@ -137,15 +147,18 @@ function ProgramModal({ program, onClose }: { program?: Program; onClose: () => 
   );
 }
 
-function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: Settings; onChange: (s: Settings) => void }) {
+type ErrorAt = (path: string) => string | undefined;
+
+function SettingsEditor({ type, value, onChange, errorAt }: { type: ProgramType; value: Settings; onChange: (s: Settings) => void; errorAt: ErrorAt }) {
+  const venue = useVenue();
   const set = (key: string, v: unknown) => onChange({ ...value, [key]: v });
   if (type === 'stamps') {
     return (
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <NumberInput label="Stamps required" min={1} max={100} value={value.stamps_required} onChange={(v) => set('stamps_required', Number(v))} />
-        <TextInput label="Reward name" value={value.reward_name} onChange={(e) => set('reward_name', e.currentTarget.value)} />
-        <NumberInput label="Stamps per visit" min={1} max={100} value={value.stamps_per_visit ?? 1} onChange={(v) => set('stamps_per_visit', Number(v))} />
-        <NumberInput label="Minimum check (minor units)" min={0} value={value.min_check_amount ?? 0} onChange={(v) => set('min_check_amount', Number(v))} />
+        <NumberInput label="Stamps required" clampBehavior="none" error={errorAt('stamps_required')} value={value.stamps_required} onChange={(v) => set('stamps_required', Number(v))} />
+        <TextInput label="Reward name" error={errorAt('reward_name')} value={value.reward_name} onChange={(e) => set('reward_name', e.currentTarget.value)} />
+        <NumberInput label="Stamps per visit" clampBehavior="none" error={errorAt('stamps_per_visit')} value={value.stamps_per_visit ?? 1} onChange={(v) => set('stamps_per_visit', Number(v))} />
+        <MoneyInput label="Smallest check that earns a stamp" place={venue} error={errorAt('min_check_amount')} value={value.min_check_amount ?? 0} onChange={(v) => set('min_check_amount', v === '' ? 0 : v)} />
       </SimpleGrid>
     );
   }
@@ -155,6 +168,7 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
         title="Tiers"
         rows={value.tiers}
         onChange={(tiers) => set('tiers', tiers)}
+        errorAt={(path) => errorAt(`tiers${path}`)}
         blank={{ min_visits: 0, percent: 0 }}
         columns={[
           { key: 'min_visits', label: 'From visits', kind: 'int' },
@@ -169,19 +183,20 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
         title="Levels"
         rows={value.levels}
         onChange={(levels) => set('levels', levels)}
+        errorAt={(path) => errorAt(`levels${path}`)}
         blank={{ name: '', min_spend: 0, percent: 0 }}
         columns={[
           { key: 'name', label: 'Level name', kind: 'text' },
-          { key: 'min_spend', label: 'From spend (minor units)', kind: 'int' },
+          { key: 'min_spend', label: 'From spend', kind: 'money' },
           { key: 'percent', label: 'Percent', kind: 'percent' },
         ]}
       />
       <NumberInput
         label="Levels judged on the last (days)"
         description="Empty: on all spend. Set: a guest falls a level as old spend leaves the window"
-        min={1}
-        max={3650}
+        clampBehavior="none"
         allowDecimal={false}
+        error={errorAt('level_period_days')}
         value={value.level_period_days ?? ''}
         onChange={(v) => set('level_period_days', v === '' ? undefined : Number(v))}
         maw={320}
@@ -189,9 +204,9 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
       {type === 'cashback' && (
         <NumberInput
           label="Most of a check payable with cashback (%)"
-          min={0}
-          max={100}
+          clampBehavior="none"
           decimalScale={2}
+          error={errorAt('max_redeem_percent')}
           value={value.max_redeem_percent ?? 100}
           onChange={(v) => set('max_redeem_percent', Number(v))}
           maw={320}
@@ -201,21 +216,21 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
         <Group align="flex-start">
           <NumberInput
             label="Cashback expires after (days)"
-            description="Empty: never. See docs/members.md"
-            min={1}
-            max={3650}
+            description="Empty: never. Members are told before theirs expires"
+            clampBehavior="none"
             allowDecimal={false}
+            error={errorAt('cashback_expires_after_days')}
             value={value.cashback_expires_after_days ?? ''}
             onChange={(v) => set('cashback_expires_after_days', v === '' ? undefined : Number(v))}
             maw={320}
           />
           {value.cashback_expires_after_days !== undefined && (
             <NumberInput
-              label="Warn members (days before)"
-              description="cashback.expiring; 0: no warning"
-              min={0}
-              max={365}
+              label="Warn members"
+              description="Days before; 0: no warning"
+              clampBehavior="none"
               allowDecimal={false}
+              error={errorAt('cashback_expiry_warning_days')}
               value={value.cashback_expiry_warning_days ?? 7}
               onChange={(v) => set('cashback_expiry_warning_days', Number(v))}
               maw={320}
@@ -230,10 +245,11 @@ function SettingsEditor({ type, value, onChange }: { type: ProgramType; value: S
 interface Column {
   key: string;
   label: string;
-  kind: 'text' | 'int' | 'percent';
+  kind: 'text' | 'int' | 'percent' | 'money';
 }
 
-function Rows({ title, rows, onChange, columns, blank }: { title: string; rows: Settings[]; onChange: (r: Settings[]) => void; columns: Column[]; blank: Settings }) {
+function Rows({ title, rows, onChange, columns, blank, errorAt }: { title: string; rows: Settings[]; onChange: (r: Settings[]) => void; columns: Column[]; blank: Settings; errorAt: ErrorAt }) {
+  const venue = useVenue();
   const setCell = (i: number, key: string, v: unknown) => onChange(rows.map((r, j) => (j === i ? { ...r, [key]: v } : r)));
   return (
     <Stack gap="xs">
@@ -242,13 +258,15 @@ function Rows({ title, rows, onChange, columns, blank }: { title: string; rows: 
         <Group key={i} align="flex-end" wrap="wrap" gap="xs" data-row={i}>
           {columns.map((c) =>
             c.kind === 'text' ? (
-              <TextInput key={c.key} label={`${c.label} ${i + 1}`} value={row[c.key]} onChange={(e) => setCell(i, c.key, e.currentTarget.value)} w={160} />
+              <TextInput key={c.key} label={`${c.label} ${i + 1}`} error={errorAt(`[${i}].${c.key}`)} value={row[c.key]} onChange={(e) => setCell(i, c.key, e.currentTarget.value)} w={160} />
+            ) : c.kind === 'money' ? (
+              <MoneyInput key={c.key} label={`${c.label} ${i + 1}`} place={venue} error={errorAt(`[${i}].${c.key}`)} value={row[c.key]} onChange={(v) => setCell(i, c.key, v === '' ? 0 : v)} w={160} />
             ) : (
               <NumberInput
                 key={c.key}
                 label={`${c.label} ${i + 1}`}
-                min={0}
-                max={c.kind === 'percent' ? 100 : undefined}
+                clampBehavior="none"
+                error={errorAt(`[${i}].${c.key}`)}
                 decimalScale={c.kind === 'percent' ? 2 : 0}
                 value={row[c.key]}
                 onChange={(v) => setCell(i, c.key, Number(v))}

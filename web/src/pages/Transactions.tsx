@@ -110,7 +110,7 @@ export function TransactionsPage() {
           <TextInput type="date" label="To" description="Included" value={filters.to ?? ''} onChange={(e) => setFilter({ to: e.currentTarget.value })} />
           <Select
             label="Register"
-            description="As the till sent register_id"
+            description="As the till names itself"
             placeholder="All registers"
             clearable
             clearButtonProps={{ 'aria-label': 'All registers', 'aria-hidden': false, tabIndex: 0 }}
