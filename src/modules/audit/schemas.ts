@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS = {
   'webhook_endpoint.created': 'Webhook endpoint added',
   'webhook_endpoint.updated': 'Webhook endpoint changed',
   'webhook_endpoint.deleted': 'Webhook endpoint deleted',
+  'webhook_endpoint.event_resent': 'Webhook event sent again',
   'user.invited': 'User invited',
   'user.invitation_withdrawn': 'Invitation withdrawn',
   'user.created': 'User added',

@@ -1,7 +1,7 @@
-// The dashboard's operational pages over HTTP: transactions (list, one, CSV), webhooks, overview, tables, orders.
+// The dashboard's operational pages over HTTP: transactions (list, one, CSV), overview, tables, orders.
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
-import { eventRequestOf, type App } from '../../http/context.js';
+import type { App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
@@ -11,19 +11,14 @@ import * as menu from '../menu/service.js';
 import { tableMenuUrl, tableQrPng, tableQrSvg } from '../menu/table-qr.js';
 import { MoveOrder, NEXT_STATUSES, OrderParams, type OrderStatus } from '../orders/schemas.js';
 import * as orders from '../orders/service.js';
-import { CreateWebhookEndpoint, DeliveryAttempt, WebhookEndpoint, WebhookTest } from '../webhooks/schemas.js';
-import * as webhooks from '../webhooks/service.js';
-import type { WebhookUrlPolicy } from '../webhooks/url-guard.js';
 import * as report from './report.js';
 import { sessionOf } from './request.js';
 import {
   IdParams,
   NewTable,
-  Ok,
   Overview,
   OwnerOrder,
   OwnerTransaction,
-  PageQuery,
   QrQuery,
   TableCodeParams,
   TransactionExportQuery,
@@ -80,61 +75,6 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
     '/transactions/:id',
     { schema: { tags, summary: 'One transaction with its lines, their rule sources and the display text', params: IdParams, response: withErrors({ 200: OwnerTransaction }) } },
     async (req) => history.transactionById(db, owner(req), req.params.id),
-  );
-
-  // Webhook endpoints (D15): the owner sees them all, live and test, with their recent attempts.
-  const policy: WebhookUrlPolicy = { allowPrivate: app.deps.config.webhookAllowPrivateUrls, resolve: app.deps.resolveHost };
-
-  app.get(
-    '/webhook-endpoints',
-    { schema: { tags, summary: "The venue's webhook endpoints, newest first", response: withErrors({ 200: Type.Array(WebhookEndpoint) }) } },
-    async (req) => (await webhooks.listEndpoints(db, owner(req), { limit: 100 }, {})).data,
-  );
-
-  app.post(
-    '/webhook-endpoints',
-    { schema: { tags, summary: 'Register an endpoint; its signing secret is in this answer only', body: CreateWebhookEndpoint, response: withErrors({ 201: WebhookEndpoint }) } },
-    async (req, reply) => {
-      // The owner's endpoints are live: they receive test and live events alike, each event saying which it is.
-      const created = await inTransaction(db, (trx) => webhooks.createEndpoint(trx, owner(req), req.body, policy, app.deps.secretBox));
-      return reply.code(201).send(created);
-    },
-  );
-
-  app.get(
-    '/webhook-endpoints/:id/deliveries',
-    { schema: { tags, summary: 'Delivery attempts to an endpoint, newest first', params: IdParams, querystring: PageQuery, response: withErrors({ 200: ListOf(DeliveryAttempt) }) } },
-    async (req) => webhooks.listDeliveryAttempts(db, owner(req), req.params.id, { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }),
-  );
-
-  app.post(
-    '/webhook-endpoints/:id/test',
-    { schema: { tags, summary: 'Send a signed test.ping now and say how it went', params: IdParams, response: withErrors({ 200: WebhookTest }) } },
-    async (req) => {
-      const caller = owner(req);
-      // The ping carries the endpoint's own mode, as if the key that registered it had asked.
-      const endpoint = await webhooks.getEndpoint(db, caller, req.params.id);
-      return webhooks.testEndpoint(db, { ...caller, livemode: endpoint.livemode }, req.params.id, {
-        sender: app.deps.webhookSender,
-        config: app.deps.config.webhooks,
-        request: eventRequestOf(req),
-      });
-    },
-  );
-
-  app.post(
-    '/webhook-endpoints/:id/enable',
-    { schema: { tags, summary: 'Re-enable a disabled endpoint; its pending deliveries resume', params: IdParams, response: withErrors({ 200: WebhookEndpoint }) } },
-    async (req) => inTransaction(db, (trx) => webhooks.updateEndpoint(trx, owner(req), req.params.id, { enabled: true }, policy)),
-  );
-
-  app.delete(
-    '/webhook-endpoints/:id',
-    { schema: { tags, summary: 'Remove an endpoint; deliveries in progress stop', params: IdParams, response: withErrors({ 200: Ok }) } },
-    async (req) => {
-      await inTransaction(db, (trx) => webhooks.deleteEndpoint(trx, owner(req), req.params.id));
-      return { ok: true as const };
-    },
   );
 
   // Overview: today's and this month's figures, 30 days, and the cashback members could still redeem.

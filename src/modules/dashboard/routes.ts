@@ -10,6 +10,7 @@ import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
 import { SCOPES } from '../accounts/schemas.js';
 import { AUDIT_ACTION_LABELS } from '../audit/schemas.js';
+import { EVENT_TYPES } from '../webhooks/schemas.js';
 import * as members from '../members/service.js';
 import { Adjustment, Birthday, HistoryEntry, Member } from '../members/schemas.js';
 import * as programs from '../programs/service.js';
@@ -45,6 +46,7 @@ import { dashboardLinkRoutes } from './link-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardDishRoutes } from './dish-routes.js';
+import { dashboardWebhookRoutes } from './webhook-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
 import { dashboardLiabilityRoutes } from './liability-routes.js';
@@ -256,6 +258,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     program_types: [...PROGRAM_TYPES],
     barcode_formats: [...BARCODE_FORMATS],
     audit_actions: Object.entries(AUDIT_ACTION_LABELS).map(([action, label]) => ({ action, label })),
+    event_types: [...EVENT_TYPES],
   }));
 
   // Venue and its default rules (D12).
@@ -388,6 +391,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   // Transactions, webhooks, overview, menu, tables and orders: in their own file, on this same instance (its hooks and document).
   await dashboardOperationsRoutes(app, tags);
+  // Webhook endpoints and their delivery log.
+  await dashboardWebhookRoutes(app, tags);
   // The menu's dishes, prices and stop list.
   await dashboardDishRoutes(app, tags);
   // Categories and their money rules, the chain's and a venue's own.

@@ -121,6 +121,7 @@ export const Meta = Type.Object({
   program_types: Type.Array(Type.String()),
   barcode_formats: Type.Array(Type.String()),
   audit_actions: Type.Array(Type.Object({ action: Type.String(), label: Type.String({ description: 'What the audit page calls it.' }) })),
+  event_types: Type.Array(Type.String(), { description: 'The webhook event types an endpoint may ask for.' }),
 });
 
 export const ApiKey = Type.Object({

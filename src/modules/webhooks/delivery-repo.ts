@@ -41,8 +41,11 @@ export async function insertQueuedEvent(db: Db, row: NewEventRow, homeVenueId: s
   return inserted!;
 }
 
-/** A delivery to one endpoint that nobody else picks up: the test call sends it itself. */
-export async function insertDirectDelivery(db: Db, endpoint: { chain_id: string; venue_id: string | null; id: string }, id: string, eventId: string) {
+/**
+ * A delivery of an event to one endpoint: `direct`, which nobody else picks up (the test call sends it itself), or
+ * `due` now for the workers, with retries of its own (an event sent again).
+ */
+export async function insertDelivery(db: Db, endpoint: { chain_id: string; venue_id: string | null; id: string }, id: string, eventId: string, how: 'direct' | 'due') {
   await db
     .insertInto('webhook_deliveries')
     .values({
@@ -52,10 +55,23 @@ export async function insertDirectDelivery(db: Db, endpoint: { chain_id: string;
       endpoint_id: endpoint.id,
       event_id: eventId,
       status: 'pending',
-      attempts: 1,
-      next_attempt_at: null,
+      attempts: how === 'direct' ? 1 : 0,
+      next_attempt_at: how === 'direct' ? null : sql<Date>`now()`,
     })
     .execute();
+}
+
+/** Whether the event was ever to be delivered to the endpoint (so it may be sent again). */
+export async function wasQueuedFor(db: Db, chainId: string, endpointId: string, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('chain_id', '=', chainId)
+    .where('endpoint_id', '=', endpointId)
+    .where('event_id', '=', eventId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -211,7 +211,7 @@ export async function testEndpoint(
       object: present(endpoint),
       request: delivery.request,
     });
-    await deliveryRepo.insertDirectDelivery(trx, endpoint, deliveryId, ping.id);
+    await deliveryRepo.insertDelivery(trx, endpoint, deliveryId, ping.id, 'direct');
     return ping;
   });
   const result = await delivery.sender.send(endpoint.url, endpointSecret(endpoint), {
@@ -242,6 +242,19 @@ export async function testEndpoint(
     ),
   );
   return { object: 'webhook_test', delivered: result.error === null, status_code: result.statusCode, error: result.error };
+}
+
+/**
+ * Sends an event to the endpoint again (the dashboard's "Resend"): a new delivery, due now, with retries of its own,
+ * whatever became of the first. Only an event the endpoint was sent before; recorded in the audit log.
+ */
+export async function resendEvent(db: Db, caller: Caller, id: string, eventId: string): Promise<{ delivery_id: string; event_id: string }> {
+  const endpoint = await findOwned(db, caller, id);
+  if (!isUuid(eventId) || !(await deliveryRepo.wasQueuedFor(db, caller.chainId, id, eventId))) throw new ApiError('event_not_found');
+  const deliveryId = newId();
+  await deliveryRepo.insertDelivery(db, endpoint, deliveryId, eventId, 'due');
+  await audit.recordAudit(db, audit.placeOf(caller), { action: 'webhook_endpoint.event_resent', target: { type: 'webhook_endpoint', id }, changes: { event_id: [null, eventId] } });
+  return { delivery_id: deliveryId, event_id: eventId };
 }
 
 export async function listDeliveryAttempts(db: Db, caller: Caller, id: string, page: Page): Promise<List<DeliveryAttempt>> {

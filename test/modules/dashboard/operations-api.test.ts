@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { client, expectError } from '../../support/http.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
+import { createWebhookWorker } from '../../../src/server.js';
+import { quietLog } from '../../support/webhooks.js';
 import { signedUpOwner, type DashboardClient } from './support.js';
 
 // Webhook tests deliver to a receiver on loopback.
@@ -147,6 +149,39 @@ describe('webhooks', () => {
 
     expect((await c.delete(`/dashboard/api/webhook-endpoints/${id}`)).body).toEqual({ ok: true });
     expect((await c.get('/dashboard/api/webhook-endpoints')).body).toEqual([]);
+  });
+
+  it('edits an endpoint, disables it (events wait) and re-enables it; an event sent again arrives again, once more', async () => {
+    const { c } = await signedUpOwner(t, 'Hooks Edit Bar');
+    const id = (await c.post('/dashboard/api/webhook-endpoints', { url: receiver.url })).body.id;
+    const edited = await c.patch(`/dashboard/api/webhook-endpoints/${id}`, { url: `${receiver.url}/v2`, description: 'Kitchen', events: ['order.created', 'test.ping'] });
+    expect(edited.body).toMatchObject({ url: `${receiver.url}/v2`, description: 'Kitchen', events: ['order.created', 'test.ping'] });
+    expect(expectError(await c.patch(`/dashboard/api/webhook-endpoints/${id}`, { events: ['no.such'] }), 400, 'parameter_invalid').param).toMatch(/^events/);
+    expect((await c.patch(`/dashboard/api/webhook-endpoints/${id}`, { enabled: false })).body).toMatchObject({ status: 'disabled', disabled_reason: 'disabled_by_api' });
+    expect((await c.patch(`/dashboard/api/webhook-endpoints/${id}`, { enabled: true })).body.status).toBe('enabled');
+
+    // A ping to send again: the resend is a new delivery, due now, which a worker sends.
+    const ping = await c.post(`/dashboard/api/webhook-endpoints/${id}/test`);
+    expect(ping.body.delivered).toBe(true);
+    const first = (await c.get(`/dashboard/api/webhook-endpoints/${id}/deliveries`)).body.data[0];
+    const arrived = receiver.requests.length;
+    const resent = await c.post(`/dashboard/api/webhook-endpoints/${id}/events/${first.event_id}/resend`);
+    expect([resent.status, resent.body.event_id]).toEqual([202, first.event_id]);
+    const { worker, close } = createWebhookWorker(t.config, t.testDatabase.database, quietLog, t.resolveHost);
+    try {
+      expect(await worker.deliverDue()).toBe(1);
+    } finally {
+      await close();
+    }
+    expect(receiver.requests.length).toBe(arrived + 1);
+    expect(JSON.parse(receiver.requests.at(-1)!.body).id).toBe(first.event_id);
+    const log = (await c.get(`/dashboard/api/webhook-endpoints/${id}/deliveries`)).body.data;
+    expect(log.map((a: { event_id: string; attempt: number }) => [a.event_id, a.attempt])).toEqual([[first.event_id, 1], [first.event_id, 1]]);
+    // Only an event the endpoint was sent: another is 404, as is another chain's endpoint.
+    expectError(await c.post(`/dashboard/api/webhook-endpoints/${id}/events/00000000-0000-4000-8000-000000000000/resend`), 404, 'event_not_found');
+    const other = await signedUpOwner(t, 'Hooks Other Bar');
+    expectError(await other.c.post(`/dashboard/api/webhook-endpoints/${id}/events/${first.event_id}/resend`), 404, 'webhook_endpoint_not_found');
+    expectError(await other.c.patch(`/dashboard/api/webhook-endpoints/${id}`, { enabled: false }), 404, 'webhook_endpoint_not_found');
   });
 
   it('a failing receiver is reported, not an error', async () => {

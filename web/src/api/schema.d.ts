@@ -602,7 +602,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, sign_in.failed, access.denied. */
+                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, sign_in.failed, access.denied. */
                                 action: string;
                                 /** @description Who did it. */
                                 actor: {
@@ -4312,6 +4312,8 @@ export interface paths {
                                 label: string;
                             }[];
                             barcode_formats: string[];
+                            /** @description The webhook event types an endpoint may ask for. */
+                            event_types: string[];
                             program_types: string[];
                             scope_presets: {
                                 id: string;
@@ -8407,7 +8409,107 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an endpoint's address, description or events; enabled: false disables it, true re-enables it */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        /** @description true re-enables a disabled endpoint; false disables it. */
+                        enabled?: boolean;
+                        /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                        events?: string[];
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string | null;
+                            disabled_reason: string | null;
+                            events: string[];
+                            /** Format: uuid */
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "webhook_endpoint";
+                            /** @description Signing secret (whsec_…); present only in the response to creation. */
+                            secret?: string;
+                            status: "enabled" | "disabled";
+                            url: string;
+                            /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
+                            venue_id: string | null;
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/dashboard/api/webhook-endpoints/{id}/deliveries": {
@@ -8618,6 +8720,100 @@ export interface paths {
                             url: string;
                             /** @description The venue whose events it receives, with the events of no venue (an expiry, a chain key's adjustment) about members whose home venue it is; null: a chain endpoint, which receives every event of the chain (D21). */
                             venue_id: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/webhook-endpoints/{id}/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an event to the endpoint again: a new delivery, due now, with retries of its own */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    event_id: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            delivery_id: string;
+                            /** Format: uuid */
+                            event_id: string;
                         };
                     };
                 };

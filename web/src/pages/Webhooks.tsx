@@ -1,6 +1,7 @@
-// Webhooks: each endpoint with its status and why it is disabled, its recent attempts (status code, time taken),
-// a test event, re-enabling, and registering an endpoint with its secret shown once.
-import { Alert, Badge, Button, Group, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+// Webhooks: each endpoint with its status and why it is disabled, its recent attempts (status code, time taken) each
+// of which can be sent again, a test event, editing, disabling and re-enabling, deleting, and registering an
+// endpoint with its secret shown once.
+import { Alert, Badge, Button, Group, Modal, MultiSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -70,6 +71,16 @@ function EndpointCard({ endpoint: e }: { endpoint: WebhookEndpoint }) {
     mutationFn: () => call(client.POST('/dashboard/api/webhook-endpoints/{id}/enable', { params: { path: { id: e.id } } })),
     onSuccess: refresh,
   });
+  const disable = useMutation({
+    mutationFn: () => call(client.PATCH('/dashboard/api/webhook-endpoints/{id}', { params: { path: { id: e.id } }, body: { enabled: false } })),
+    onSuccess: refresh,
+  });
+  const resend = useMutation({
+    mutationFn: (eventId: string) => call(client.POST('/dashboard/api/webhook-endpoints/{id}/events/{event_id}/resend', { params: { path: { id: e.id, event_id: eventId } } })),
+    onSuccess: refresh,
+  });
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const columns: Column<DeliveryAttempt>[] = [
     { key: 'when', label: 'When', render: (a) => when(a.created_at, venue) },
     { key: 'event', label: 'Event', render: (a) => a.event_type },
@@ -85,6 +96,15 @@ function EndpointCard({ endpoint: e }: { endpoint: WebhookEndpoint }) {
     },
     { key: 'time', label: 'Response time', numeric: true, render: (a) => `${a.duration_ms} ms` },
     { key: 'error', label: 'Error / next try', render: (a) => [a.error, a.next_attempt_at && `next try ${when(a.next_attempt_at, venue)}`].filter(Boolean).join(' · ') || '—' },
+    {
+      key: 'resend',
+      label: '',
+      render: (a) => (
+        <Button size="xs" variant="default" onClick={() => resend.mutate(a.event_id)} aria-label={`Send ${a.event_type} of ${when(a.created_at, venue)} again`}>
+          Resend
+        </Button>
+      ),
+    },
   ];
   return (
     <Paper withBorder p="md" data-endpoint-url={e.url}>
@@ -104,22 +124,39 @@ function EndpointCard({ endpoint: e }: { endpoint: WebhookEndpoint }) {
             </Text>
           </Stack>
           <Group gap="xs">
-            {e.status === 'disabled' && (
+            {e.status === 'disabled' ? (
               <Button size="xs" color="teal" loading={enable.isPending} onClick={() => enable.mutate()} aria-label={`Re-enable ${e.url}`}>
                 Re-enable
+              </Button>
+            ) : (
+              <Button size="xs" variant="default" loading={disable.isPending} onClick={() => disable.mutate()} aria-label={`Disable ${e.url}`}>
+                Disable
               </Button>
             )}
             <Button size="xs" variant="default" loading={test.isPending} onClick={() => test.mutate()} aria-label={`Send test event to ${e.url}`}>
               Send test event
             </Button>
+            <Button size="xs" variant="default" onClick={() => setEditing(true)} aria-label={`Edit ${e.url}`}>
+              Edit
+            </Button>
+            <Button size="xs" variant="light" color="red" onClick={() => setDeleting(true)} aria-label={`Delete ${e.url}`}>
+              Delete
+            </Button>
           </Group>
         </Group>
         {e.status === 'disabled' && (
           <Alert color="red" title="Disabled" data-testid="disabled-reason">
-            {e.disabled_reason === 'disabled_by_api' ? 'Disabled through the API (enabled: false).' : e.disabled_reason}
+            {e.disabled_reason === 'disabled_by_api' ? 'Disabled by hand, here or by your software. Events wait until it is re-enabled.' : e.disabled_reason}
           </Alert>
         )}
-        {(test.error || enable.error) && <Alert color="red">{(test.error ?? enable.error)!.message}</Alert>}
+        {(test.error || enable.error || disable.error || resend.error) && <Alert color="red">{(test.error ?? enable.error ?? disable.error ?? resend.error)!.message}</Alert>}
+        {resend.isSuccess && (
+          <Alert color="teal" withCloseButton onClose={() => resend.reset()}>
+            Sent again: it is on its way, retried as any event.
+          </Alert>
+        )}
+        {editing && <EditEndpointModal endpoint={e} onClose={() => (setEditing(false), refresh())} />}
+        <DeleteEndpointModal endpoint={e} opened={deleting} onClose={() => (setDeleting(false), refresh())} />
         {result && (
           <Alert color={result.delivered ? 'teal' : 'orange'} data-testid="test-result" withCloseButton onClose={() => setResult(undefined)}>
             {result.delivered ? `Delivered: the endpoint answered ${result.status_code}.` : `Not delivered: ${result.error ?? `HTTP ${result.status_code}`}.`}
@@ -177,6 +214,69 @@ function CreateEndpointModal({ opened, onClose, onCreated }: { opened: boolean; 
           </Group>
         </Stack>
       </form>
+    </Modal>
+  );
+}
+
+/** Its address, description and the events it receives (none chosen: every event, also types added later). */
+function EditEndpointModal({ endpoint: e, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
+  const meta = useQuery({ queryKey: ['meta'], queryFn: () => call(client.GET('/dashboard/api/meta')) });
+  const [error, setError] = useState<string>();
+  const form = useForm({ initialValues: { url: e.url, description: e.description ?? '', events: e.events.includes('*') ? [] : e.events } });
+  const submit = form.onSubmit(async (v) => {
+    setError(undefined);
+    try {
+      await call(
+        client.PATCH('/dashboard/api/webhook-endpoints/{id}', {
+          params: { path: { id: e.id } },
+          body: { url: v.url.trim(), description: v.description.trim() || null, events: v.events.length ? v.events : ['*'] },
+        }),
+      );
+      onClose();
+    } catch (err) {
+      setError(applyApiError(form, err, (param) => (param.startsWith('events') ? 'events' : param)));
+    }
+  });
+  return (
+    <Modal opened onClose={onClose} title="Edit webhook endpoint" size="lg">
+      <form onSubmit={submit}>
+        <Stack>
+          {error && <Alert color="red">{error}</Alert>}
+          <TextInput label="URL" required {...form.getInputProps('url')} />
+          <TextInput label="Description" {...form.getInputProps('description')} />
+          <MultiSelect label="Events" description="None chosen: every event, also kinds added later" data={meta.data?.event_types ?? []} searchable clearable {...form.getInputProps('events')} />
+          <Group justify="flex-end">
+            <Button type="submit" loading={form.submitting}>
+              Save endpoint
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function DeleteEndpointModal({ endpoint: e, opened, onClose }: { endpoint: WebhookEndpoint; opened: boolean; onClose: () => void }) {
+  const remove = useMutation({
+    mutationFn: () => call(client.DELETE('/dashboard/api/webhook-endpoints/{id}', { params: { path: { id: e.id } } })),
+    onSuccess: onClose,
+  });
+  return (
+    <Modal opened={opened} onClose={onClose} title="Delete webhook endpoint">
+      <Stack>
+        <Text>
+          {e.url} receives nothing more from now on, and what is still waiting to be sent to it is dropped. Its signing secret stops working for good.
+        </Text>
+        {remove.error && <Alert color="red">{remove.error.message}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Keep it
+          </Button>
+          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+            Delete endpoint
+          </Button>
+        </Group>
+      </Stack>
     </Modal>
   );
 }
