@@ -23,6 +23,7 @@ import { AddVenuePage } from './pages/AddVenue';
 import { LiabilityPage } from './pages/Liability';
 import { AuditPage } from './pages/Audit';
 import { UsersPage } from './pages/Users';
+import { ProductsPage } from './pages/Products';
 
 /** The pages, each shown when the user's role allows the call it is built on. */
 const NAV = [
@@ -30,6 +31,7 @@ const NAV = [
   { to: '/keys', label: 'API keys', needs: 'GET /api-keys' },
   { to: '/venue', label: 'Venue and rules', needs: 'PATCH /venue' },
   { to: '/categories', label: 'Categories', needs: 'GET /categories' },
+  { to: '/products', label: 'Products', needs: 'GET /products' },
   { to: '/programs', label: 'Programs', needs: 'GET /programs' },
   { to: '/campaigns', label: 'Campaigns', needs: 'GET /campaigns' },
   { to: '/members', label: 'Members', needs: 'GET /members' },
@@ -119,6 +121,7 @@ function Shell() {
           <Route path="/keys" element={<KeysPage />} />
           <Route path="/venue" element={<VenuePage />} />
           <Route path="/categories" element={<CategoriesPage />} />
+          <Route path="/products" element={<ProductsPage />} />
           <Route path="/programs" element={<ProgramsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/members" element={<MembersPage />} />

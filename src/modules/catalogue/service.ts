@@ -80,9 +80,14 @@ export async function putProduct(trx: Db, caller: Caller, sku: string, body: Pro
 }
 
 export async function getProduct(db: Db, caller: Caller, sku: string): Promise<Product> {
+  const product = await findProduct(db, caller, sku);
+  if (!product) throw new ApiError('product_not_found');
+  return product;
+}
+
+export async function findProduct(db: Db, caller: Caller, sku: string): Promise<Product | undefined> {
   const row = await repo.findProduct(db, caller.chainId, sku);
-  if (!row) throw new ApiError('product_not_found');
-  return presentProduct(row);
+  return row && presentProduct(row);
 }
 
 export async function deleteProduct(trx: Db, caller: Caller, sku: string) {

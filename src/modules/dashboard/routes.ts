@@ -45,7 +45,7 @@ import { dashboardUserRoutes } from './users-routes.js';
 import { dashboardLinkRoutes } from './link-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
-import { dashboardDishRoutes } from './dish-routes.js';
+import { dashboardMenuRoutes } from './menu-routes.js';
 import { dashboardWebhookRoutes } from './webhook-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
@@ -393,8 +393,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardOperationsRoutes(app, tags);
   // Webhook endpoints and their delivery log.
   await dashboardWebhookRoutes(app, tags);
-  // The menu's dishes, prices and stop list.
-  await dashboardDishRoutes(app, tags);
+  // The menu's dishes, prices and stop list; the catalogue's products.
+  await dashboardMenuRoutes(app, tags);
   // Categories and their money rules, the chain's and a venue's own.
   await dashboardCatalogueRoutes(app, tags);
   await dashboardCampaignRoutes(app, tags);

@@ -1,5 +1,6 @@
-// Dishes in the dashboard (D25): added, changed, priced many at once (all or none) and removed by a manager under the
-// menu's own rules, each change in the audit log with its fields before and after; the till's menu sees the prices.
+// Dishes and catalogue products in the dashboard (D25): added, changed, priced many at once (all or none) and removed
+// by a manager under the modules' own rules, each change in the audit log with its fields before and after; the till's
+// menu and catalogue see them.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
@@ -26,7 +27,7 @@ async function venueWithManager(name: string) {
 
 async function dishLog(chainId: string) {
   const { rows } = await sql<{ action: string; target_id: string; changes: unknown }>`select action, target_id, changes from audit_events
-    where chain_id = ${chainId} and action like 'dish.%' order by id`.execute(t.db);
+    where chain_id = ${chainId} and (action like 'dish.%' or action like 'product.%') order by id`.execute(t.db);
   return rows.map((r) => [r.action, r.target_id, typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes]);
 }
 
@@ -72,6 +73,25 @@ describe('dishes in the dashboard', () => {
     expect(await dishLog(venue.chainId)).toEqual([
       ['dish.updated', 'A', { price: [100, 150] }],
       ['dish.updated', 'C', { price: [300, 325] }],
+    ]);
+  });
+
+  it("a manager adds, changes and removes a catalogue product (the chain's); each change recorded; staff may not", async () => {
+    const { venue, manager, staff, till } = await venueWithManager('Products Bistro');
+    const added = await manager.put('/dashboard/api/products/SCONE', { name: 'Scone', category: 'bakery', price: 350 });
+    expect([added.status, added.body.category]).toEqual([201, 'bakery']);
+    expect((await manager.put('/dashboard/api/products/SCONE', { name: 'Fruit scone', category: 'bakery', price: 375 })).status).toBe(200);
+    expect((await till.get('/api/v1/catalog/products/SCONE')).body).toMatchObject({ name: 'Fruit scone', price: 375 });
+    expect((await manager.get('/dashboard/api/products')).body.data.map((p: { sku: string }) => p.sku)).toEqual(['SCONE']);
+    const bad = await manager.put('/dashboard/api/products/SCONE', { name: 'Scone', price: 1.5 });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'parameter_invalid']);
+    expect((await staff.put('/dashboard/api/products/X', { name: 'X' })).body.error.code).toBe('role_forbidden');
+    expect((await manager.delete('/dashboard/api/products/SCONE')).body).toEqual({ object: 'product', sku: 'SCONE', deleted: true });
+    expect((await manager.delete('/dashboard/api/products/SCONE')).body.error.code).toBe('product_not_found');
+    expect(await dishLog(venue.chainId)).toEqual([
+      ['product.created', 'SCONE', { name: [null, 'Scone'], category: [null, 'bakery'], price: [null, 350] }],
+      ['product.updated', 'SCONE', { name: ['Scone', 'Fruit scone'], price: [350, 375] }],
+      ['product.deleted', 'SCONE', { name: ['Fruit scone', null], category: ['bakery', null], price: [375, null] }],
     ]);
   });
 });
