@@ -242,7 +242,7 @@ const COMMANDS: Record<string, Command> = {
         settings: json(v, 'rules', RULES_EXAMPLE),
       });
       const venue = await venueOf(db, v.venue);
-      const updated = await db.transaction().execute((trx) => accounts.updateVenue(trx, venue.id, body));
+      const updated = await db.transaction().execute((trx) => accounts.updateVenue(trx, venue.id, body, CLI));
       say(`Updated ${updated.slug}: ${updated.name}, ${updated.currency}, ${updated.locale}, ${updated.timezone}, ${updated.country}.`);
       say(`Register rules (keys without their own value follow them at once): ${JSON.stringify(updated.settings)}`);
     },

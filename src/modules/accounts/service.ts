@@ -195,8 +195,10 @@ export interface VenueChanges {
   settings?: Partial<VenueSettings>;
 }
 
-/** Changes a venue's details and default rules; every process's key cache forgets the venue's keys. */
-export async function updateVenue(db: Db, venueId: string, changes: VenueChanges): Promise<Venue> {
+const VENUE_FIELDS = ['name', 'currency', 'locale', 'timezone', 'country'] as const;
+
+/** Changes a venue's details and default rules, recorded in the audit log; every process's key cache forgets the venue's keys. */
+export async function updateVenue(db: Db, venueId: string, changes: VenueChanges, by: Who): Promise<Venue> {
   const current = await repo.findVenue(db, venueId);
   if (!current) throw new ApiError('route_not_found');
   const fields = {
@@ -220,7 +222,14 @@ export async function updateVenue(db: Db, venueId: string, changes: VenueChanges
   const { slug: _slug, currency: _currency, ...rest } = fields;
   const row = await repo.updateVenue(db, venueId, { ...rest, settings: JSON.stringify(settings) });
   await forgetKeysOf(db, current.chain_id);
-  return presentVenue(row!);
+  const [before, after] = [presentVenue(current), presentVenue(row!)];
+  // Each default rule changed on its own line (settings.hold_ttl_seconds), not the whole settings object.
+  const audited = {
+    ...audit.changedFields({ ...before }, { ...after, currency: fields.currency }, VENUE_FIELDS),
+    ...Object.fromEntries(Object.entries(audit.changedFields(before.settings, after.settings, Object.keys(after.settings) as (keyof VenueSettings)[])).map(([k, v]) => [`settings.${k}`, v])),
+  };
+  await audit.recordAudit(db, { chainId: current.chain_id, venueId, ...by }, { action: 'venue.updated', target: { type: 'venue', id: venueId }, changes: audited });
+  return after;
 }
 
 /** Every process forgets the chain's keys: each caches the venues it may act at (authenticator.ts). */

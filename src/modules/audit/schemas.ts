@@ -33,6 +33,9 @@ export const AUDIT_ACTION_LABELS = {
   'user.password_reset': 'Password reset by link',
   'user.password_changed': 'Password changed',
   'chain.merged': 'Venue merged into another chain',
+  'venue.created': 'Venue added',
+  'venue.updated': "Venue's details or rules changed",
+  'member.updated': "Member's details changed",
   'sign_in.failed': 'Failed sign-in',
   'access.denied': 'Refused: not allowed for the role',
 } as const;

@@ -267,7 +267,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   );
 
   app.patch('/venue', { schema: { tags, summary: 'Change the venue and its default rules', body: VenueUpdate, response: withErrors({ 200: Venue }) } }, async (req) =>
-    service.presentVenue(await inTransaction(app.deps.db, (trx) => accounts.updateVenue(trx, sessionOf(req).venue.id, req.body))),
+    service.presentVenue(await inTransaction(app.deps.db, (trx) => accounts.updateVenue(trx, sessionOf(req).venue.id, req.body, service.sessionWho(sessionOf(req))))),
   );
 
   // API keys (D4).

@@ -143,6 +143,9 @@ export async function addVenue(trx: Db, session: OwnerSession, input: NewChainVe
     country: input.country?.trim().toUpperCase() ?? session.venue.country,
   });
   await repo.setSessionVenue(trx, { chainId: session.venue.chainId, id: session.id }, venue.id);
+  const fields = ['name', 'slug', 'currency', 'locale', 'timezone', 'country'] as const;
+  const where = { chainId: venue.chainId, venueId: venue.id, ...sessionWho(session) };
+  await audit.recordAudit(trx, where, { action: 'venue.created', target: { type: 'venue', id: venue.id }, changes: audit.changedFields(null, { ...venue }, fields) });
   return { ...session, venue };
 }
 

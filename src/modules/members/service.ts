@@ -190,8 +190,22 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
     moved = manualLevelSteps(trx, caller, locked, program, input.vip_level, request);
   }
   if (Object.keys(changes).length) await repo.updateMember(trx, caller.chainId, id, changes);
-  await writeTogether(trx, moved);
+  const entry = { action: 'member.updated' as const, target: { type: 'member', id }, changes: memberChanges(record, changes) };
+  await writeTogether(trx, [...moved, ...audit.auditSteps(trx, audit.placeOf(caller), entry)]);
   return getMember(trx, caller, id);
+}
+
+/**
+ * What an update changed, for the audit log: the VIP level as it was and is; a personal field (name, phone, birthday)
+ * only as whether it was set before and after, never its value.
+ */
+function memberChanges(before: Record<'name' | 'phone' | 'birthday' | 'vip_level', unknown>, after: Parameters<typeof repo.updateMember>[3]): Record<string, [unknown, unknown]> {
+  const changed: Record<string, [unknown, unknown]> = {};
+  for (const field of ['name', 'phone', 'birthday'] as const) {
+    if (after[field] !== undefined && JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field])) changed[field] = [before[field] != null, after[field] != null];
+  }
+  if (after.vip_level !== undefined && (before.vip_level ?? null) !== after.vip_level) changed.vip_level = [before.vip_level ?? null, after.vip_level];
+  return changed;
 }
 
 export async function attachCard(trx: Db, caller: Caller, id: string, cardNumber: string): Promise<Member> {

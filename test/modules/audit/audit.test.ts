@@ -147,6 +147,31 @@ describe('the audit log: through the dashboard', () => {
   });
 });
 
+describe('the audit log: venues and members', () => {
+  it("a venue's rules changed and a venue added (the dashboard); a member's birthday and VIP level (personal fields as set or not, never their value)", async () => {
+    const { c, venue } = await signedUpOwner(t, 'Venue Audit Bistro');
+    const session = ok(await c.get('/dashboard/api/session'), 'session').body;
+    const chainId = session.chain.id;
+    ok(await c.patch('/dashboard/api/venue', { name: 'Venue Audit Bar', settings: { hold_ttl_seconds: 600 } }), 'venue');
+    ok(await c.patch('/dashboard/api/venue', { name: 'Venue Audit Bar' }), 'venue again');
+    const added = ok(await c.post('/dashboard/api/venues', { name: 'Second Bar', slug: `second-${newCardNumber().toLowerCase()}` }), 'add venue').body.venue;
+
+    const vipVenue = await createVenue(t, { chainId });
+    await createProgram(t, vipVenue, 'vip', { isDefault: true });
+    const api = client(t, (await createKey(t, vipVenue)).secret);
+    const member = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, name: 'Ola Nowak' }), 'enrol').body;
+    ok(await api.patch(`/api/v1/members/${member.id}`, { vip_level: 'VIP', name: 'Ola N.', birthday: '05-01' }), 'member');
+
+    const byAction = (action: string) => entries(chainId, action).then((rows) => rows.map((e) => [e.actor_type, e.target_id, e.venue_id, e.changes]));
+    expect(await byAction('venue.updated')).toEqual([['user', venue.id, venue.id, { name: ['Venue Audit Bistro', 'Venue Audit Bar'], 'settings.hold_ttl_seconds': [900, 600] }]]);
+    expect(await byAction('venue.created')).toEqual([['user', added.id, added.id, expect.objectContaining({ name: [null, 'Second Bar'], currency: [null, 'EUR'] })]]);
+    expect(await byAction('member.updated')).toEqual([['api_key', member.id, vipVenue.id, { name: [true, true], birthday: [false, true], vip_level: [null, 'VIP'] }]]);
+    const written = JSON.stringify(await entries(chainId));
+    expect(written).not.toContain('Ola');
+    expect(written).not.toContain('05-01');
+  });
+});
+
 describe('the audit log in the dashboard', () => {
   it('lists the chain’s entries filtered, and exports them as CSV page after page (2,500 entries: none lost, none twice)', async () => {
     const { c } = await signedUpOwner(t, 'Audit CSV Bistro');
