@@ -4,12 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db/database.js';
 import * as accounts from './modules/accounts/service.js';
+import type { PlaceCaller } from './modules/accounts/schemas.js';
 import { SYSTEM } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
 import * as catalogue from './modules/catalogue/service.js';
 import { applyCheck } from './modules/checks/apply.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
+import * as orders from './modules/orders/service.js';
 import * as programs from './modules/programs/service.js';
 import { systemClock } from './shared/clock.js';
 
@@ -110,18 +112,56 @@ const line = (sku: string, quantity = 1) => {
   return { sku, name: item.name, quantity, unit_price: item.price };
 };
 
-/** Checks a till sent: coffee at its own 10 %, wine earning nothing, and one paid partly with cashback. */
-const DEMO_CHECKS = [
-  { external_id: 'DEMO-CHECK-1', card_number: 'DEMO-0001', line_items: [line('FLAT-WHITE', 2), line('SCONE'), line('HOUSE-RED')] },
-  { external_id: 'DEMO-CHECK-2', card_number: 'DEMO-0002', line_items: [line('TOASTIE', 2), line('CAPPUCCINO', 2)], redeem_amount: 500 },
-  { external_id: 'DEMO-CHECK-3', card_number: 'DEMO-0003', line_items: [line('ESPRESSO'), line('STOUT', 2)] },
+/** A check a till sent some days ago (0: a minute ago), paying `redeem` of it with cashback. */
+interface DemoVisit {
+  card: string;
+  daysAgo: number;
+  lines: ReturnType<typeof line>[];
+  redeem?: number;
+}
+
+/**
+ * A week of checks at the first venue: coffee at its own 10 %, wine earning nothing, some paid partly with cashback,
+ * on every day, so the overview's chart has a week to show.
+ */
+const DEMO_WEEK: DemoVisit[] = [
+  { card: 'DEMO-0001', daysAgo: 6, lines: [line('FLAT-WHITE', 2), line('SCONE'), line('HOUSE-RED')] },
+  { card: 'DEMO-0003', daysAgo: 6, lines: [line('CAPPUCCINO'), line('TOASTIE')] },
+  { card: 'DEMO-0002', daysAgo: 5, lines: [line('TOASTIE', 2), line('CAPPUCCINO', 2)], redeem: 500 },
+  { card: 'DEMO-0004', daysAgo: 4, lines: [line('ESPRESSO'), line('SCONE')] },
+  { card: 'DEMO-0003', daysAgo: 3, lines: [line('ESPRESSO'), line('STOUT', 2)] },
+  { card: 'DEMO-0001', daysAgo: 2, lines: [line('FLAT-WHITE'), line('TOASTIE')] },
+  { card: 'DEMO-0002', daysAgo: 1, lines: [line('CAPPUCCINO'), line('SCONE', 2)] },
+  { card: 'DEMO-0003', daysAgo: 0, lines: [line('FLAT-WHITE', 2), line('TOASTIE', 2)], redeem: 600 },
+  { card: 'DEMO-0004', daysAgo: 0, lines: [line('ESPRESSO', 2)] },
 ];
+
+/** QR orders on the board: one waiting with the guest's note, one the staff accepted (the second). */
+const DEMO_ORDERS = [
+  { table_code: 't1', items: [{ external_id: 'FLAT-WHITE', quantity: 2 }, { external_id: 'SCONE', quantity: 1 }], comment: 'One flat white with oat milk, please' },
+  { table_code: 't2', items: [{ external_id: 'TOASTIE', quantity: 1 }, { external_id: 'CAPPUCCINO', quantity: 1 }] },
+];
+
+/** The visits as checks the venue's till sent, each at this time of day some days back (never in the server's future). */
+async function seedVisits(trx: Db, caller: PlaceCaller, prefix: string, visits: DemoVisit[], enrolled: Map<string, string>): Promise<void> {
+  // No scan rule at the demo venues, so the scan window is never consulted.
+  const ctx = { clock: systemClock, scanWindowSeconds: 0 };
+  const now = systemClock.now().getTime();
+  let n = 0;
+  for (const v of visits) {
+    if (!enrolled.has(v.card)) throw new Error(`demo: ${v.card} is not a demo member`);
+    const closedAt = v.daysAgo === 0 ? new Date(now - 60_000 * (visits.length - n)) : new Date(now - v.daysAgo * 86_400_000);
+    const check = { external_id: `${prefix}-${++n}`, card_number: v.card, closed_at: closedAt.toISOString(), line_items: v.lines };
+    await applyCheck(trx, caller, v.redeem ? { ...check, redeem_amount: v.redeem } : check, ctx, null);
+  }
+}
 
 /**
  * The first venue, with something on every page: a three-level cashback program, categories with their own rules, a menu
- * with a stop-listed dish, two tables for the QR page, and members whose history has an import from a previous
- * system, checks and an owner's adjustment. Everything goes through the services the API and dashboard use, as
- * the test key's traffic (livemode false), so the dashboard shows it apart from live figures.
+ * with a stop-listed dish, two tables for the QR page with two guests' orders on the board, and members whose history
+ * has an import from a previous system, a week of checks and an owner's adjustment. Everything goes through the
+ * services the API and dashboard use, as the test key's traffic (livemode false), so the dashboard shows it apart
+ * from live figures.
  */
 async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string, string>> {
   await programs.createProgram(trx, venue.chainId, {
@@ -155,9 +195,10 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string
       ]);
     }
   }
-  // No scan rule at the demo venue, so the scan window is never consulted.
-  const ctx = { clock: systemClock, scanWindowSeconds: 0 };
-  for (const check of DEMO_CHECKS) await applyCheck(trx, caller, check, ctx, null);
+  await seedVisits(trx, caller, 'DEMO-CHECK', DEMO_WEEK, enrolled);
+  const placed = [];
+  for (const order of DEMO_ORDERS) placed.push(await orders.placeOrder(trx, venue.slug, order));
+  await orders.moveOrder(trx, caller, placed[1]!.id, { status: 'accepted' });
   await members.adjustBalance(trx, caller, enrolled.get('DEMO-0005')!, { amount: 250, reason: 'Birthday treat' }, null, systemClock);
   // Campaigns (D22) to show on their page: a welcome left paused (scripts that enrol with the demo key see plain
   // balances until the owner resumes it), and a birthday treat for members who give their birthday.
@@ -178,9 +219,7 @@ async function seedQuay(trx: Db, quay: accounts.Venue, enrolled: Map<string, str
     items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: DEMO_CATEGORIES.find((c) => c.external_id === category)!.name, ...dish })),
   });
   for (const table of QUAY_TABLES) await menu.createTable(trx, accounts.placeOf(quay), table);
-  const ctx = { clock: systemClock, scanWindowSeconds: 0 };
-  const now = systemClock.now().getTime();
-  const visits: { card: string; daysAgo: number; lines: ReturnType<typeof line>[]; redeem?: number }[] = [
+  const visits: DemoVisit[] = [
     { card: 'DEMO-0002', daysAgo: 6, lines: [line('FLAT-WHITE'), line('SCONE')] },
     { card: 'DEMO-0003', daysAgo: 5, lines: [line('TOASTIE'), line('CAPPUCCINO')] },
     { card: 'DEMO-0001', daysAgo: 4, lines: [line('ESPRESSO', 2)] },
@@ -190,23 +229,5 @@ async function seedQuay(trx: Db, quay: accounts.Venue, enrolled: Map<string, str
     { card: 'DEMO-0002', daysAgo: 0, lines: [line('TOASTIE'), line('FLAT-WHITE')], redeem: 300 },
     { card: 'DEMO-0003', daysAgo: 0, lines: [line('CAPPUCCINO', 2)] },
   ];
-  let n = 0;
-  for (const v of visits) {
-    if (!enrolled.has(v.card)) throw new Error(`demo: ${v.card} is not a demo member`);
-    // This time of day, some days back; today's a minute ago, never in the future of the server's clock.
-    const closedAt = v.daysAgo === 0 ? new Date(now - 60_000) : new Date(now - v.daysAgo * 86_400_000);
-    await applyCheck(
-      trx,
-      caller,
-      {
-        external_id: `QUAY-CHECK-${++n}`,
-        card_number: v.card,
-        closed_at: closedAt.toISOString(),
-        line_items: v.lines,
-        ...(v.redeem ? { redeem_amount: v.redeem } : {}),
-      },
-      ctx,
-      null,
-    );
-  }
+  await seedVisits(trx, caller, 'QUAY-CHECK', visits, enrolled);
 }

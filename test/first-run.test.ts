@@ -106,8 +106,16 @@ async function expectLivingDemo(baseUrl: string, key: string): Promise<void> {
     ['HOUSE-RED', 0, 'product'],
   ]);
 
-  const checks = await get<List<{ external_id: string }>>('/transactions');
-  expect(checks.data.map((t) => t.external_id).sort()).toEqual(['DEMO-CHECK-1', 'DEMO-CHECK-2', 'DEMO-CHECK-3']);
+  // A week of them, every day, so the overview has something to show (D25).
+  const week = await get<List<{ external_id: string; closed_at: string }>>('/transactions?limit=100');
+  expect(week.data.map((t) => t.external_id).sort()).toEqual(Array.from({ length: 9 }, (_, i) => `DEMO-CHECK-${i + 1}`).sort());
+  const daysAgo = new Set(week.data.map((t) => Math.floor((Date.now() - Date.parse(t.closed_at)) / 86_400_000)));
+  expect([...daysAgo].sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  const board = await get<List<{ table_code: string; status: string; comment: string | null }>>('/orders');
+  expect(board.data.map((o) => [o.table_code, o.status, o.comment]).sort()).toEqual([
+    ['t1', 'new', 'One flat white with oat milk, please'],
+    ['t2', 'accepted', null],
+  ]);
   const emma = await get<{ id: string; balance: number }>('/members/lookup?card_number=DEMO-0005');
   const history = await get<List<{ type: string; reason: string | null }>>(`/members/${emma.id}/history`);
   expect(history.data.map((h) => [h.type, h.reason])).toEqual([

@@ -29,6 +29,7 @@ import * as levelPeriod from './migrations/0026_level_period.js';
 import * as auditEvents from './migrations/0027_audit_events.js';
 import * as userRoles from './migrations/0028_user_roles.js';
 import * as userLinks from './migrations/0029_user_links.js';
+import * as userVenues from './migrations/0030_user_venues.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0027_audit_events': auditEvents,
   '0028_user_roles': userRoles,
   '0029_user_links': userLinks,
+  '0030_user_venues': userVenues,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -36,6 +36,8 @@ export interface OwnersTable {
   email: string;
   password_hash: string;
   role: ColumnType<'owner' | 'manager' | 'staff', 'owner' | 'manager' | 'staff' | undefined, 'owner' | 'manager' | 'staff'>;
+  /** The venues a manager or staff may open; null: every venue of the chain (always, for an owner). */
+  venue_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   created_at: Timestamp;
 }
 

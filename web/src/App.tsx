@@ -106,7 +106,7 @@ function Shell() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Pages">
         {pages.map((n) => (
-          <NavLink key={n.to} component={Link} to={n.to} label={n.label} active={location.pathname === n.to || location.pathname.startsWith(`${n.to}/`)} onClick={close} />
+          <NavLink key={n.to} component={Link} to={n.to} label={n.label} variant="filled" active={location.pathname === n.to || location.pathname.startsWith(`${n.to}/`)} onClick={close} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
@@ -155,6 +155,7 @@ function VenueSwitcher({ onError }: { onError: (message: string | undefined) => 
   const qc = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
+  const can = useCan();
   const switchTo = async (venueId: string) => {
     onError(undefined);
     if (venueId === session?.venue.id) return;
@@ -186,8 +187,12 @@ function VenueSwitcher({ onError }: { onError: (message: string | undefined) => 
             </Menu.Item>
           );
         })}
-        <Menu.Divider />
-        <Menu.Item onClick={() => navigate('/venues/new')}>Add venue</Menu.Item>
+        {can('POST /venues') && (
+          <>
+            <Menu.Divider />
+            <Menu.Item onClick={() => navigate('/venues/new')}>Add venue</Menu.Item>
+          </>
+        )}
       </Menu.Dropdown>
     </Menu>
   );

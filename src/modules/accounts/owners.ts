@@ -57,8 +57,32 @@ export async function changeUser(
   else await repo.setOwnerRole(db, where.chainId, id, role);
   const action = role === null ? ('user.removed' as const) : ('user.role_changed' as const);
   await audit.recordAudit(db, where, { action, target: { type: 'user', id }, changes: { role: [user.role, role] } });
-  return { ...user, role: role ?? user.role };
+  return { ...user, role: role ?? user.role, venueIds: role === 'owner' ? null : user.venueIds };
 }
+
+/**
+ * Limits a manager or staff to some venues of the chain (`venueIds`), or lifts the limit (null); an owner runs every
+ * venue. One who loses a venue is signed out at once (`endSessions`). Recorded in the audit log.
+ */
+export async function limitUserVenues(db: Db, where: audit.AuditPlace, id: string, venueIds: string[] | null, chainVenues: string[], endSessions: (userId: string) => Promise<void>): Promise<Owner> {
+  const user = (await repo.lockOwners(db, where.chainId)).map(ownerOf).find((u) => u.id === id);
+  if (!user) throw new ApiError('user_not_found');
+  const wanted = venueIds === null ? null : [...new Set(venueIds)].sort();
+  if (wanted !== null && user.role === 'owner') throw parameterInvalid('venue_ids', 'An owner runs every venue of the chain: make them manager or staff first.');
+  if (wanted?.length === 0) throw parameterInvalid('venue_ids', 'Give at least one venue, or none to allow every venue.');
+  const unknown = wanted?.find((v) => !chainVenues.includes(v));
+  if (unknown) throw new ApiError('venue_not_found', { param: 'venue_ids', message: `No venue with id ${unknown} in this chain.` });
+  const before = user.venueIds && [...user.venueIds].sort();
+  if (JSON.stringify(before) === JSON.stringify(wanted)) return user;
+  const lost = (before ?? chainVenues).some((v) => wanted !== null && !wanted.includes(v));
+  if (lost) await endSessions(id);
+  await repo.setOwnerVenues(db, where.chainId, id, wanted);
+  await audit.recordAudit(db, where, { action: 'user.venues_changed', target: { type: 'user', id }, changes: { venue_ids: [before, wanted] } });
+  return { ...user, venueIds: wanted };
+}
+
+/** Whether the user may open this venue's pages: an unlimited user (every owner) any of the chain's. */
+export const userMayOpen = (user: Pick<Owner, 'venueIds'>, venueId: string): boolean => user.venueIds === null || user.venueIds.includes(venueId);
 
 /** The chain's dashboard users, oldest first. */
 export async function listUsers(db: Db, chainId: string): Promise<Owner[]> {
@@ -75,14 +99,17 @@ export interface Owner {
   venueId: string;
   email: string;
   role: Role;
+  /** The venues a limited manager or staff may open; null: every venue of the chain. */
+  venueIds: string[] | null;
 }
 
-const ownerOf = (row: { id: string; chain_id: string; venue_id: string; email: string; role: Role }): Owner => ({
+const ownerOf = (row: { id: string; chain_id: string; venue_id: string; email: string; role: Role; venue_ids?: string[] | null }): Owner => ({
   id: row.id,
   chainId: row.chain_id,
   venueId: row.venue_id,
   email: row.email,
   role: row.role,
+  venueIds: row.venue_ids ?? null,
 });
 
 // Verified when the e-mail is unknown, so a wrong address takes as long as a wrong password.

@@ -120,8 +120,13 @@ export async function lockOwners(db: Db, chainId: string) {
   return db.selectFrom('owners').selectAll().where('chain_id', '=', chainId).orderBy('id').forUpdate().execute();
 }
 
+/** A new role; an owner runs every venue, so making someone owner lifts their venue limits. */
 export async function setOwnerRole(db: Db, chainId: string, id: string, role: Role): Promise<void> {
-  await db.updateTable('owners').set({ role }).where('chain_id', '=', chainId).where('id', '=', id).execute();
+  await db.updateTable('owners').set(role === 'owner' ? { role, venue_ids: null } : { role }).where('chain_id', '=', chainId).where('id', '=', id).execute();
+}
+
+export async function setOwnerVenues(db: Db, chainId: string, id: string, venueIds: string[] | null): Promise<void> {
+  await db.updateTable('owners').set({ venue_ids: venueIds }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
 export async function deleteOwner(db: Db, chainId: string, id: string): Promise<void> {

@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS = {
   'user.invitation_withdrawn': 'Invitation withdrawn',
   'user.created': 'User added',
   'user.role_changed': "User's role changed",
+  'user.venues_changed': "User's venues changed",
   'user.removed': 'User removed',
   'user.reset_requested': 'Password reset link made',
   'user.password_reset': 'Password reset by link',

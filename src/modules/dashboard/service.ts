@@ -74,7 +74,8 @@ export async function presentSession(db: Db, s: OwnerSession) {
     owner: { id: s.owner.id, email: s.owner.email, role: s.owner.role },
     allowed: routesAllowed(s.owner.role),
     venue: presentVenue(s.venue),
-    chain: presentChain(chain),
+    // The switcher lists what the user may open: a limited manager or staff their venues only.
+    chain: presentChain({ ...chain, venues: chain.venues.filter((v) => accounts.userMayOpen(s.owner, v.id)) }),
     csrf_token: s.csrfToken,
     expires_at: formatTimestamp(s.expiresAt),
   };
@@ -87,7 +88,8 @@ export interface ClientInfo {
 
 /** Opens a session for the owner; the token goes into the cookie and is stored only as a hash. */
 export async function openSession(db: Db, owner: accounts.Owner, client: ClientInfo, now: Date): Promise<{ token: string; session: OwnerSession }> {
-  const venue = await accounts.findVenue(db, owner.venueId);
+  // At the venue they were let in at, unless they are limited to others: then the first of those.
+  const venue = await accounts.findVenue(db, accounts.userMayOpen(owner, owner.venueId) ? owner.venueId : owner.venueIds![0]!);
   if (!venue) throw new ApiError('sign_in_failed');
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
@@ -112,15 +114,18 @@ export async function sessionOf(db: Db, token: string, now: Date): Promise<Owner
   const row = await repo.findLiveSession(db, hashToken(token), now);
   if (!row) return undefined;
   const [owner, venue] = await Promise.all([accounts.findOwner(db, row.chain_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
-  if (!owner || !venue || venue.chainId !== row.chain_id) return undefined;
+  if (!owner || !venue || venue.chainId !== row.chain_id || !accounts.userMayOpen(owner, venue.id)) return undefined;
   if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) await repo.touchSession(db, { chainId: row.chain_id, id: row.id }, now);
   return { id: row.id, owner, venue, csrfToken: csrfTokenFor(token), expiresAt: row.expires_at };
 }
 
-/** A venue of the owner's chain by id; a venue of another chain is 404 like one that does not exist. */
+/**
+ * A venue of the owner's chain by id; a venue of another chain, or one a limited user may not open, is 404 like one
+ * that does not exist.
+ */
 export async function chainVenueOf(db: Db, session: OwnerSession, venueId: string): Promise<accounts.Venue> {
   const venue = isUuid(venueId) ? await accounts.findVenue(db, venueId) : undefined;
-  if (!venue || venue.chainId !== session.venue.chainId) throw new ApiError('venue_not_found', { param: 'venue_id' });
+  if (!venue || venue.chainId !== session.venue.chainId || !accounts.userMayOpen(session.owner, venue.id)) throw new ApiError('venue_not_found', { param: 'venue_id' });
   return venue;
 }
 
@@ -235,13 +240,25 @@ export async function refuseRole(db: Db, session: OwnerSession, route: string): 
   throw new ApiError('role_forbidden', { message: `Your role (${session.owner.role}) does not allow this; the chain's owner can change your role.` });
 }
 
-/** The owner changes a user's role, or removes them (`role` null): signed out at once when given less to do. */
-export async function changeUser(trx: Db, session: OwnerSession, id: string, role: Role | null) {
+/**
+ * The owner changes a user's role, or removes them (`role` null), and limits them to some venues (`venueIds`; null:
+ * every venue): signed out at once when given less to do.
+ */
+export async function changeUser(trx: Db, session: OwnerSession, id: string, change: { role?: Role | null; venueIds?: string[] | null }) {
   const where = { chainId: session.venue.chainId, venueId: null, ...sessionWho(session) };
   if (!isUuid(id)) throw new ApiError('user_not_found');
-  const user = await accounts.changeUser(trx, where, id, role, (userId) => repo.deleteSessionsOf(trx, where.chainId, userId));
-  return { id: user.id, email: user.email, role: user.role };
+  const endSessions = (userId: string) => repo.deleteSessionsOf(trx, where.chainId, userId);
+  let user = change.role === undefined ? undefined : await accounts.changeUser(trx, where, id, change.role, endSessions);
+  if (change.venueIds !== undefined) {
+    const chain = (await accounts.findChain(trx, where.chainId))!;
+    user = await accounts.limitUserVenues(trx, where, id, change.venueIds, chain.venues.map((v) => v.id), endSessions);
+  }
+  user ??= (await accounts.listUsers(trx, where.chainId)).find((u) => u.id === id);
+  if (!user) throw new ApiError('user_not_found');
+  return presentUser(user);
 }
+
+export const presentUser = (u: accounts.Owner) => ({ id: u.id, email: u.email, role: u.role, venue_ids: u.venueIds });
 
 /** Who acts through a session, for the audit log: its user, from the address it was presented from. */
 export const sessionWho = (session: OwnerSession): Who => ({ actor: { type: 'user', id: session.owner.id }, address: session.address ?? null });

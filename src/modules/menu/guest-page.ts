@@ -18,7 +18,7 @@ li{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;padding:.8rem .
 .qty output{min-width:1.2rem;text-align:center}
 footer{position:fixed;left:0;right:0;bottom:0;background:#fff;box-shadow:0 -2px 8px #0002;padding:.75rem 1rem;display:flex;align-items:center;gap:.75rem}
 #summary{flex:1}#send{background:#e0793a;color:#fff;border:0;border-radius:10px;padding:.75rem 1.1rem;font-size:1rem;font-weight:600}
-#send:disabled{background:#ccc}#message{margin:1rem .25rem;padding:.8rem;border-radius:10px;background:#e6f2ee}#message.error{background:#fbe9e7}
+#send:disabled{background:#ccc}.note{display:block;margin:1rem .25rem;font-weight:600}.note textarea{display:block;width:100%;box-sizing:border-box;margin-top:.4rem;padding:.6rem;border:1px solid #ccc;border-radius:10px;font:inherit;font-weight:400}#message{margin:1rem .25rem;padding:.8rem;border-radius:10px;background:#e6f2ee}#message.error{background:#fbe9e7}
 .empty{padding:2rem 1rem;text-align:center;color:#666}`;
 
 function dishItem(dish: Dish, where: { currency: string; locale: string }): string {
@@ -47,7 +47,7 @@ export function renderMenu(venue: accounts.Venue, table: { tableCode: string; na
     `${venue.name} · ${table.name}`,
     `<body data-slug="${escapeHtml(venue.slug)}" data-table="${escapeHtml(table.tableCode)}" data-currency="${venue.currency}" data-locale="${escapeHtml(venue.locale)}" data-fraction="${fraction}">
 <header><h1>${escapeHtml(venue.name)}</h1><p>${escapeHtml(table.name)}</p></header>
-<main>${sections || '<p class="empty">Nothing can be ordered right now. Please ask the staff.</p>'}<div id="message" role="status" hidden></div></main>
+<main>${sections || '<p class="empty">Nothing can be ordered right now. Please ask the staff.</p>'}${sections ? '<label class="note">A note for the staff (optional)<textarea id="note" maxlength="500" rows="2" placeholder="No onions, please; we are celebrating…"></textarea></label>' : ''}<div id="message" role="status" hidden></div></main>
 <footer><span id="summary">Your basket is empty</span><button type="button" id="send" disabled>Send order</button></footer>
 <script src="/m/assets/menu.js" defer></script></body>`,
     venue.locale,
@@ -64,6 +64,7 @@ const SCRIPT = `'use strict';
   const summary = document.getElementById('summary');
   const send = document.getElementById('send');
   const message = document.getElementById('message');
+  const note = document.getElementById('note');
   const dishes = [...document.querySelectorAll('.dish')];
 
   function render() {
@@ -97,7 +98,8 @@ const SCRIPT = `'use strict';
 
   send.addEventListener('click', async () => {
     const items = [...basket].filter(([, n]) => n > 0).map(([external_id, quantity]) => ({ external_id, quantity }));
-    const payload = JSON.stringify({ table_code: body.dataset.table, items });
+    const comment = note && note.value.trim();
+    const payload = JSON.stringify({ table_code: body.dataset.table, items, ...(comment ? { comment } : {}) });
     if (!attempt || attempt.payload !== payload) attempt = { payload, key: newKey() };
     send.disabled = true;
     try {
@@ -111,6 +113,7 @@ const SCRIPT = `'use strict';
       attempt = null;
       if (!res.ok) { say(answer.error ? answer.error.message : 'The order could not be sent.', true); render(); return; }
       basket.clear();
+      if (note) note.value = '';
       render();
       say('Thank you! Your order (' + money.format(answer.subtotal / scale) + ') was sent to the staff.', false);
     } catch {

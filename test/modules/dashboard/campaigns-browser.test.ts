@@ -1,8 +1,10 @@
 // The Campaigns page (D22) in a real browser: a happy-hour bonus set up with its schedule in local time (150 % refused
 // beside its field, never clamped), its spent against its budget, paused; a test-mode welcome credit set up here is
-// what a guest enrolled through the API then gets. Screenshot: test-artifacts/dashboard-campaigns.png.
+// what a guest enrolled through the API then gets; a manager creates one too. Screenshot: test-artifacts/dashboard-campaigns.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { sql } from 'kysely';
+import * as accounts from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
 import { client } from '../../support/http.js';
 import { needs } from '../../support/services.js';
@@ -77,6 +79,30 @@ chromiumGate.describe('the Campaigns page', () => {
     const member = await client(t, key).post('/api/v1/members', { card_number: 'CC-1', consent: true });
     expect(member.status, JSON.stringify(member.body)).toBe(201);
     expect(member.body.balance).toBe(250);
+  });
+
+  chromiumGate.it('a manager creates a campaign (D24): theirs in the audit log', async () => {
+    const session = (await dashboardCall('GET', '/dashboard/api/session')).body;
+    const email = newEmail();
+    const manager = await accounts.createOwner(t.db, { chainId: session.chain.id, venueId: session.venue.id, email, password: PASSWORD, role: 'manager' });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const mp = await context.newPage();
+    mp.setDefaultTimeout(10_000);
+    expect((await mp.request.post(`${baseUrl}/dashboard/api/session`, { data: { email, password: PASSWORD } })).status()).toBe(200);
+    await mp.goto(`${baseUrl}/dashboard/campaigns`);
+    await mp.getByLabel(L('Name')).fill('Manager birthday');
+    await mp.getByLabel(L('Kind')).first().click();
+    await mp.getByRole('option', { name: 'Birthday treat' }).click();
+    await mp.getByLabel(L('Cashback given')).fill('3');
+    await mp.getByRole('button', { name: 'Create campaign' }).click();
+    await mp.getByRole('table', { name: 'Campaigns' }).getByRole('cell', { name: 'Manager birthday', exact: true }).waitFor();
+    // The owner's pages are not in a manager's menu.
+    expect(await mp.getByRole('navigation', { name: 'Pages' }).getByText('Users', { exact: true }).count()).toBe(0);
+    await context.close();
+    const { rows } = await sql<{ actor_id: string; changes: unknown }>`select actor_id, changes from audit_events
+      where chain_id = ${session.chain.id} and action = 'campaign.created' and actor_id = ${manager.id}`.execute(t.db);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows[0]!.changes)).toContain('Manager birthday');
   });
 
   chromiumGate.it('fits a 390 px phone, the list included', async () => {

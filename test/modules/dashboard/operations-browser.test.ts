@@ -231,6 +231,7 @@ chromiumGate.describe('operational dashboard pages in a browser', () => {
     await guest.getByRole('button', { name: 'Add Seafood chowder' }).click();
     await guest.getByRole('button', { name: 'Add Pan-fried hake' }).click();
     await guest.getByRole('button', { name: 'Add Pan-fried hake' }).click();
+    await guest.getByLabel('A note for the staff (optional)').fill('One hake without butter');
     await guest.getByRole('button', { name: 'Send order' }).click();
     await guest.getByText(/Thank you! Your order/).waitFor();
     await guest.close();
@@ -239,6 +240,8 @@ chromiumGate.describe('operational dashboard pages in a browser', () => {
     await card.waitFor({ timeout: 15_000 });
     expect(await card.textContent()).toContain('2 × Pan-fried hake');
     expect(await card.textContent()).toContain('€66.50');
+    // The guest's note, on the board.
+    expect(await card.textContent()).toContain('One hake without butter');
     await shot(page, 'orders-new');
     await card.getByRole('button', { name: 'Accept: Window 4' }).click();
     await page.locator('[data-column="Accepted"] [data-status="accepted"]', { hasText: 'Window 4' }).waitFor();

@@ -70,6 +70,43 @@ describe('the chain’s users', () => {
     expect((await second.c.get('/dashboard/api/users/x')).status).toBe(404);
   });
 
+  it('a manager limited to one venue of two opens only it; an owner cannot be limited; narrowing signs them out; recorded', async () => {
+    const { owner, chainId, add } = await chainOf('Limits Bistro');
+    const first = (await owner.get('/dashboard/api/session')).body.venue.id as string;
+    const second = (await owner.post('/dashboard/api/venues', { name: 'Limits Quay', slug: `limits-quay-${Date.now()}` })).body.venue.id as string;
+    const manager = await add('manager');
+    const me = (await owner.get('/dashboard/api/session')).body.owner.id;
+
+    const limited = await owner.patch(`/dashboard/api/users/${manager.id}`, { venue_ids: [second] });
+    expect(limited.body).toMatchObject({ role: 'manager', venue_ids: [second] });
+    // It took the first venue away: signed out; signed in again, at the venue they may open.
+    expect(await signedIn(manager.c)).toBe(false);
+    const email = limited.body.email;
+    const again = await manager.c.post('/dashboard/api/session', { email, password: PASSWORD });
+    expect(again.body.venue.id).toBe(second);
+    expect(again.body.chain.venues.map((v: { id: string }) => v.id)).toEqual([second]);
+    const refused = await manager.c.put('/dashboard/api/session/venue', { venue_id: first });
+    expect([refused.status, refused.body.error.code]).toEqual([404, 'venue_not_found']);
+
+    // Widened to every venue: nothing taken away, so still signed in.
+    expect((await owner.patch(`/dashboard/api/users/${manager.id}`, { venue_ids: null })).body.venue_ids).toBeNull();
+    expect(await signedIn(manager.c)).toBe(true);
+    expect((await manager.c.put('/dashboard/api/session/venue', { venue_id: first })).status).toBe(200);
+
+    const ownerLimited = await owner.patch(`/dashboard/api/users/${me}`, { venue_ids: [first] });
+    expect([ownerLimited.status, ownerLimited.body.error.param]).toEqual([400, 'venue_ids']);
+    const stranger = await owner.patch(`/dashboard/api/users/${manager.id}`, { venue_ids: ['00000000-0000-4000-8000-000000000000'] });
+    expect([stranger.status, stranger.body.error.code]).toEqual([404, 'venue_not_found']);
+    // Made owner, a limit goes: an owner runs every venue.
+    await owner.patch(`/dashboard/api/users/${manager.id}`, { venue_ids: [first] });
+    expect((await owner.patch(`/dashboard/api/users/${manager.id}`, { role: 'owner' })).body).toMatchObject({ role: 'owner', venue_ids: null });
+    expect((await log(chainId)).filter((e) => e[0] === 'user.venues_changed')).toEqual([
+      ['user.venues_changed', manager.id, { venue_ids: [null, [second]] }],
+      ['user.venues_changed', manager.id, { venue_ids: [[second], null] }],
+      ['user.venues_changed', manager.id, { venue_ids: [null, [first]] }],
+    ]);
+  });
+
   postgres.it('two owners demoting each other at the same moment: one demotion goes through, the chain keeps one owner', async () => {
     const { owner, chainId, add } = await chainOf('Race Bistro');
     const me = (await owner.get('/dashboard/api/session')).body.owner.id;

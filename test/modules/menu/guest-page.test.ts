@@ -28,7 +28,7 @@ chromiumGate.describe('QR menu page in a browser', () => {
     await browser?.close();
   });
 
-  it('a guest adds two dishes and sends the order; the till sees it as new with the server prices', async () => {
+  it('a guest adds two dishes, writes a note and sends the order; the till sees it as new with the server prices and the note', async () => {
     const { venue, secret } = await venueWithKey(t);
     const till = client(t, secret);
     await till.post('/api/v1/menu/items/bulk', {
@@ -55,9 +55,11 @@ chromiumGate.describe('QR menu page in a browser', () => {
     await page.getByRole('button', { name: 'Add Tomato soup' }).click();
     await page.getByRole('button', { name: 'Add Sirloin steak' }).click();
     expect(await page.locator('#summary').textContent()).toBe('3 items · €37.00');
+    await page.getByLabel('A note for the staff (optional)').fill('Steak medium rare, please');
     await page.getByRole('button', { name: 'Send order' }).click();
     await page.getByText('Thank you! Your order (€37.00) was sent to the staff.').waitFor();
     expect(await page.locator('#summary').textContent()).toBe('Your basket is empty');
+    expect(await page.getByLabel('A note for the staff (optional)').inputValue()).toBe('');
 
     // The page is phone-sized: nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -73,6 +75,7 @@ chromiumGate.describe('QR menu page in a browser', () => {
       table_code: table.tableCode,
       table_name: 'Table 12',
       subtotal: 3700,
+      comment: 'Steak medium rare, please',
       items: [
         { external_id: 'soup', quantity: 2, unit_price: 650, amount: 1300 },
         { external_id: 'steak', quantity: 1, unit_price: 2400, amount: 2400 },

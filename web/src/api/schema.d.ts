@@ -602,7 +602,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, member.updated, sign_in.failed, access.denied. */
+                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, member.updated, sign_in.failed, access.denied. */
                                 action: string;
                                 /** @description Who did it. */
                                 actor: {
@@ -7744,6 +7744,8 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             role: "owner" | "manager" | "staff";
+                            /** @description The venues a manager or staff may open; null: every venue of the chain (always, for an owner). */
+                            venue_ids: string[] | null;
                         }[];
                     };
                 };
@@ -7840,6 +7842,8 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             role: "owner" | "manager" | "staff";
+                            /** @description The venues a manager or staff may open; null: every venue of the chain (always, for an owner). */
+                            venue_ids: string[] | null;
                         };
                     };
                 };
@@ -7847,7 +7851,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a user's role; one given less to do is signed out at once */
+        /** Change a user's role, or the venues a manager or staff may open; one given less to do is signed out at once */
         patch: {
             parameters: {
                 query?: never;
@@ -7860,7 +7864,9 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        role: "owner" | "manager" | "staff";
+                        role?: "owner" | "manager" | "staff";
+                        /** @description The venues a manager or staff may open; null: every venue of the chain (always, for an owner). */
+                        venue_ids?: string[] | null;
                     };
                 };
             };
@@ -7926,6 +7932,8 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             role: "owner" | "manager" | "staff";
+                            /** @description The venues a manager or staff may open; null: every venue of the chain (always, for an owner). */
+                            venue_ids: string[] | null;
                         };
                     };
                 };

@@ -1,13 +1,13 @@
 // The chain's users (D24): each with their role, which the owner changes; removing a user signs them out at once. New
 // users are invited by e-mail; a link (invitation or password reset) is e-mailed, or shown here once to pass on.
-import { Alert, Button, Code, CopyButton, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, MultiSelect, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { call, client, when } from '../api';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
-import { useSession } from '../session';
+import { useChain, useSession } from '../session';
 
 type Role = 'owner' | 'manager' | 'staff';
 
@@ -20,6 +20,7 @@ const ROLES: { value: Role; label: string }[] = [
 export function UsersPage() {
   const qc = useQueryClient();
   const { data: session } = useSession();
+  const chain = useChain();
   const users = useQuery({ queryKey: ['users'], queryFn: () => call(client.GET('/dashboard/api/users')) });
   const [error, setError] = useState<string>();
   const act = async (change: () => Promise<unknown>) => {
@@ -32,6 +33,8 @@ export function UsersPage() {
     void qc.invalidateQueries({ queryKey: ['users'] });
   };
   const setRole = (id: string, role: Role) => act(() => call(client.PATCH('/dashboard/api/users/{id}', { params: { path: { id } }, body: { role } })));
+  const setVenues = (id: string, venueIds: string[]) =>
+    act(() => call(client.PATCH('/dashboard/api/users/{id}', { params: { path: { id } }, body: { venue_ids: venueIds.length ? venueIds : null } })));
   const remove = (id: string) => act(() => call(client.DELETE('/dashboard/api/users/{id}', { params: { path: { id } } })));
   const [sent, setSent] = useState<Sent>();
   const resetLink = (email: string, id: string) =>
@@ -40,7 +43,7 @@ export function UsersPage() {
     <Stack maw={1000}>
       <Title order={2}>Users</Title>
       <Text c="dimmed" size="sm">
-        Who can sign in to this chain&apos;s dashboard, and what each may do. Someone given less to do, or removed, is signed out at once. A chain always keeps one owner.
+        Who can sign in to this chain&apos;s dashboard, and what each may do. Someone given less to do, or removed, is signed out at once. A chain always keeps one owner. A manager or staff can be limited to some venues: they open only those (none chosen: every venue); members, programs and campaigns stay the chain's.
       </Text>
       {error && <Alert color="red">{error}</Alert>}
       {sent && <SentLink sent={sent} onClose={() => setSent(undefined)} />}
@@ -57,12 +60,33 @@ export function UsersPage() {
               <Select aria-label={`Role of ${u.email}`} data={ROLES} value={u.role} allowDeselect={false} onChange={(v) => v && void setRole(u.id, v as Role)} w={420} />
             ),
           },
+          ...(chain.venues.length > 1
+            ? [
+                {
+                  key: 'venues',
+                  label: 'Venues',
+                  render: (u: { id: string; email: string; role: Role; venue_ids: string[] | null }) =>
+                    u.role === 'owner' ? (
+                      'Every venue'
+                    ) : (
+                      <MultiSelect
+                        aria-label={`Venues of ${u.email}`}
+                        placeholder={u.venue_ids ? undefined : 'Every venue'}
+                        data={chain.venues.map((v) => ({ value: v.id, label: v.name }))}
+                        value={u.venue_ids ?? []}
+                        onChange={(v) => void setVenues(u.id, v)}
+                        w={260}
+                      />
+                    ),
+                },
+              ]
+            : []),
           {
             key: 'actions',
             label: '',
             render: (u) => (
               <Group gap="xs" wrap="nowrap">
-                <Button variant="light" size="xs" onClick={() => void resetLink(u.email, u.id)} aria-label={`Password reset link for ${u.email}`}>
+                <Button variant="light" size="xs" onClick={() => void resetLink(u.email, u.id)} aria-label={`Reset password of ${u.email}`}>
                   Reset password
                 </Button>
                 <Button variant="light" color="red" size="xs" onClick={() => void remove(u.id)} aria-label={`Remove ${u.email}`}>

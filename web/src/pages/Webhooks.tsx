@@ -100,7 +100,7 @@ function EndpointCard({ endpoint: e }: { endpoint: WebhookEndpoint }) {
       key: 'resend',
       label: '',
       render: (a) => (
-        <Button size="xs" variant="default" onClick={() => resend.mutate(a.event_id)} aria-label={`Send ${a.event_type} of ${when(a.created_at, venue)} again`}>
+        <Button size="xs" variant="default" onClick={() => resend.mutate(a.event_id)} aria-label={`Resend ${a.event_type} of ${when(a.created_at, venue)}`}>
           Resend
         </Button>
       ),
