@@ -30,6 +30,7 @@ import * as auditEvents from './migrations/0027_audit_events.js';
 import * as userRoles from './migrations/0028_user_roles.js';
 import * as userLinks from './migrations/0029_user_links.js';
 import * as userVenues from './migrations/0030_user_venues.js';
+import * as chainBrands from './migrations/0031_chain_brands.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0028_user_roles': userRoles,
   '0029_user_links': userLinks,
   '0030_user_venues': userVenues,
+  '0031_chain_brands': chainBrands,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

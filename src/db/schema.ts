@@ -15,6 +15,18 @@ export interface ChainsTable {
   catalogue_version: Generated<string>;
 }
 
+/** A chain's brand (D25): the name guests see, colours and logo; no row: the defaults. */
+export interface ChainBrandsTable {
+  chain_id: string;
+  display_name: string | null;
+  background_color: string;
+  foreground_color: string;
+  label_color: string;
+  logo: Buffer | null;
+  logo_updated_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
 export interface VenuesTable {
   venue_id: string;
   chain_id: string;
@@ -544,6 +556,7 @@ export interface DB {
   campaigns: CampaignsTable;
   venues: VenuesTable;
   owners: OwnersTable;
+  chain_brands: ChainBrandsTable;
   dashboard_sessions: DashboardSessionsTable;
   user_links: UserLinksTable;
   api_keys: ApiKeysTable;

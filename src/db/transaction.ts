@@ -10,9 +10,10 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const BUDGET_PASSED = 'campaigns_within_budget';
 /**
  * Unique constraints that catch the same request sent twice at once: the loser read before the winner committed,
- * and its retry finds the winner's row and answers it as a replay.
+ * and its retry finds the winner's row and answers it as a replay (or, for a dashboard user's e-mail taken by a
+ * sign-up or invitation accepted at the same moment, as 409 email_taken).
  */
-const DUPLICATE_REQUEST = new Set(['transactions_external_id_key', 'transactions_register_external_id_key']);
+const DUPLICATE_REQUEST = new Set(['transactions_external_id_key', 'transactions_register_external_id_key', 'owners_email_key']);
 export const TRANSACTION_ATTEMPTS = 3;
 
 function retryable(err: unknown): boolean {

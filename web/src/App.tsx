@@ -24,6 +24,7 @@ import { LiabilityPage } from './pages/Liability';
 import { AuditPage } from './pages/Audit';
 import { UsersPage } from './pages/Users';
 import { ProductsPage } from './pages/Products';
+import { BrandPage } from './pages/Brand';
 
 /** The pages, each shown when the user's role allows the call it is built on. */
 const NAV = [
@@ -39,6 +40,7 @@ const NAV = [
   { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability' },
   { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints' },
   { to: '/users', label: 'Users', needs: 'GET /users' },
+  { to: '/brand', label: 'Brand', needs: 'GET /brand' },
   { to: '/audit', label: 'Audit log', needs: 'GET /audit-events' },
   { to: '/menu', label: 'Menu and tables', needs: 'GET /tables' },
   { to: '/orders', label: 'Orders', needs: 'GET /orders' },
@@ -122,6 +124,7 @@ function Shell() {
           <Route path="/venue" element={<VenuePage />} />
           <Route path="/categories" element={<CategoriesPage />} />
           <Route path="/products" element={<ProductsPage />} />
+          <Route path="/brand" element={<BrandPage />} />
           <Route path="/programs" element={<ProgramsPage />} />
           <Route path="/campaigns" element={<CampaignsPage />} />
           <Route path="/members" element={<MembersPage />} />

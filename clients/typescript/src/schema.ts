@@ -2520,7 +2520,7 @@ export interface components {
             object: "audit_event";
             /** Format: uuid */
             id: string;
-            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, member.updated, sign_in.failed, access.denied. */
+            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied. */
             action: string;
             /** @description Who did it. */
             actor: {

@@ -52,3 +52,13 @@ export async function listPendingInvitations(db: Db, chainId: string, now: Date)
     .limit(200)
     .execute();
 }
+
+/** Ends the unused links a user made (an owner removed or made manager or staff): what they sent stops working. */
+export async function deletePendingLinksBy(db: Db, chainId: string, createdBy: string): Promise<void> {
+  await db.deleteFrom('user_links').where('chain_id', '=', chainId).where('created_by', '=', createdBy).where('used_at', 'is', null).execute();
+}
+
+/** Every link of a chain (a merged-away chain's: they spoke for it, not for the chain it joined). */
+export async function deleteLinksOfChain(db: Db, chainId: string): Promise<void> {
+  await db.deleteFrom('user_links').where('chain_id', '=', chainId).execute();
+}

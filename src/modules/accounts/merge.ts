@@ -7,6 +7,7 @@ import { lockVenueImports } from '../members/bulk-import.js';
 import { programsChanged } from '../programs/cache.js';
 import { storeSecret } from '../webhooks/repo.js';
 import { endpointSecret, secretContext } from '../webhooks/sender.js';
+import * as linksRepo from './links-repo.js';
 import * as repo from './repo.js';
 import { findChain, findVenue, localAuthChanges } from './service.js';
 import * as audit from '../audit/service.js';
@@ -173,6 +174,8 @@ export async function mergeVenueIntoChain(trx: Db, secrets: SecretBox, venueRef:
   const moved = await repo.moveChainRows(trx, { from: fromId, into: into.id, venueId: venue.id, dropDefault: targetDefault !== undefined, foldedCategories });
   for (const e of resealed) await storeSecret(trx, into.id, e.id, e.text, secrets.keyId);
   await repo.deleteCategories(trx, fromId, Object.keys(foldedCategories));
+  // Links the source's owners sent spoke for that chain: an invitation there is not one to the chain it joins.
+  await linksRepo.deleteLinksOfChain(trx, fromId);
   await repo.deleteChain(trx, fromId);
   // Each chain's audit log keeps what was written in it (D24), and both record the merge (the operator's, by the CLI).
   const merged = { action: 'chain.merged' as const, target: { type: 'chain', id: fromId }, changes: { chain_id: [fromId, into.id] as [unknown, unknown] } };

@@ -4,6 +4,7 @@ import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import * as audit from '../audit/service.js';
 import { ROLES, type Role } from './schemas.js';
+import * as linksRepo from './links-repo.js';
 import * as repo from './repo.js';
 
 // argon2 is needed only when an owner signs up or in: loaded then, not by every API process at start.
@@ -53,6 +54,8 @@ export async function changeUser(
   if (user.role === 'owner' && role !== 'owner' && owners === 1) throw new ApiError('last_owner');
   if (role === user.role) return user;
   if (role === null || ROLES.indexOf(role) < ROLES.indexOf(user.role)) await endSessions(id);
+  // Invitations and reset links an owner made no longer speak for the chain once they are not its owner.
+  if (user.role === 'owner') await linksRepo.deletePendingLinksBy(db, where.chainId, id);
   if (role === null) await repo.deleteOwner(db, where.chainId, id);
   else await repo.setOwnerRole(db, where.chainId, id, role);
   const action = role === null ? ('user.removed' as const) : ('user.role_changed' as const);

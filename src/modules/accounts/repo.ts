@@ -191,7 +191,6 @@ export const MERGED_TABLES = [
   'catalog_products',
   'owners',
   'dashboard_sessions',
-  'user_links',
   'api_keys',
   'idempotency_keys',
   'webhook_endpoints',
@@ -390,6 +389,8 @@ export async function moveChainRows(db: Db, move: ChainMove): Promise<Record<Mer
     members: sql`, referral_code = case when exists (select 1 from members t where t.chain_id = ${move.into}::uuid and t.referral_code = members.referral_code)
       then upper(substr(md5(random()::text || id::text), 1, 10)) else referral_code end`,
     category_venue_rules: sql`, category_id = coalesce((${folded}::jsonb ->> category_id::text)::uuid, category_id)`,
+    // Its managers and staff keep to the venue they ran; its owners run the chain they join, as its owners do.
+    owners: sql`, venue_ids = case when role = 'owner' then null else coalesce(venue_ids, array[${move.venueId}::uuid]) end`,
     api_keys: toVenue,
     webhook_endpoints: toVenue,
     webhook_deliveries: toVenue,

@@ -405,3 +405,4 @@ export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): C
 // Owners are this module's too; their file keeps this one readable.
 export * from './owners.js';
 export * from './links.js';
+export * from './brand.js';

@@ -36,6 +36,7 @@ export const AUDIT_ACTION_LABELS = {
   'chain.merged': 'Venue merged into another chain',
   'venue.created': 'Venue added',
   'venue.updated': "Venue's details or rules changed",
+  'brand.updated': 'Brand changed',
   'member.updated': "Member's details changed",
   'sign_in.failed': 'Failed sign-in',
   'access.denied': 'Refused: not allowed for the role',

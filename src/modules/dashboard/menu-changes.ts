@@ -2,6 +2,7 @@
 // API applies them), each change of a dish or product recorded in the audit log with its fields before and after,
 // named by its SKU.
 import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
 import * as audit from '../audit/service.js';
 import type { Product, ProductBody } from '../catalogue/schemas.js';
@@ -25,7 +26,7 @@ const recordDish = (trx: Db, caller: PlaceCaller, sku: string, before: Dish | un
 
 /** Adds a dish, or replaces it whole. */
 export async function putDish(trx: Db, caller: PlaceCaller, externalId: string, body: DishBody) {
-  const before = await menu.findDish(trx, caller, externalId);
+  const before = await menu.lockDish(trx, caller, externalId);
   const written = await menu.putDish(trx, caller, externalId, body);
   await recordDish(trx, caller, externalId, before, written.dish);
   return written;
@@ -33,14 +34,15 @@ export async function putDish(trx: Db, caller: PlaceCaller, externalId: string, 
 
 /** Changes some of a dish's fields: its price, name, category, description, or whether it is on the stop list. */
 export async function changeDish(trx: Db, caller: PlaceCaller, externalId: string, patch: DishPatch): Promise<Dish> {
-  const before = await menu.getDish(trx, caller, externalId);
+  const before = await menu.lockDish(trx, caller, externalId);
+  if (!before) throw new ApiError('dish_not_found');
   const after = await menu.patchDish(trx, caller, externalId, patch);
   await recordDish(trx, caller, externalId, before, after);
   return after;
 }
 
 export async function removeDish(trx: Db, caller: PlaceCaller, externalId: string) {
-  const before = await menu.getDish(trx, caller, externalId);
+  const before = await menu.lockDish(trx, caller, externalId);
   const removed = await menu.deleteDish(trx, caller, externalId);
   await recordDish(trx, caller, externalId, before, null);
   return removed;

@@ -79,7 +79,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
 
   // Overview: today's and this month's figures, 30 days, and the cashback members could still redeem.
   app.get('/overview', { schema: { tags, summary: "Today's and this month's checks and cashback, a 30-day series, the outstanding cashback", response: withErrors({ 200: Overview }) } }, async (req) =>
-    report.overview(db, sessionOf(req).venue, clock.now()),
+    report.overview(db, sessionOf(req).venue, clock.now(), (venueId) => accounts.userMayOpen(sessionOf(req).owner, venueId)),
   );
 
   // Tables and their QR codes to the public menu.

@@ -24,7 +24,8 @@ function addDays(day: string, n: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-export async function overview(db: Db, venue: accounts.Venue, now: Date) {
+/** `mayOpen`: the venues the user may see in the chain's breakdown (a limited manager or staff: theirs only). */
+export async function overview(db: Db, venue: accounts.Venue, now: Date, mayOpen: (venueId: string) => boolean) {
   const today = venueDay(now, venue.timezone);
   const monthStart = `${today.slice(0, 8)}01`;
   const chartStart = addDays(today, -(CHART_DAYS - 1));
@@ -33,7 +34,7 @@ export async function overview(db: Db, venue: accounts.Venue, now: Date) {
     reportRepo.checksByDay(db, accounts.placeOf(venue), from, today),
     reportRepo.enrolmentsByDay(db, venue.chainId, venue.timezone, from),
     reportRepo.balances(db, venue.chainId),
-    venueBreakdown(db, venue.chainId, now),
+    venueBreakdown(db, venue.chainId, now, mayOpen),
   ]);
 
   const days = new Map<string, ByMode<Figures>>();
@@ -94,11 +95,12 @@ function addInto(into: Periods, add: Periods): void {
 }
 
 /**
- * Every venue of the chain with its checks, sales and cashback today and this month, and the chain's totals. Each venue
- * counts on its own days (its time zone), as its checks were stamped: "today" in Dublin and in Auckland are different days.
+ * Every venue of the chain the user may open with its checks, sales and cashback today and this month, and their
+ * totals. Each venue counts on its own days (its time zone), as its checks were stamped: "today" in Dublin and in
+ * Auckland are different days.
  */
-export async function venueBreakdown(db: Db, chainId: string, now: Date) {
-  const venues = (await accounts.findChain(db, chainId))?.venues ?? [];
+export async function venueBreakdown(db: Db, chainId: string, now: Date, mayOpen: (venueId: string) => boolean) {
+  const venues = ((await accounts.findChain(db, chainId))?.venues ?? []).filter((v) => mayOpen(v.id));
   const days = venues.map((v) => {
     const today = venueDay(now, v.timezone);
     return { venue: v, today, monthStart: `${today.slice(0, 8)}01` };

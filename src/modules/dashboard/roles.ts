@@ -88,6 +88,11 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /invitations': 'owner',
   'POST /invitations': 'owner',
   'DELETE /invitations/:id': 'owner',
+  'GET /brand': 'owner',
+  'PATCH /brand': 'owner',
+  'PUT /brand/logo': 'owner',
+  'DELETE /brand/logo': 'owner',
+  'GET /brand/logo.png': 'owner',
   'GET /audit-events': 'owner',
   'GET /audit-events/export.csv': 'owner',
 } satisfies Record<string, Needed>;

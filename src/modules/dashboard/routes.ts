@@ -43,6 +43,7 @@ import { dashboardAuditRoutes } from './audit-routes.js';
 import { roleAllows, roleNeeded } from './roles.js';
 import { dashboardUserRoutes } from './users-routes.js';
 import { dashboardLinkRoutes } from './link-routes.js';
+import { dashboardBrandRoutes } from './brand-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardMenuRoutes } from './menu-routes.js';
@@ -406,6 +407,8 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardAuditRoutes(app, tags);
   // The chain's users and their roles.
   await dashboardUserRoutes(app, tags);
+  // The chain's brand: name, colours, logo.
+  await dashboardBrandRoutes(app, tags);
   // Invitations and password reset links.
   await dashboardLinkRoutes(app, tags, { setCookie, holdToLimits });
 }

@@ -214,10 +214,14 @@ export async function changePassword(db: Db, session: OwnerSession, current: str
 /** Where the session's user makes a link (an invitation, a reset): their chain, the venue they are at, now. */
 export const linkPlaceOf = (session: OwnerSession, at: Date): accounts.LinkPlace => ({ chainId: session.venue.chainId, venueId: session.venue.id, at, ...sessionWho(session) });
 
-/** The owner makes a password reset link for a user of the chain. */
+/**
+ * The owner makes a password reset link for a manager or staff of the chain. Not for an owner (a co-owner's link
+ * shown to another owner would let them sign in as the co-owner): an owner asks for theirs by e-mail.
+ */
 export async function passwordResetForUser(trx: Db, session: OwnerSession, userId: string, at: Date): Promise<accounts.IssuedLink> {
   const user = isUuid(userId) ? await accounts.findOwner(trx, session.venue.chainId, userId) : undefined;
   if (!user) throw new ApiError('user_not_found');
+  if (user.role === 'owner') throw new ApiError('role_forbidden', { message: 'An owner resets their password with "Forgot your password?" on the sign-in page (sent by e-mail), or with the CLI.' });
   return accounts.passwordResetFor(trx, linkPlaceOf(session, at), user);
 }
 

@@ -8,7 +8,7 @@ import * as service from './service.js';
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#f6f5f2;padding-bottom:6rem}
-header{background:#1f3a34;color:#fff;padding:1.1rem 1rem}h1{margin:0;font-size:1.35rem}header p{margin:.2rem 0 0;opacity:.85}
+header{padding:1.1rem 1rem;display:flex;align-items:center;gap:.9rem}header img{max-height:3rem;max-width:8rem}h1{margin:0;font-size:1.35rem}header p{margin:.2rem 0 0;opacity:.85}
 main{padding:0 .75rem;max-width:40rem;margin:0 auto}h2{font-size:1.05rem;margin:1.2rem .25rem .5rem;color:#1f3a34}
 ul{list-style:none;margin:0;padding:0;background:#fff;border-radius:12px;box-shadow:0 1px 3px #0001}
 li{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;padding:.8rem .9rem;border-bottom:1px solid #eee}li:last-child{border:0}
@@ -35,7 +35,13 @@ function page(title: string, body: string, lang = 'en'): string {
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>${body}</html>`;
 }
 
-export function renderMenu(venue: accounts.Venue, table: { tableCode: string; name: string }, dishes: Dish[]): string {
+/** The header in the chain's brand: its colours (checked #rrggbb when set) and its logo, when it has one. */
+function brandedHeader(venue: accounts.Venue, table: { name: string }, brand: accounts.Brand): string {
+  const logo = brand.hasLogo ? `<img src="/m/${encodeURIComponent(venue.slug)}/logo.png?v=${brand.logoUpdatedAt?.getTime() ?? 0}" alt="">` : '';
+  return `<header style="background:${brand.backgroundColor};color:${brand.foregroundColor}">${logo}<div><h1>${escapeHtml(venue.name)}</h1><p>${escapeHtml(table.name)}</p></div></header>`;
+}
+
+export function renderMenu(venue: accounts.Venue, table: { tableCode: string; name: string }, dishes: Dish[], brand: accounts.Brand): string {
   const where = { currency: venue.currency, locale: venue.locale };
   const byCategory = new Map<string, Dish[]>();
   for (const dish of dishes) byCategory.set(dish.category ?? 'Menu', [...(byCategory.get(dish.category ?? 'Menu') ?? []), dish]);
@@ -46,7 +52,7 @@ export function renderMenu(venue: accounts.Venue, table: { tableCode: string; na
   return page(
     `${venue.name} · ${table.name}`,
     `<body data-slug="${escapeHtml(venue.slug)}" data-table="${escapeHtml(table.tableCode)}" data-currency="${venue.currency}" data-locale="${escapeHtml(venue.locale)}" data-fraction="${fraction}">
-<header><h1>${escapeHtml(venue.name)}</h1><p>${escapeHtml(table.name)}</p></header>
+${brandedHeader(venue, table, brand)}
 <main>${sections || '<p class="empty">Nothing can be ordered right now. Please ask the staff.</p>'}${sections ? '<label class="note">A note for the staff (optional)<textarea id="note" maxlength="500" rows="2" placeholder="No onions, please; we are celebrating…"></textarea></label>' : ''}<div id="message" role="status" hidden></div></main>
 <footer><span id="summary">Your basket is empty</span><button type="button" id="send" disabled>Send order</button></footer>
 <script src="/m/assets/menu.js" defer></script></body>`,
@@ -126,6 +132,14 @@ const SCRIPT = `'use strict';
 `;
 
 export async function guestMenuRoutes(app: App): Promise<void> {
+  // The chain's logo in the menu's header (a table code is never "logo.png": codes are lowercase letters, digits, dashes).
+  app.get<{ Params: { venue_slug: string } }>('/m/:venue_slug/logo.png', { schema: { hide: true } }, async (req, reply) => {
+    const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
+    const logo = venue && (await accounts.brandLogo(app.deps.db, venue.chainId));
+    if (!logo) return reply.code(404).type('text/plain; charset=utf-8').send('No logo.');
+    return reply.type('image/png').header('cache-control', 'public, max-age=300').send(logo.png);
+  });
+
   app.get('/m/assets/menu.js', { schema: { hide: true } }, async (_req, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SCRIPT),
   );
@@ -140,7 +154,7 @@ export async function guestMenuRoutes(app: App): Promise<void> {
       if (venue) {
         const place = accounts.placeOf(venue);
         const table = await service.findTable(app.deps.db, place, req.params.table_code);
-        if (table) return reply.send(renderMenu(venue, table, await service.availableDishes(app.deps.db, place)));
+        if (table) return reply.send(renderMenu(venue, table, await service.availableDishes(app.deps.db, place), await accounts.getBrand(app.deps.db, venue.chainId)));
       }
       return reply.code(404).send(page('Menu not found', '<body><main><p class="empty">This menu was not found. Please ask the staff.</p></main></body>'));
     },

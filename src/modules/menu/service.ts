@@ -73,6 +73,12 @@ export async function findDish(db: Db, caller: PlaceCaller, externalId: string):
   return row && presentDish(row);
 }
 
+/** The dish, locked until the transaction ends: what a change then records as `before` is what it replaced. */
+export async function lockDish(trx: Db, caller: PlaceCaller, externalId: string): Promise<Dish | undefined> {
+  const [row] = await repo.findDishes(trx, caller, [externalId], 'lock');
+  return row && presentDish(row);
+}
+
 export async function deleteDish(trx: Db, caller: PlaceCaller, externalId: string) {
   if (!(await repo.deleteDish(trx, caller, externalId))) throw notFound();
   return { object: 'dish' as const, external_id: externalId, deleted: true as const };

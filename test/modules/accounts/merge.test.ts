@@ -108,7 +108,7 @@ async function busyVenue(shared: { sku: string; category: string }) {
 
   const owner = await accounts.createOwner(t.db, { chainId: venue.chainId, venueId: venue.id, email: `${venue.slug}@example.com`, password: 'correct horse battery' });
   await dashboard.openSession(t.db, owner, { ip: '127.0.0.1', userAgent: 'test' }, t.clock.now());
-  // An invitation waiting to be accepted: after the merge, it lets its user into the target chain.
+  // An invitation waiting to be accepted: it spoke for this chain, so the merge ends it.
   await accounts.inviteUser(t.db, { chainId: venue.chainId, venueId: venue.id, at: t.clock.now(), ...SYSTEM }, { email: `invited-${venue.slug}@example.com`, role: 'staff' });
 
   const endpoint = ok(await api.post('/api/v1/webhook_endpoints', { url: `https://hooks.example.com/${venue.slug}` }), 'endpoint').body;
@@ -379,8 +379,10 @@ describe('chain merge', () => {
   it('knows every table that holds a chain\'s rows', async () => {
     const { rows } = await sql<{ table_name: string }>`
       select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'chain_id' order by 1`.execute(t.db);
-    // The audit log stays under the chain each entry was written in (D24): a merge moves none of it.
-    const unmoved = new Set(['chains', 'venues', 'audit_events']);
+    // The audit log stays under the chain each entry was written in (D24): a merge moves none of it. The source's
+    // brand goes with its chain: the target's brand is what guests see after; so do its invitation and reset links,
+    // which spoke for it.
+    const unmoved = new Set(['chains', 'venues', 'audit_events', 'chain_brands', 'user_links']);
     expect(rows.map((r) => r.table_name).filter((n) => !unmoved.has(n))).toEqual([...MERGED_TABLES].sort());
   });
 });

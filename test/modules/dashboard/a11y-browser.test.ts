@@ -87,6 +87,7 @@ chromiumGate.describe('accessibility of the main pages', () => {
     ['orders', '/orders', 'Orders'],
     ['audit log', '/audit', 'Audit log'],
     ['account', '/account', 'Account'],
+    ['brand', '/brand', 'Brand'],
   ];
   for (const [name, path, heading] of pages) {
     chromiumGate.it(`${name}: no serious axe violation; every field named and reachable`, async () => {

@@ -120,6 +120,26 @@ describe('invitations', () => {
     expect(denied.rows.map((r) => r.target_id)).toEqual(['POST /dashboard/api/invitations']);
   });
 
+  it('an owner removed or made manager: the invitations they made stop working', async () => {
+    const { owner, chainId, venueId } = await chainOf(t, 'Gone Owner Bistro');
+    const email = newEmail();
+    await accounts.createOwner(t.db, { chainId, venueId, email, password: PASSWORD, role: 'owner' });
+    const other = dashboardClient(t);
+    await other.post('/dashboard/api/session', { email, password: PASSWORD });
+    const otherId = (await other.get('/dashboard/api/session')).body.owner.id;
+    const token = tokenOf((await other.post('/dashboard/api/invitations', { email: newEmail(), role: 'owner' })).body.link);
+    expect((await owner.delete(`/dashboard/api/users/${otherId}`)).status).toBe(200);
+    expect((await inspect(t, token)).body.error.code).toBe('link_not_found');
+  });
+
+  postgres.it('the same address invited by two chains, both accepted at once: one joins, the other is told the address is taken', async () => {
+    const email = newEmail();
+    const tokens = [];
+    for (const name of ['Twin A Bistro', 'Twin B Bistro']) tokens.push(tokenOf((await (await chainOf(t, name)).owner.post('/dashboard/api/invitations', { email, role: 'staff' })).body.link));
+    const uses = await Promise.all(tokens.map((token) => dashboardClient(t).post('/dashboard/api/links/accept', { token, password: PASSWORD })));
+    expect(uses.map((u) => [u.status, u.body.error?.code]).sort()).toEqual([[200, undefined], [409, 'email_taken']]);
+  });
+
   postgres.it('one link used twice at the same moment: one user added, the other use refused', async () => {
     const { owner } = await chainOf(t, 'Race Links Bistro');
     const token = tokenOf((await owner.post('/dashboard/api/invitations', { email: newEmail(), role: 'staff' })).body.link);
@@ -154,6 +174,10 @@ describe('password reset links', () => {
       ['user.password_reset', staff.id, `user:${staff.id}`, {}],
     ]);
     expect((await owner.post('/dashboard/api/users/00000000-0000-4000-8000-000000000000/password-reset')).body.error.code).toBe('user_not_found');
+    // Not for an owner: a co-owner's link in another owner's hands would let them sign in as the co-owner.
+    const coOwner = await accounts.createOwner(t.db, { chainId, venueId, email: newEmail(), password: PASSWORD, role: 'owner' });
+    const refused = await owner.post(`/dashboard/api/users/${coOwner.id}/password-reset`);
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'role_forbidden']);
   });
 
   it('expires after 24 hours; a removed user’s link is dead', async () => {
@@ -207,6 +231,8 @@ describe('with SMTP_URL: links are e-mailed over SMTP', () => {
     const unknown = await dashboardClient(mailing).post('/dashboard/api/password-reset', { email: 'nobody-here@example.com' });
     expect([known.status, known.body]).toEqual([202, { emailed: true }]);
     expect([unknown.status, unknown.body]).toEqual([202, { emailed: true }]);
+    // Answered at once; the link is made and sent afterwards.
+    for (let i = 0; i < 100 && mailTo(email).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(mailTo('nobody-here@example.com')).toEqual([]);
     const [mail] = mailTo(email);
     expect(mail!.subject).toBe('Reset your Venue Loyalty password');

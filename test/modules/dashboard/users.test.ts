@@ -107,6 +107,30 @@ describe('the chain’s users', () => {
     ]);
   });
 
+  it("a manager limited to one venue sees only its figures on the overview, and runs only that venue's campaigns", async () => {
+    const { owner, add } = await chainOf('Limited Overview Bistro');
+    const first = (await owner.get('/dashboard/api/session')).body.venue.id as string;
+    const second = (await owner.post('/dashboard/api/venues', { name: 'Limited Quay', slug: `limited-quay-${Date.now()}` })).body.venue.id as string;
+    const manager = await add('manager');
+    const email = (await owner.patch(`/dashboard/api/users/${manager.id}`, { venue_ids: [first] })).body.email;
+    await manager.c.post('/dashboard/api/session', { email, password: PASSWORD });
+
+    const overview = (await manager.c.get('/dashboard/api/overview')).body;
+    expect(overview.venues.map((v: { venue_id: string }) => v.venue_id)).toEqual([first]);
+    expect((await owner.get('/dashboard/api/overview')).body.venues).toHaveLength(2);
+
+    const bonus = { type: 'bonus', percent: 5, livemode: false };
+    const elsewhere = await manager.c.post('/dashboard/api/campaigns', { ...bonus, name: 'There', venue_ids: [second] });
+    expect([elsewhere.status, elsewhere.body.error.code]).toEqual([404, 'venue_not_found']);
+    const chainWide = await manager.c.post('/dashboard/api/campaigns', { ...bonus, name: 'Everywhere' });
+    expect(chainWide.status).toBe(404);
+    expect((await manager.c.post('/dashboard/api/campaigns', { ...bonus, name: 'Here', venue_ids: [first] })).status).toBe(201);
+    const theirs = (await owner.post('/dashboard/api/campaigns', { ...bonus, name: 'Owner quay', venue_ids: [second] })).body;
+    expect((await manager.c.get('/dashboard/api/campaigns')).body.data.map((c: { name: string }) => c.name)).toEqual(['Here']);
+    const paused = await manager.c.patch(`/dashboard/api/campaigns/${theirs.id}`, { status: 'paused' });
+    expect([paused.status, paused.body.error.code]).toEqual([404, 'campaign_not_found']);
+  });
+
   postgres.it('two owners demoting each other at the same moment: one demotion goes through, the chain keeps one owner', async () => {
     const { owner, chainId, add } = await chainOf('Race Bistro');
     const me = (await owner.get('/dashboard/api/session')).body.owner.id;

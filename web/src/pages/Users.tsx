@@ -86,9 +86,11 @@ export function UsersPage() {
             label: '',
             render: (u) => (
               <Group gap="xs" wrap="nowrap">
-                <Button variant="light" size="xs" onClick={() => void resetLink(u.email, u.id)} aria-label={`Reset password of ${u.email}`}>
-                  Reset password
-                </Button>
+                {u.role !== 'owner' && (
+                  <Button variant="light" size="xs" onClick={() => void resetLink(u.email, u.id)} aria-label={`Reset password of ${u.email}`}>
+                    Reset password
+                  </Button>
+                )}
                 <Button variant="light" color="red" size="xs" onClick={() => void remove(u.id)} aria-label={`Remove ${u.email}`}>
                   Remove
                 </Button>
