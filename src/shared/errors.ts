@@ -92,6 +92,7 @@ export const ERROR_CODES = {
   user_not_found: spec(404, INVALID, 'No dashboard user with this id in this chain.'),
   member_import_not_found: spec(404, INVALID, 'No member import with this id in this chain.'),
   session_not_found: spec(404, INVALID, 'No dashboard session with this id for this owner.'),
+  logo_not_found: spec(404, INVALID, 'This chain has no logo; the owner sets one on the Brand page.'),
   link_not_found: spec(404, INVALID, 'This link is not valid: it was mistyped, withdrawn or replaced by a newer one; ask for a new one.'),
   method_not_allowed: spec(405, INVALID, 'This route does not accept this HTTP method.'),
   email_taken: spec(409, INVALID, 'An owner with this e-mail address already exists; sign in instead.'),

@@ -14,6 +14,7 @@ export const AUDIT_ACTION_LABELS = {
   'campaign.created': 'Campaign created',
   'campaign.updated': 'Campaign changed',
   'category_rule.updated': 'Category rule changed',
+  'table.created': 'Table added',
   'dish.created': 'Dish added',
   'dish.updated': 'Dish changed',
   'dish.deleted': 'Dish removed',

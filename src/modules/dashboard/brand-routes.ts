@@ -74,7 +74,7 @@ export async function dashboardBrandRoutes(app: App, tags: string[]): Promise<vo
 
   app.get('/brand/logo.png', { schema: { tags, summary: 'The logo', response: withErrors({ 200: nonJson('image/png', 'PNG image', 'binary') }) } }, async (req, reply) => {
     const logo = await accounts.brandLogo(db, sessionOf(req).venue.chainId);
-    if (!logo) throw new ApiError('route_not_found', { message: 'This chain has no logo.' });
+    if (!logo) throw new ApiError('logo_not_found');
     return reply.header('content-type', 'image/png').send(logo.png);
   });
 }

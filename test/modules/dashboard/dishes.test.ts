@@ -93,5 +93,9 @@ describe('dishes in the dashboard', () => {
       ['product.updated', 'SCONE', { name: ['Scone', 'Fruit scone'], price: [350, 375] }],
       ['product.deleted', 'SCONE', { name: ['Fruit scone', null], category: ['bakery', null], price: [375, null] }],
     ]);
+    // A table for QR orders, too.
+    expect((await manager.post('/dashboard/api/tables', { name: 'Window 1', table_code: 'w1' })).status).toBe(201);
+    const { rows } = await sql<{ target_id: string; changes: unknown }>`select target_id, changes from audit_events where chain_id = ${venue.chainId} and action = 'table.created'`.execute(t.db);
+    expect(rows.map((r) => [r.target_id, typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes])).toEqual([['w1', { name: [null, 'Window 1'] }]]);
   });
 });
