@@ -309,7 +309,7 @@ const COMMANDS: Record<string, Command> = {
     options: { venue: { type: 'string' }, name: { type: 'string' }, code: { type: 'string' } },
     async run(storage, v) {
       const venue = await venueOf(storage.database.db, v.venue);
-      const table = await menu.createTable(storage.database.db, accounts.placeOf(venue), { name: required(v, 'name'), tableCode: v.code });
+      const table = await menu.createTable(storage.database.db, accounts.placeOf(venue), { name: required(v, 'name'), tableCode: v.code }, CLI);
       say(`Created ${table.name} (code ${table.tableCode}); its QR code points to ${loadConfig().publicBaseUrl}/m/${venue.slug}/${table.tableCode}`);
     },
   },

@@ -183,7 +183,7 @@ async function seedDemoVenue(trx: Db, venue: accounts.Venue): Promise<Map<string
     items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: categoryName(category), ...dish })),
   });
   await catalogue.syncProducts(trx, caller, { items: DEMO_MENU.map(({ sku, name, category, price }) => ({ sku, name, category, price })) });
-  for (const table of DEMO_TABLES) await menu.createTable(trx, accounts.placeOf(venue), table);
+  for (const table of DEMO_TABLES) await menu.createTable(trx, accounts.placeOf(venue), table, SYSTEM);
 
   const enrolled = new Map<string, string>();
   for (const m of DEMO_MEMBERS) {
@@ -218,7 +218,7 @@ async function seedQuay(trx: Db, quay: accounts.Venue, enrolled: Map<string, str
   await menu.syncDishes(trx, caller, {
     items: DEMO_MENU.map(({ sku, category, ...dish }) => ({ external_id: sku, category: DEMO_CATEGORIES.find((c) => c.external_id === category)!.name, ...dish })),
   });
-  for (const table of QUAY_TABLES) await menu.createTable(trx, accounts.placeOf(quay), table);
+  for (const table of QUAY_TABLES) await menu.createTable(trx, accounts.placeOf(quay), table, SYSTEM);
   const visits: DemoVisit[] = [
     { card: 'DEMO-0002', daysAgo: 6, lines: [line('FLAT-WHITE'), line('SCONE')] },
     { card: 'DEMO-0003', daysAgo: 5, lines: [line('TOASTIE'), line('CAPPUCCINO')] },

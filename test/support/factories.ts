@@ -85,7 +85,7 @@ export async function seedLedger(t: TestApp, venue: accounts.Venue, entry: membe
 }
 
 export async function createTable(t: TestApp, venue: accounts.Venue, name = `Table ${randomBytes(2).toString('hex')}`) {
-  return menu.createTable(t.db, accounts.placeOf(venue), { name });
+  return menu.createTable(t.db, accounts.placeOf(venue), { name }, SYSTEM);
 }
 
 /** Σ of one ledger column for a member, read straight from the table: what balances must equal. */

@@ -69,10 +69,3 @@ export async function removeProduct(trx: Db, caller: PlaceCaller, sku: string) {
   await recordChange(trx, caller, 'product', sku, before, null);
   return removed;
 }
-
-/** Adds a table for QR orders, recorded in the audit log. */
-export async function addTable(trx: Db, caller: PlaceCaller, input: { name: string; tableCode?: string }) {
-  const table = await menu.createTable(trx, caller, input);
-  await audit.recordAudit(trx, audit.placeOf(caller), { action: 'table.created', target: { type: 'table', id: table.tableCode }, changes: { name: [null, table.name] } });
-  return table;
-}

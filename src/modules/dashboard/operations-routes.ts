@@ -11,7 +11,6 @@ import * as menu from '../menu/service.js';
 import { tableMenuUrl, tableQrPng, tableQrSvg } from '../menu/table-qr.js';
 import { MoveOrder, NEXT_STATUSES, OrderParams, type OrderStatus } from '../orders/schemas.js';
 import * as orders from '../orders/service.js';
-import * as changes from './menu-changes.js';
 import * as report from './report.js';
 import { sessionOf } from './request.js';
 import {
@@ -104,7 +103,7 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
 
   app.post('/tables', { schema: { tags, summary: 'Add a table', body: NewTable, response: withErrors({ 201: VenueTable }) } }, async (req, reply) => {
     const { venue } = sessionOf(req);
-    const table = await inTransaction(db, (trx) => changes.addTable(trx, owner(req), { name: req.body.name, tableCode: req.body.table_code }));
+    const table = await inTransaction(db, (trx) => menu.createTable(trx, accounts.placeOf(venue), { name: req.body.name, tableCode: req.body.table_code }, service.sessionWho(sessionOf(req))));
     return reply.code(201).send(presentTable(venue.slug, table));
   });
 

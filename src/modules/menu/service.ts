@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
 import type { Place, PlaceCaller } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import * as repo from './repo.js';
 import { BulkDish, DishPrice, ExternalId, type BulkResult, type Dish, type DishBody, type DishPatch, type VenueTable } from './schemas.js';
 
@@ -120,8 +121,11 @@ export async function setDishPrices(trx: Db, caller: PlaceCaller, items: unknown
 
 const TABLE_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
-/** A table with a stable code for its QR code (/m/{venue_slug}/{table_code}); created by the owner's tools. */
-export async function createTable(db: Db, place: Place, input: { name: string; tableCode?: string }): Promise<VenueTable> {
+/**
+ * A table with a stable code for its QR code (/m/{venue_slug}/{table_code}); created by the owner's tools (the
+ * dashboard, the CLI), recorded in the audit log.
+ */
+export async function createTable(db: Db, place: Place, input: { name: string; tableCode?: string }, by: audit.Who): Promise<VenueTable> {
   if (!input.name.trim()) throw new ApiError('parameter_invalid', { param: 'name', message: 'name must not be empty.' });
   if (input.tableCode !== undefined && !/^[a-z0-9-]{1,32}$/.test(input.tableCode)) {
     throw new ApiError('parameter_invalid', { param: 'table_code', message: 'table_code must be 1-32 lowercase letters, digits or dashes.' });
@@ -129,7 +133,11 @@ export async function createTable(db: Db, place: Place, input: { name: string; t
   for (let tries = 0; tries < 5; tries++) {
     const code = input.tableCode ?? Array.from({ length: 6 }, () => TABLE_CODE_ALPHABET[randomInt(TABLE_CODE_ALPHABET.length)]).join('');
     const row = await repo.insertTable(db, { chain_id: place.chainId, venue_id: place.venueId, id: newId(), table_code: code, name: input.name.trim() });
-    if (row) return { id: row.id, tableCode: row.table_code, name: row.name };
+    if (row) {
+      const entry = { action: 'table.created' as const, target: { type: 'table', id: row.table_code }, changes: { name: [null, row.name] as [unknown, unknown] } };
+      await audit.recordAudit(db, { ...place, ...by }, entry);
+      return { id: row.id, tableCode: row.table_code, name: row.name };
+    }
     if (input.tableCode !== undefined) throw new ApiError('parameter_invalid', { param: 'table_code', message: `Table code ${code} is taken.` });
   }
   throw new Error('could not draw a free table code');

@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
+import { SYSTEM } from '../../../src/modules/audit/service.js';
 import * as menu from '../../../src/modules/menu/service.js';
 import { useTestApp } from '../../support/app.js';
 import { PASSWORD, dashboardClient, newEmail, signedUpOwner } from './support.js';
@@ -14,7 +15,7 @@ describe('the brand', () => {
   it('the owner sets name, colours and a logo; the guests’ menu shows them; bad values are refused with their reason', async () => {
     const { c, venue: v } = await signedUpOwner(t, 'Brand Bistro');
     const venue = (await accounts.findVenue(t.db, v.id))!;
-    const table = await menu.createTable(t.db, accounts.placeOf(venue), { name: 'Table 1', tableCode: 'b1' });
+    const table = await menu.createTable(t.db, accounts.placeOf(venue), { name: 'Table 1', tableCode: 'b1' }, SYSTEM);
     expect((await c.get('/dashboard/api/brand')).body).toEqual({
       display_name: null,
       background_color: '#1f3a34',
