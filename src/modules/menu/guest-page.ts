@@ -1,6 +1,7 @@
 // The public QR menu at /m/{venue_slug}/{table_code}: a phone-sized page of available dishes with a basket.
 import type { App } from '../../http/context.js';
 import { formatMoney } from '../../shared/display.js';
+import { ApiError } from '../../shared/errors.js';
 import { escapeHtml } from '../../shared/html.js';
 import * as accounts from '../accounts/service.js';
 import type { Dish } from './schemas.js';
@@ -136,7 +137,7 @@ export async function guestMenuRoutes(app: App): Promise<void> {
   app.get<{ Params: { venue_slug: string } }>('/m/:venue_slug/logo.png', { schema: { hide: true } }, async (req, reply) => {
     const venue = await accounts.findVenueBySlug(app.deps.db, req.params.venue_slug);
     const logo = venue && (await accounts.brandLogo(app.deps.db, venue.chainId));
-    if (!logo) return reply.code(404).type('text/plain; charset=utf-8').send('No logo.');
+    if (!logo) throw new ApiError('logo_not_found');
     return reply.type('image/png').header('cache-control', 'public, max-age=300').send(logo.png);
   });
 

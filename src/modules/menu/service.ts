@@ -58,7 +58,10 @@ export async function putDish(trx: Db, caller: PlaceCaller, externalId: string, 
 }
 
 export async function patchDish(trx: Db, caller: PlaceCaller, externalId: string, patch: DishPatch): Promise<Dish> {
-  const row = await repo.updateDish(trx, caller, externalId, patch);
+  // The dish's own fields only: a body may carry others the route allows (a chain key's venue_id).
+  const { name, description, category, price, available } = patch;
+  const changes = Object.fromEntries(Object.entries({ name, description, category, price, available }).filter(([, v]) => v !== undefined));
+  const row = await repo.updateDish(trx, caller, externalId, changes);
   if (!row) throw notFound();
   return presentDish(row);
 }
