@@ -82,3 +82,7 @@ export const ErrorEnvelope = shownAs(
 export function withErrors<T extends Record<number, TSchema>>(success: T) {
   return { ...success, '4xx': ErrorEnvelope, '5xx': ErrorEnvelope };
 }
+
+/** A response that is not JSON, described for the OpenAPI document (the handler sends it as it is: text or bytes). */
+export const nonJson = (mediaType: string, description: string, format?: 'binary') =>
+  ({ description, content: { [mediaType]: { schema: Type.String(format ? { format } : {}) } } }) as unknown as ReturnType<typeof Type.Unknown>;

@@ -2,12 +2,11 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../../http/context.js';
-import { withErrors } from '../../http/responses.js';
+import { nonJson, withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
 import { AuditEvent, AuditListQuery } from '../audit/schemas.js';
 import * as audit from '../audit/service.js';
 import { csvLines } from './csv.js';
-import { nonJson } from './operations-routes.js';
 import { sessionOf } from './request.js';
 
 const Query = Type.Object({ ...PageQuery, ...AuditListQuery }, { additionalProperties: false });

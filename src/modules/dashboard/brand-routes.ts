@@ -2,11 +2,10 @@
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import type { App } from '../../http/context.js';
-import { withErrors } from '../../http/responses.js';
+import { nonJson, withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
 import { formatNullableTimestamp } from '../../shared/time.js';
 import * as accounts from '../accounts/service.js';
-import { nonJson } from './operations-routes.js';
 import { sessionOf } from './request.js';
 import * as service from './service.js';
 

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import type { App } from '../../http/context.js';
-import { withErrors } from '../../http/responses.js';
+import { nonJson, withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
 import { ListOf } from '../../shared/pagination.js';
 import * as accounts from '../accounts/service.js';
@@ -27,9 +27,6 @@ import {
 } from './schemas.js';
 import * as service from './service.js';
 
-/** A response that is not JSON, described for the OpenAPI document (the handler sends it as it is). */
-export const nonJson = (mediaType: string, description: string, format?: 'binary') =>
-  ({ description, content: { [mediaType]: { schema: Type.String(format ? { format } : {}) } } }) as unknown as ReturnType<typeof Type.Unknown>;
 const image = (mediaType: 'image/svg+xml' | 'image/png', description: string) => nonJson(mediaType, description, mediaType === 'image/png' ? 'binary' : undefined);
 
 type Filter = { from?: string; to?: string; register_id?: string; livemode?: boolean; status?: 'completed' | 'voided' };
