@@ -21,6 +21,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
+# The wallet card's default icon (a pass needs one).
+COPY assets ./assets
 # The sources too, so that `npm run cli -- …` (node --import tsx src/cli.ts) works inside the container.
 COPY tsconfig.json ./
 COPY src ./src

@@ -20,6 +20,7 @@ import { checkRoutes } from './modules/checks/routes.js';
 import { holdRoutes } from './modules/holds/routes.js';
 import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
+import { walletRoutes } from './modules/wallet/routes.js';
 import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(webhookRoutes);
       await api.register(webhookDeliveryRoutes);
       await api.register(memberRoutes);
+      await api.register(walletRoutes);
       await api.register(privacyRoutes);
       await api.register(importRoutes);
       await api.register(menuRoutes);

@@ -41,6 +41,12 @@ const EnvSchema = Type.Object({
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  APPLE_PASS_TYPE_ID: Type.Optional(Type.String({ minLength: 1 })),
+  APPLE_TEAM_ID: Type.Optional(Type.String({ minLength: 1 })),
+  APPLE_PASS_CERT: Type.Optional(Type.String({ minLength: 1 })),
+  APPLE_PASS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  APPLE_PASS_KEY_PASSPHRASE: Type.Optional(Type.String({ minLength: 1 })),
+  APPLE_WWDR_CERT: Type.Optional(Type.String({ minLength: 1 })),
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
   // uniquelocal), comma-separated.
@@ -82,8 +88,19 @@ export interface Config {
   /** Where invitations and password resets are sent from (SMTP_URL); unset: the dashboard shows the links instead. */
   smtpUrl?: string;
   mailFrom: string;
+  /** Apple Wallet passes (D23): each setting as given (the PEM files' paths); which are missing is said when a pass is asked for. */
+  appleWallet: AppleWalletSettings;
   /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
   secretEncryptionKeys: Buffer[];
+}
+
+export interface AppleWalletSettings {
+  passTypeId?: string;
+  teamId?: string;
+  certFile?: string;
+  keyFile?: string;
+  keyPassphrase?: string;
+  wwdrFile?: string;
 }
 
 export interface WebhookDeliveryConfig {
@@ -153,6 +170,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     smtpUrl: parsed.SMTP_URL,
+    appleWallet: {
+      passTypeId: parsed.APPLE_PASS_TYPE_ID,
+      teamId: parsed.APPLE_TEAM_ID,
+      certFile: parsed.APPLE_PASS_CERT,
+      keyFile: parsed.APPLE_PASS_KEY,
+      keyPassphrase: parsed.APPLE_PASS_KEY_PASSPHRASE,
+      wwdrFile: parsed.APPLE_WWDR_CERT,
+    },
     mailFrom: parsed.MAIL_FROM ?? `Venue Loyalty <no-reply@${new URL(publicBaseUrl).hostname}>`,
     secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],
     webhooks: {

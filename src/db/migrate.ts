@@ -31,6 +31,7 @@ import * as userRoles from './migrations/0028_user_roles.js';
 import * as userLinks from './migrations/0029_user_links.js';
 import * as userVenues from './migrations/0030_user_venues.js';
 import * as chainBrands from './migrations/0031_chain_brands.js';
+import * as passGeneration from './migrations/0032_pass_generation.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0029_user_links': userLinks,
   '0030_user_venues': userVenues,
   '0031_chain_brands': chainBrands,
+  '0032_pass_generation': passGeneration,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -253,6 +253,8 @@ export interface MembersTable {
   level_leaves_at: NullableTimestamp;
   /** Set when the member's personal data was erased (migration 0015); such a member is found by no look-up. */
   erased_at: NullableTimestamp;
+  /** The wallet pass's generation (D23): its authentication token is derived from it. */
+  pass_generation: Generated<number>;
 }
 
 export interface MemberCardsTable {

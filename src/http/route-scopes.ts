@@ -24,6 +24,7 @@ const CURRENT_ROUTE_SCOPES = {
   'POST /v1/members/:id/cards': ['members:write'],
   'GET /v1/members/:id/history': ['members:read'],
   'GET /v1/members/:id/barcode.svg': ['members:read'],
+  'GET /v1/members/:id/pass.pkpass': ['members:read'],
   'GET /v1/members/:id/export': ['members:read'],
   'POST /v1/members/:id/erase': ['members:write'],
   'POST /v1/members/:id/adjustments': ['members:adjust'],

@@ -103,6 +103,7 @@ export const ERROR_CODES = {
   hold_captured: spec(409, INVALID, 'The hold was already captured; create a new one.'),
   hold_released: spec(409, INVALID, 'The hold was released; create a new one.'),
   external_id_reused: spec(409, INVALID, 'This external_id was already used with a different body.'),
+  wallet_not_configured: spec(409, INVALID, 'Wallet passes are not set up on this server; the message names the settings missing (see docs/wallet.md).'),
   last_owner: spec(409, INVALID, 'A chain keeps at least one owner: make another user owner first.'),
   balance_conflict: spec(409, INVALID, 'The balance changed during the call; retry with the same external_id.'),
   idempotency_key_in_use: spec(409, 'idempotency_error', 'A request with this Idempotency-Key is still being processed; retry shortly.'),

@@ -1,6 +1,6 @@
 // Secrets at rest (webhook signing secrets): sealed with AES-256-GCM under the server's key, opened only to use.
 // Rotation: a list of keys, the first seals, any opens; each sealed value records which key sealed it.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
@@ -52,6 +52,14 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyId)!, iv).setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return { text: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64'), keyId: this.keyId, context };
+  }
+
+  /**
+   * A MAC of `message` for `purpose` under each key, the sealing key's first: what is handed out is the first; what is
+   * presented is good if it is any (so rotating keys does not break what was handed out under an older one).
+   */
+  macs(purpose: string, message: string): string[] {
+    return [...this.keys.values()].map((k) => createHmac('sha256', k).update(`venue-loyalty ${purpose}\0`).update(message).digest('base64url'));
   }
 
   /** The plaintext; throws if the key is not held or the value was altered or belongs elsewhere. */

@@ -228,6 +228,10 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'POST /v1/members/:id/cards': async (ctx) => ({ url: `${(await member(ctx)).url}/cards`, body: { card_number: newCardNumber() } }),
   'GET /v1/members/:id/history': async (ctx) => ({ url: `${(await member(ctx)).url}/history` }),
   'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${(await member(ctx)).url}/barcode.svg` }),
+  'GET /v1/members/:id/pass.pkpass': async (ctx) => ({
+    url: `${(await member(ctx)).url}/pass.pkpass`,
+    refusal: { status: 409, code: 'wallet_not_configured', because: 'this test app has no wallet settings; the key and the member passed first' },
+  }),
   'POST /v1/members/imports': async (ctx) => {
     await withProgram(ctx);
     return { url: '/api/v1/members/imports', body: membersFile() };
