@@ -21,6 +21,7 @@ import { holdRoutes } from './modules/holds/routes.js';
 import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
+import { appleWalletRoutes } from './modules/wallet/apple-routes.js';
 import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
@@ -128,6 +129,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     },
     { prefix: '/api' },
   );
+  // The Apple pass web service (D23), where passes' webServiceURL points: called by devices, not by keys.
+  await app.register(appleWalletRoutes, { prefix: '/wallet/apple/v1' });
   // The earlier POS API (D17): the till routes of these modules once more, under /api/pos.
   await registerLegacyPos(app, [accountRoutes, memberRoutes, checkRoutes, holdRoutes, visitRoutes]);
   await app.register(guestMenuRoutes);

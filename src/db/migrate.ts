@@ -32,6 +32,7 @@ import * as userLinks from './migrations/0029_user_links.js';
 import * as userVenues from './migrations/0030_user_venues.js';
 import * as chainBrands from './migrations/0031_chain_brands.js';
 import * as passGeneration from './migrations/0032_pass_generation.js';
+import * as applePassRegistrations from './migrations/0033_apple_pass_registrations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0030_user_venues': userVenues,
   '0031_chain_brands': chainBrands,
   '0032_pass_generation': passGeneration,
+  '0033_apple_pass_registrations': applePassRegistrations,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -15,6 +15,16 @@ export interface ChainsTable {
   catalogue_version: Generated<string>;
 }
 
+/** A device that installed a member's Apple Wallet pass (D23), with the token a change is pushed to. */
+export interface ApplePassRegistrationsTable {
+  chain_id: string;
+  member_id: string;
+  device_library_id: string;
+  push_token: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** A chain's brand (D25): the name guests see, colours and logo; no row: the defaults. */
 export interface ChainBrandsTable {
   chain_id: string;
@@ -559,6 +569,7 @@ export interface DB {
   venues: VenuesTable;
   owners: OwnersTable;
   chain_brands: ChainBrandsTable;
+  apple_pass_registrations: ApplePassRegistrationsTable;
   dashboard_sessions: DashboardSessionsTable;
   user_links: UserLinksTable;
   api_keys: ApiKeysTable;

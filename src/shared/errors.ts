@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   api_key_invalid: spec(401, 'authentication_error', 'The API key is malformed or unknown.'),
   api_key_revoked: spec(401, 'authentication_error', `The API key was revoked. The venue's owner creates a new one in the dashboard: ${placeText('newKey')}.`),
   session_required: spec(401, 'authentication_error', 'Sign in to the dashboard: this call needs a dashboard session.'),
+  pass_unauthorized: spec(401, 'authentication_error', "The Authorization header is not this pass's: ApplePass and the pass's authentication token."),
   sign_in_failed: spec(401, 'authentication_error', 'The e-mail address or the password is wrong.'),
   no_reward_available: spec(402, INVALID, 'The member has no earned reward to redeem.'),
   insufficient_balance: spec(402, INVALID, 'The amount exceeds the available cashback; see `available`.'),

@@ -179,6 +179,7 @@ export const MERGED_TABLES = [
   'programs',
   'members',
   'member_cards',
+  'apple_pass_registrations',
   'ledger_entries',
   'cashback_lots',
   'member_imports',

@@ -16,6 +16,7 @@ import * as audit from '../audit/service.js';
 import * as checks from '../checks/reads.js';
 import * as holds from '../holds/service.js';
 import { recordErasedCards } from '../members/erased-cards.js';
+import * as wallet from '../wallet/pass-service.js';
 import { presentHistoryEntry } from '../members/service.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, listEventsNaming, replaceEventData, type EventRequest } from '../webhooks/events.js';
@@ -314,6 +315,8 @@ export async function eraseMember(trx: Db, caller: Caller, id: string, clock: Cl
   await recordErasedCards(trx, caller.chainId, [...values.cards]);
 
   const at = caller.now;
+  // Their phones stop hearing of the pass: its registrations go (and the web service answers 401 for an erased member).
+  await wallet.forgetDevices(trx, caller.chainId, id);
   await repo.eraseMember(trx, caller.chainId, id, at);
   const erasure = answer(at, released.map((h) => h.id));
   await writeTogether(trx, [

@@ -75,6 +75,9 @@ async function busyVenue(shared: { sku: string; category: string }) {
 
   const card = newCardNumber();
   const anna = ok(await api.post('/api/v1/members', { card_number: card, consent: true, phone: '087 765 4321', name: 'Anna' }), 'enrol').body;
+  // Her phone holds her wallet pass (as the pass web service registers it): it goes with her.
+  await sql`insert into apple_pass_registrations (chain_id, member_id, device_library_id, push_token, created_at, updated_at)
+    values (${venue.chainId}, ${anna.id}, ${`device-${venue.slug}`}, 'push-token', now(), now())`.execute(t.db);
   ok(await api.post('/api/v1/checks', { external_id: 'B-1', member_id: anna.id, line_items: dinner(20_000) }), 'earn');
   await seedLedger(t, venue, { memberId: anna.id, kind: 'import', cashback: 5_000 });
   ok(await api.post('/api/v1/checks', { external_id: 'B-2', member_id: anna.id, redeem_amount: 700, line_items: dinner(3_000) }), 'redeem');

@@ -3,48 +3,20 @@
 // openssl against that CA, pass.json checked field by field against the member; unconfigured, 409 naming the settings.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client } from '../../support/http.js';
-
-const PASS_TYPE = 'pass.com.example.venue-loyalty-test';
-const TEAM = 'ABCDE12345';
-
-/** A root CA, an intermediate standing in for Apple's WWDR, and a pass certificate and key it signed. */
-function throwAwayCertificates(): { dir: string; cert: string; key: string; wwdr: string; ca: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vl-pass-certs-'));
-  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  writeFileSync(
-    path.join(dir, 'ext.cnf'),
-    '[v3_wwdr]\nbasicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid:always\n' +
-      '[v3_signer]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid:always\n',
-  );
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Test Root CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'wwdr.key', '-out', 'wwdr.csr', '-subj', '/CN=Test WWDR/OU=G4/O=Test');
-  ssl('x509', '-req', '-in', 'wwdr.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'wwdr.pem', '-days', '2', '-sha256', '-extfile', 'ext.cnf', '-extensions', 'v3_wwdr');
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'signer.key', '-out', 'signer.csr', '-subj', `/UID=${PASS_TYPE}/CN=Pass Type ID: ${PASS_TYPE}/OU=${TEAM}/O=Test/C=IE`);
-  ssl('x509', '-req', '-in', 'signer.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-CAcreateserial', '-out', 'signer.pem', '-days', '2', '-sha256', '-extfile', 'ext.cnf', '-extensions', 'v3_signer');
-  return { dir, cert: path.join(dir, 'signer.pem'), key: path.join(dir, 'signer.key'), wwdr: path.join(dir, 'wwdr.pem'), ca: path.join(dir, 'ca.pem') };
-}
+import { PASS_TYPE, TEAM, throwAwayCertificates, unzip } from '../../support/wallet.js';
 
 const certs = throwAwayCertificates();
 const t = useTestApp({
   config: { appleWallet: { passTypeId: PASS_TYPE, teamId: TEAM, certFile: certs.cert, keyFile: certs.key, wwdrFile: certs.wwdr }, publicBaseUrl: 'https://loyalty.example.com' },
 });
 const unconfigured = useTestApp();
-
-/** The pass unzipped into a directory of its own: its files by name. */
-function unzip(pkpass: Buffer): { dir: string; files: string[] } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'vl-pass-'));
-  writeFileSync(path.join(dir, 'card.pkpass'), pkpass);
-  execFileSync('unzip', ['-q', 'card.pkpass', '-d', 'x'], { cwd: dir });
-  return { dir: path.join(dir, 'x'), files: readdirSync(path.join(dir, 'x')).sort() };
-}
 
 async function memberWithBalance(app: typeof t, cashback: number) {
   const venue = await createVenue(app);
