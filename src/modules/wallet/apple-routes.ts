@@ -22,7 +22,7 @@ export async function appleWalletRoutes(app: App): Promise<void> {
   const registration = '/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber';
   app.post<{ Params: RegistrationParams; Body: { pushToken?: unknown } | undefined }>(registration, { schema: { hide: true } }, async (req, reply) => {
     const pass = await held(req);
-    const created = await passes.registerDevice(db, pass, req.params.deviceLibraryIdentifier, req.body?.pushToken, clock.now());
+    const created = await passes.registerDevice(db, pass, req.params.deviceLibraryIdentifier, req.body?.pushToken);
     return reply.code(created ? 201 : 200).send();
   });
 
@@ -43,15 +43,15 @@ export async function appleWalletRoutes(app: App): Promise<void> {
   app.get<{ Params: { passTypeIdentifier: string; serialNumber: string } }>('/passes/:passTypeIdentifier/:serialNumber', { schema: { hide: true } }, async (req, reply) => {
     const pass = await held(req);
     const since = req.headers['if-modified-since'] ? new Date(req.headers['if-modified-since']) : undefined;
-    const current = await passes.currentPass(db, deps(), pass, since && !Number.isNaN(since.getTime()) ? since : undefined);
+    const current = await passes.currentPass(db, deps(), pass, since && !Number.isNaN(since.getTime()) ? since : undefined, clock.now());
     if (current.unchanged) return reply.code(304).send();
     return reply.type('application/vnd.apple.pkpass').header('last-modified', current.lastModified.toUTCString()).send(current.pass);
   });
 
   // What a device reports when something went wrong on its side: into our log, at most a few lines, as they came.
   app.post<{ Body: { logs?: unknown } | undefined }>('/log', { schema: { hide: true } }, async (req, reply) => {
-    const logs = Array.isArray(req.body?.logs) ? req.body.logs.filter((l): l is string => typeof l === 'string').slice(0, 20) : [];
-    for (const line of logs) req.log.warn({ wallet_log: line.slice(0, 500) }, 'Apple Wallet device log');
+    const logs = Array.isArray(req.body?.logs) ? req.body.logs.filter((l): l is string => typeof l === 'string').slice(0, 5) : [];
+    for (const line of logs) req.log.warn({ wallet_log: line.slice(0, 300) }, 'Apple Wallet device log');
     return reply.code(200).send();
   });
 }

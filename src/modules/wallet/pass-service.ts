@@ -17,8 +17,15 @@ export interface HeldPass {
 }
 
 const unauthorized = () => new ApiError('pass_unauthorized');
+const TAG_LAG_MS = 5_000;
+/** Devices one pass may be registered on: a pass copied around cannot make a change push to any number of them. */
+export const MAX_DEVICES_PER_PASS = 10;
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Compared as bytes: a header's text may hold characters of more than one byte.
+const sameText = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
 
 /** The pass `serial` of `passTypeId`, if `authorization` is `ApplePass <its token>`; 401 otherwise, whatever was wrong. */
 export async function heldPass(db: Db, deps: PassDeps, passTypeId: string, serial: string, authorization: string | undefined): Promise<HeldPass> {
@@ -41,10 +48,13 @@ export function checkDevice(deviceId: string, pushToken?: unknown): void {
 }
 
 /** Registers the device for the pass (or renews its push token): true when it is new. */
-export async function registerDevice(db: Db, held: HeldPass, deviceId: string, pushToken: unknown, at: Date): Promise<boolean> {
+export async function registerDevice(db: Db, held: HeldPass, deviceId: string, pushToken: unknown): Promise<boolean> {
   checkDevice(deviceId, pushToken);
   if (typeof pushToken !== 'string') throw parameterInvalid('pushToken', 'pushToken is required.');
-  return repo.register(db, { chain_id: held.chainId, member_id: held.memberId, device_library_id: deviceId, push_token: pushToken, at });
+  const written = await repo.register(db, { chain_id: held.chainId, member_id: held.memberId, device_library_id: deviceId, push_token: pushToken });
+  // The oldest registrations past the limit go (a guest's old phones), so the newest device always registers.
+  await repo.keepNewestDevices(db, held.chainId, held.memberId, MAX_DEVICES_PER_PASS);
+  return written;
 }
 
 export async function unregisterDevice(db: Db, held: HeldPass, deviceId: string): Promise<void> {
@@ -60,26 +70,31 @@ export async function updatedSerials(db: Db, deps: PassDeps, deviceId: string, p
   checkDevice(deviceId);
   if (passTypeId !== deps.settings.passTypeId) return null;
   const after = since !== undefined && /^\d{1,15}$/.test(since) ? Number(since) : -1;
-  const passes = (await repo.devicePasses(db, deviceId)).filter((p) => p.changed_at.getTime() > after);
+  const held = await repo.devicePasses(db, deviceId);
+  const passes = held.passes.filter((p) => p.changed_at.getTime() > after);
   if (!passes.length) return null;
-  const latest = Math.max(...passes.map((p) => p.changed_at.getTime()));
+  // A change stamped just before another but committed after it could fall behind the tag: the tag stays a few
+  // seconds back, so such a pass is listed again (a fetch answered 304 at worst), never missed.
+  const latest = Math.min(Math.max(...passes.map((p) => p.changed_at.getTime())), held.now.getTime() - TAG_LAG_MS);
   return { serialNumbers: passes.map((p) => p.member_id).sort(), lastUpdated: String(latest) };
 }
 
 /**
  * The pass as it is now, with when it last changed; `unchanged` when that is before `ifModifiedSince` (whole
- * seconds, as HTTP dates are): `Last-Modified` is the second after the change, so a device that sends it back gets 304
- * until the next change.
+ * seconds, as HTTP dates are). `Last-Modified` is the whole second after the change, but never later than the
+ * current whole second: a pass fetched in the second it changed says that second, so a change later in the same
+ * second is not answered 304; a device that sends back a later second gets 304 until the next change.
  */
-export async function currentPass(db: Db, deps: PassDeps, held: HeldPass, ifModifiedSince: Date | undefined): Promise<{ unchanged: true } | { unchanged: false; pass: Buffer; lastModified: Date }> {
+export async function currentPass(db: Db, deps: PassDeps, held: HeldPass, ifModifiedSince: Date | undefined, appNow: Date): Promise<{ unchanged: true } | { unchanged: false; pass: Buffer; lastModified: Date }> {
   requireAppleWallet(deps.settings);
-  const changedAt = await repo.passChangedAt(db, held.chainId, held.memberId);
+  const { changedAt, now } = await repo.passChangedAt(db, held.chainId, held.memberId);
   if (ifModifiedSince && changedAt.getTime() < ifModifiedSince.getTime()) return { unchanged: true };
   const chain = await accounts.findChain(db, held.chainId);
   const venue = await accounts.findVenue(db, held.homeVenueId ?? chain!.venues[0]!.id);
-  const caller = { ...accounts.ownerCaller(venue!), now: new Date() };
+  const caller = { ...accounts.ownerCaller(venue!), now: appNow };
   const pass = await applePass(db, caller, held.memberId, deps);
-  return { unchanged: false, pass, lastModified: new Date(Math.floor(changedAt.getTime() / 1000) * 1000 + 1000) };
+  const second = (d: Date) => Math.floor(d.getTime() / 1000) * 1000;
+  return { unchanged: false, pass, lastModified: new Date(Math.min(second(changedAt) + 1000, second(now))) };
 }
 
 /** An erased member's devices: unregistered, so no push or fetch reaches them again. */

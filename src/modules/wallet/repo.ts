@@ -17,12 +17,15 @@ export async function memberOfPass(db: Db, memberId: string) {
     .executeTakeFirst();
 }
 
-/** Registers the device for the member's pass, or renews its push token; whether it is new. */
-export async function register(db: Db, row: { chain_id: string; member_id: string; device_library_id: string; push_token: string; at: Date }): Promise<boolean> {
-  const { at, ...key } = row;
+/**
+ * Registers the device for the member's pass, or renews its push token; whether it is new. Stamped by the database's
+ * clock, as the changes a device asks about are.
+ */
+export async function register(db: Db, row: { chain_id: string; member_id: string; device_library_id: string; push_token: string }): Promise<boolean> {
+  const at = sql<Date>`clock_timestamp()`;
   const written = await db
     .insertInto('apple_pass_registrations')
-    .values({ ...key, created_at: at, updated_at: at })
+    .values({ ...row, created_at: at, updated_at: at })
     .onConflict((oc) => oc.columns(['chain_id', 'member_id', 'device_library_id']).doUpdateSet({ push_token: row.push_token, updated_at: at }))
     .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
     .executeTakeFirstOrThrow();
@@ -31,6 +34,13 @@ export async function register(db: Db, row: { chain_id: string; member_id: strin
 
 export async function unregister(db: Db, chainId: string, memberId: string, deviceId: string): Promise<void> {
   await db.deleteFrom('apple_pass_registrations').where('chain_id', '=', chainId).where('member_id', '=', memberId).where('device_library_id', '=', deviceId).execute();
+}
+
+/** Deletes the member's registrations but the `keep` most recently renewed. */
+export async function keepNewestDevices(db: Db, chainId: string, memberId: string, keep: number): Promise<void> {
+  await sql`delete from apple_pass_registrations where chain_id = ${chainId} and member_id = ${memberId} and device_library_id in (
+    select device_library_id from apple_pass_registrations where chain_id = ${chainId} and member_id = ${memberId}
+    order by updated_at desc, device_library_id offset ${keep})`.execute(db);
 }
 
 export async function unregisterAll(db: Db, chainId: string, memberId: string): Promise<void> {
@@ -45,17 +55,22 @@ const changedAt = sql<Date>`greatest(m.created_at,
   (select max(l.created_at) from ledger_entries l where l.chain_id = m.chain_id and l.member_id = m.id),
   (select max(c.created_at) from member_cards c where c.chain_id = m.chain_id and c.member_id = m.id))`;
 
-/** The passes a device holds, each with when it last changed. */
-export async function devicePasses(db: Db, deviceId: string): Promise<{ member_id: string; changed_at: Date }[]> {
-  const { rows } = await sql<{ member_id: string; changed_at: Date }>`
-    select r.member_id, ${changedAt} as changed_at
-    from apple_pass_registrations r join members m on m.chain_id = r.chain_id and m.id = r.member_id
-    where r.device_library_id = ${deviceId}`.execute(db);
-  return rows.map((r) => ({ member_id: r.member_id, changed_at: new Date(r.changed_at) }));
+// Changes are stamped by the database's clock, so "now" here is the database's too.
+
+/** The passes a device holds, each with when it last changed, and the database's time. */
+export async function devicePasses(db: Db, deviceId: string): Promise<{ passes: { member_id: string; changed_at: Date }[]; now: Date }> {
+  const { rows } = await sql<{ member_id: string | null; changed_at: Date | null; now: Date }>`
+    select r.member_id, ${changedAt} as changed_at, statement_timestamp() as now
+    from (select 1) one
+    left join apple_pass_registrations r on r.device_library_id = ${deviceId}
+    left join members m on m.chain_id = r.chain_id and m.id = r.member_id`.execute(db);
+  const passes = rows.filter((r) => r.member_id && r.changed_at).map((r) => ({ member_id: r.member_id!, changed_at: new Date(r.changed_at!) }));
+  return { passes, now: new Date(rows[0]!.now) };
 }
 
-/** When the member's pass last changed. */
-export async function passChangedAt(db: Db, chainId: string, memberId: string): Promise<Date> {
-  const { rows } = await sql<{ changed_at: Date }>`select ${changedAt} as changed_at from members m where m.chain_id = ${chainId} and m.id = ${memberId}`.execute(db);
-  return new Date(rows[0]!.changed_at);
+/** When the member's pass last changed, and the database's time. */
+export async function passChangedAt(db: Db, chainId: string, memberId: string): Promise<{ changedAt: Date; now: Date }> {
+  const { rows } = await sql<{ changed_at: Date; now: Date }>`select ${changedAt} as changed_at, statement_timestamp() as now
+    from members m where m.chain_id = ${chainId} and m.id = ${memberId}`.execute(db);
+  return { changedAt: new Date(rows[0]!.changed_at), now: new Date(rows[0]!.now) };
 }
