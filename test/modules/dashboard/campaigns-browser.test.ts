@@ -113,6 +113,16 @@ chromiumGate.describe('the Campaigns page', () => {
     await phone.getByText('€2.50 when a guest joins').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await shot(phone, 'mobile-campaigns');
+    // 150 % on the phone too: refused beside the field, kept as typed, nothing saved.
+    const count = (await dashboardCall('GET', '/dashboard/api/campaigns')).body.data.length;
+    await phone.getByLabel(L('Name')).fill('Phone happy hour');
+    await phone.getByLabel(L('Extra percent')).fill('150');
+    await phone.getByLabel('All day, every day').check();
+    await phone.getByRole('button', { name: 'Create campaign' }).click();
+    const percent = phone.getByLabel(L('Extra percent'));
+    await phone.locator('[aria-invalid="true"]').first().waitFor();
+    expect([await percent.getAttribute('aria-invalid'), await percent.inputValue()]).toEqual(['true', '150']);
+    expect((await dashboardCall('GET', '/dashboard/api/campaigns')).body.data).toHaveLength(count);
     await phone.close();
   });
 });
