@@ -9,30 +9,18 @@ export async function insertLink(db: Db, row: Insertable<UserLinksTable>): Promi
   return db.insertInto('user_links').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The link with this token's hash, locked: two uses at once are one use and one refusal. */
-export async function lockLinkByToken(db: Db, tokenHash: string): Promise<LinkRow | undefined> {
-  return db.selectFrom('user_links').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
-}
-
-export async function findLinkByToken(db: Db, tokenHash: string): Promise<LinkRow | undefined> {
-  return db.selectFrom('user_links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+/** The link with this token's hash; `lock` to use it: two uses at once are then one use and one refusal. */
+export async function linkByToken(db: Db, tokenHash: string, lock: 'lock' | 'read'): Promise<LinkRow | undefined> {
+  return db.selectFrom('user_links').selectAll().where('token_hash', '=', tokenHash).$if(lock === 'lock', (q) => q.forUpdate()).executeTakeFirst();
 }
 
 export async function markLinkUsed(db: Db, chainId: string, id: string, at: Date): Promise<void> {
   await db.updateTable('user_links').set({ used_at: at }).where('chain_id', '=', chainId).where('id', '=', id).execute();
 }
 
-/** Ends the unused links of this purpose for this address in the chain (a newer one replaces them): their ids. */
-export async function deletePendingLinks(db: Db, chainId: string, purpose: LinkRow['purpose'], email: string): Promise<string[]> {
-  const rows = await db
-    .deleteFrom('user_links')
-    .where('chain_id', '=', chainId)
-    .where('purpose', '=', purpose)
-    .where('email', '=', email)
-    .where('used_at', 'is', null)
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
+/** Ends the unused links of this purpose for this address in the chain (a newer one replaces them). */
+export async function deletePendingLinks(db: Db, chainId: string, purpose: LinkRow['purpose'], email: string): Promise<void> {
+  await db.deleteFrom('user_links').where('chain_id', '=', chainId).where('purpose', '=', purpose).where('email', '=', email).where('used_at', 'is', null).execute();
 }
 
 export async function deleteLink(db: Db, chainId: string, purpose: LinkRow['purpose'], id: string): Promise<LinkRow | undefined> {

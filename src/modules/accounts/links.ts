@@ -1,9 +1,9 @@
 // Single-use links for dashboard users (D24): an owner invites someone to the chain with a role, and a user who forgot
 // their password sets a new one. The link carries a random token; only its hash is stored, and it works once.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
+import { isTokenShaped, newToken, tokenHash } from '../../shared/tokens.js';
 import * as audit from '../audit/service.js';
 import * as repo from './links-repo.js';
 import { createOwner, findOwnerByEmail, setPassword, type Owner } from './owners.js';
@@ -39,8 +39,6 @@ export interface LinkPlace extends audit.Who {
   at: Date;
 }
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
 const linkOf = (row: repo.LinkRow): UserLink => ({
   id: row.id,
   chainId: row.chain_id,
@@ -56,7 +54,7 @@ const linkOf = (row: repo.LinkRow): UserLink => ({
 export const linkUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl}/dashboard/welcome#${token}`;
 
 async function issue(db: Db, where: LinkPlace, input: { purpose: LinkPurpose; email: string; role: Role | null; userId: string | null }): Promise<IssuedLink> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   // A newer link replaces the address's older ones of the same kind: only the last one sent works.
   await repo.deletePendingLinks(db, where.chainId, input.purpose, input.email);
   const row = await repo.insertLink(db, {
@@ -67,7 +65,7 @@ async function issue(db: Db, where: LinkPlace, input: { purpose: LinkPurpose; em
     email: input.email,
     role: input.role,
     user_id: input.userId,
-    token_hash: hashOf(token),
+    token_hash: tokenHash(token),
     created_by: where.actor.type === 'user' ? where.actor.id : null,
     created_at: where.at,
     expires_at: new Date(where.at.getTime() + (input.purpose === 'invitation' ? INVITATION_TTL_MS : PASSWORD_RESET_TTL_MS)),
@@ -113,11 +111,9 @@ function liveLink(row: repo.LinkRow | undefined, now: Date): repo.LinkRow {
   return row;
 }
 
-const wellFormed = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
-
 /** What a link is for, as its page shows it before a password is chosen. */
 export async function inspectLink(db: Db, token: string, now: Date): Promise<UserLink> {
-  return linkOf(liveLink(wellFormed(token) ? await repo.findLinkByToken(db, hashOf(token)) : undefined, now));
+  return linkOf(liveLink(isTokenShaped(token) ? await repo.linkByToken(db, tokenHash(token), 'read') : undefined, now));
 }
 
 /**
@@ -126,7 +122,7 @@ export async function inspectLink(db: Db, token: string, now: Date): Promise<Use
  * at once are one use and one 410.
  */
 export async function useLink(db: Db, token: string, password: string, who: { address: string | null; at: Date }, endSessions: (user: Owner) => Promise<void>): Promise<Owner> {
-  const row = liveLink(wellFormed(token) ? await repo.lockLinkByToken(db, hashOf(token)) : undefined, who.at);
+  const row = liveLink(isTokenShaped(token) ? await repo.linkByToken(db, tokenHash(token), 'lock') : undefined, who.at);
   await repo.markLinkUsed(db, row.chain_id, row.id, who.at);
   if (row.purpose === 'invitation') {
     if (await findOwnerByEmail(db, row.email)) throw new ApiError('email_taken', { message: 'This address already has a dashboard account; sign in instead.' });

@@ -35,6 +35,14 @@ export async function addUser(db: Db, input: { chainId: string; venueId: string;
   return user;
 }
 
+/** The chain's users, locked in id order (a change of one is judged against all), and the one changed; 404 without it. */
+async function lockedUser(db: Db, chainId: string, id: string): Promise<{ users: Owner[]; user: Owner }> {
+  const users = (await repo.lockOwners(db, chainId)).map(ownerOf);
+  const user = users.find((u) => u.id === id);
+  if (!user) throw new ApiError('user_not_found');
+  return { users, user };
+}
+
 /**
  * Changes a user's role or removes them (`role` null), as the chain's owner asks: the chain's users locked first,
  * so two changes at once never leave it without an owner (409 last_owner). `endSessions` ends the user's sessions
@@ -47,9 +55,7 @@ export async function changeUser(
   role: Role | null,
   endSessions: (userId: string) => Promise<void>,
 ): Promise<Owner> {
-  const users = (await repo.lockOwners(db, where.chainId)).map(ownerOf);
-  const user = users.find((u) => u.id === id);
-  if (!user) throw new ApiError('user_not_found');
+  const { users, user } = await lockedUser(db, where.chainId, id);
   const owners = users.filter((u) => u.role === 'owner').length;
   if (user.role === 'owner' && role !== 'owner' && owners === 1) throw new ApiError('last_owner');
   if (role === user.role) return user;
@@ -68,8 +74,7 @@ export async function changeUser(
  * venue. One who loses a venue is signed out at once (`endSessions`). Recorded in the audit log.
  */
 export async function limitUserVenues(db: Db, where: audit.AuditPlace, id: string, venueIds: string[] | null, chainVenues: string[], endSessions: (userId: string) => Promise<void>): Promise<Owner> {
-  const user = (await repo.lockOwners(db, where.chainId)).map(ownerOf).find((u) => u.id === id);
-  if (!user) throw new ApiError('user_not_found');
+  const { user } = await lockedUser(db, where.chainId, id);
   const wanted = venueIds === null ? null : [...new Set(venueIds)].sort();
   if (wanted !== null && user.role === 'owner') throw parameterInvalid('venue_ids', 'An owner runs every venue of the chain: make them manager or staff first.');
   if (wanted?.length === 0) throw parameterInvalid('venue_ids', 'Give at least one venue, or none to allow every venue.');

@@ -1,9 +1,10 @@
 // The owner's dashboard: sign-up, sign-in, sessions, and the owner's view of the venue through the domain services.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
 import { newId, isUuid } from '../../shared/ids.js';
 import { formatTimestamp } from '../../shared/time.js';
+import { isTokenShaped, newToken, tokenHash } from '../../shared/tokens.js';
 import type { Role } from '../accounts/schemas.js';
 import * as accounts from '../accounts/service.js';
 import * as audit from '../audit/service.js';
@@ -30,7 +31,6 @@ export interface OwnerSession {
   address?: string;
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Derived from the cookie's secret token, so it needs no storage and nobody without the cookie can compute it. */
 export const csrfTokenFor = (token: string) => createHmac('sha256', token).update('dashboard-csrf').digest('base64url');
 
@@ -91,14 +91,14 @@ export async function openSession(db: Db, owner: accounts.Owner, client: ClientI
   // At the venue they were let in at, unless they are limited to others: then the first of those.
   const venue = await accounts.findVenue(db, accounts.userMayOpen(owner, owner.venueId) ? owner.venueId : owner.venueIds![0]!);
   if (!venue) throw new ApiError('sign_in_failed');
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const row = await repo.insertSession(db, {
     chain_id: venue.chainId,
     venue_id: venue.id,
     id: newId(),
     owner_id: owner.id,
-    token_hash: hashToken(token),
+    token_hash: tokenHash(token),
     user_agent: client.userAgent?.slice(0, 300) ?? null,
     ip: client.ip,
     created_at: now,
@@ -110,8 +110,8 @@ export async function openSession(db: Db, owner: accounts.Owner, client: ClientI
 
 /** The live session of a cookie's token, or undefined. Its venue is the one the owner last switched to (D21). */
 export async function sessionOf(db: Db, token: string, now: Date): Promise<OwnerSession | undefined> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-  const row = await repo.findLiveSession(db, hashToken(token), now);
+  if (!isTokenShaped(token)) return undefined;
+  const row = await repo.findLiveSession(db, tokenHash(token), now);
   if (!row) return undefined;
   const [owner, venue] = await Promise.all([accounts.findOwner(db, row.chain_id, row.owner_id), accounts.findVenue(db, row.venue_id)]);
   if (!owner || !venue || venue.chainId !== row.chain_id || !accounts.userMayOpen(owner, venue.id)) return undefined;
