@@ -101,7 +101,7 @@ export function AuditPage() {
         </Button>
       </Group>
       <Text c="dimmed" size="sm">
-        Every change to keys, programs, campaigns, category rules, webhooks and members&apos; balances, and every failed sign-in, in the whole chain. Nobody can change or delete an entry.
+        Every change to keys, users, venues, the brand, programs, campaigns, categories, dishes, products, tables, webhooks and members, and every failed sign-in or refused change, in the whole chain. Nobody can change or delete an entry.
       </Text>
       <Paper withBorder p="sm">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
