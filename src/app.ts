@@ -22,6 +22,7 @@ import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { appleWalletRoutes } from './modules/wallet/apple-routes.js';
+import { cardRoutes } from './modules/wallet/card-routes.js';
 import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
@@ -134,6 +135,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   // The earlier POS API (D17): the till routes of these modules once more, under /api/pos.
   await registerLegacyPos(app, [accountRoutes, memberRoutes, checkRoutes, holdRoutes, visitRoutes]);
   await app.register(guestMenuRoutes);
+  // The guest's card page (D23), opened by its link's token, not by a key.
+  await app.register(cardRoutes);
   // The owner's dashboard: its session API (never an API key) and the single-page app (D16).
   await app.register(dashboardApiRoutes, { prefix: '/dashboard/api' });
   await app.register(dashboardStaticRoutes);

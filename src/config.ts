@@ -47,6 +47,11 @@ const EnvSchema = Type.Object({
   APPLE_PASS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   APPLE_PASS_KEY_PASSPHRASE: Type.Optional(Type.String({ minLength: 1 })),
   APPLE_WWDR_CERT: Type.Optional(Type.String({ minLength: 1 })),
+  APNS_URL: Type.String({ pattern: '^https://', default: 'https://api.push.apple.com' }),
+  APNS_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_WALLET_ISSUER_ID: Type.Optional(Type.String({ pattern: '^[0-9]{1,30}$' })),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_WALLET_API_URL: Type.String({ pattern: '^https?://', default: 'https://walletobjects.googleapis.com/walletobjects/v1' }),
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3 })),
   // Behind a reverse proxy: `true` (trust every hop) or the proxies' addresses/CIDRs (or loopback, linklocal,
   // uniquelocal), comma-separated.
@@ -90,6 +95,7 @@ export interface Config {
   mailFrom: string;
   /** Apple Wallet passes (D23): each setting as given (the PEM files' paths); which are missing is said when a pass is asked for. */
   appleWallet: AppleWalletSettings;
+  googleWallet: GoogleWalletSettings;
   /** Keys that seal webhook signing secrets, the first sealing (src/shared/secret-box.ts); empty: the data directory's. */
   secretEncryptionKeys: Buffer[];
 }
@@ -101,6 +107,17 @@ export interface AppleWalletSettings {
   keyFile?: string;
   keyPassphrase?: string;
   wwdrFile?: string;
+  /** Where pushes go: Apple's production APNs host unless set. */
+  apnsUrl: string;
+  /** A CA to trust for APNs besides the system's. */
+  apnsCaFile?: string;
+}
+
+export interface GoogleWalletSettings {
+  issuerId?: string;
+  /** Path of the service account's JSON key file. */
+  serviceAccountFile?: string;
+  apiUrl: string;
 }
 
 export interface WebhookDeliveryConfig {
@@ -177,6 +194,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keyFile: parsed.APPLE_PASS_KEY,
       keyPassphrase: parsed.APPLE_PASS_KEY_PASSPHRASE,
       wwdrFile: parsed.APPLE_WWDR_CERT,
+      apnsUrl: parsed.APNS_URL,
+      apnsCaFile: parsed.APNS_CA_FILE,
+    },
+    googleWallet: {
+      issuerId: parsed.GOOGLE_WALLET_ISSUER_ID,
+      serviceAccountFile: parsed.GOOGLE_WALLET_SERVICE_ACCOUNT,
+      apiUrl: parsed.GOOGLE_WALLET_API_URL.replace(/\/+$/, ''),
     },
     mailFrom: parsed.MAIL_FROM ?? `Venue Loyalty <no-reply@${new URL(publicBaseUrl).hostname}>`,
     secretEncryptionKeys: parsed.SECRET_ENCRYPTION_KEY ? parseSecretKeys(parsed.SECRET_ENCRYPTION_KEY) : [],

@@ -4,7 +4,7 @@ import { ConfigError } from './shared/config-error.js';
 import { systemClock } from './shared/clock.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
-import { createServer, createWebhookWorker, LOG_REDACT, openStorage } from './server.js';
+import { createServer, createWalletUpdates, createWebhookWorker, LOG_REDACT, openStorage } from './server.js';
 import { startHousekeeping } from './housekeeping.js';
 import { startImportWorker } from './modules/imports/worker.js';
 import { armShutdownDeadline } from './shutdown.js';
@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
   const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log, app.deps.secretBox, config.auditRetentionDays);
   const imports = config.role === 'api' ? undefined : startImportWorker(storage.database.db, systemClock, app.log);
+  const wallet = config.role === 'api' ? undefined : createWalletUpdates(config, storage.database, app.log);
+  const walletLoop = wallet?.updates.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     app.log.info({ signal, deadline_ms: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     try {
       // Together: the listener closes at once, while the worker finishes the delivery it has under way.
-      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop(), imports?.stop()]);
+      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop(), imports?.stop(), walletLoop?.stop().then(() => wallet?.close())]);
       await storage.close();
       process.exit(0);
     } catch (err) {
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
 
   delivery?.worker.start();
   if (config.role === 'worker') {
-    app.log.info('ROLE=worker: delivering webhooks; no HTTP API is served by this process');
+    app.log.info('ROLE=worker: delivering webhooks and wallet updates; no HTTP API is served by this process');
     return;
   }
   await app.listen({ port: config.port, host: config.host });

@@ -14,6 +14,10 @@ import { listenForProgramChanges } from './modules/programs/cache.js';
 import { WebhookSender } from './modules/webhooks/sender.js';
 import { sealStoredSecrets } from './modules/webhooks/service.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
+import { missingAppleSettings } from './modules/wallet/apple-pass.js';
+import { ApnsClient } from './modules/wallet/apns.js';
+import { GoogleWallet } from './modules/wallet/google-wallet.js';
+import { WalletUpdates } from './modules/wallet/update-worker.js';
 import { systemClock } from './shared/clock.js';
 import { dnsResolver, type HostResolver } from './shared/host-resolver.js';
 import { smtpMailer } from './shared/mailer.js';
@@ -116,6 +120,16 @@ export async function createServer(
 
 export function createWebhookSender(config: Config, resolveHost: HostResolver = dnsResolver, secretBox: SecretBox = openSecretBox(config)): WebhookSender {
   return new WebhookSender({ allowPrivate: config.webhookAllowPrivateUrls, resolve: resolveHost }, config.webhooks.timeoutMs, secretBox);
+}
+
+/** The wallet updates' worker, with an APNs session when Apple Wallet is configured; `main` runs it unless ROLE=api. */
+export function createWalletUpdates(config: Config, database: Database, log: { error(obj: object, msg: string): void }): { updates: WalletUpdates; close(): void } {
+  const apple = config.appleWallet;
+  const apns = missingAppleSettings(apple).length
+    ? undefined
+    : new ApnsClient({ url: apple.apnsUrl, passTypeId: apple.passTypeId!, certFile: apple.certFile!, keyFile: apple.keyFile!, keyPassphrase: apple.keyPassphrase, caFile: apple.apnsCaFile, timeoutMs: config.webhooks.timeoutMs });
+  const updates = new WalletUpdates(database.db, { apns, google: new GoogleWallet(config.googleWallet), publicBaseUrl: config.publicBaseUrl }, config.webhooks, systemClock, log);
+  return { updates, close: () => apns?.close() };
 }
 
 /** The delivery worker with a sender of its own; `main` runs it unless ROLE=api, tests start it themselves. */

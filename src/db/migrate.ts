@@ -33,6 +33,7 @@ import * as userVenues from './migrations/0030_user_venues.js';
 import * as chainBrands from './migrations/0031_chain_brands.js';
 import * as passGeneration from './migrations/0032_pass_generation.js';
 import * as applePassRegistrations from './migrations/0033_apple_pass_registrations.js';
+import * as walletUpdates from './migrations/0034_wallet_updates.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0031_chain_brands': chainBrands,
   '0032_pass_generation': passGeneration,
   '0033_apple_pass_registrations': applePassRegistrations,
+  '0034_wallet_updates': walletUpdates,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -25,6 +25,28 @@ export interface ApplePassRegistrationsTable {
   updated_at: Timestamp;
 }
 
+/** A member's Google Wallet object (D23), made when its save link was first given: changes are sent to it. */
+export interface GoogleWalletObjectsTable {
+  chain_id: string;
+  member_id: string;
+  created_at: Generated<Date>;
+}
+
+/** A push to one device, or an update of one Google object, owed after a member's card changed (migration 0034). */
+export interface WalletUpdatesTable {
+  chain_id: string;
+  id: Generated<string>;
+  member_id: string;
+  channel: 'apple' | 'google';
+  device_library_id: string | null;
+  push_token: string | null;
+  status: Generated<'pending' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
 /** A chain's brand (D25): the name guests see, colours and logo; no row: the defaults. */
 export interface ChainBrandsTable {
   chain_id: string;
@@ -265,6 +287,10 @@ export interface MembersTable {
   erased_at: NullableTimestamp;
   /** The wallet pass's generation (D23): its authentication token is derived from it. */
   pass_generation: Generated<number>;
+  /** When the member's card last changed as a pass shows it; stamped by triggers (migration 0034). */
+  pass_changed_at: Generated<Date>;
+  /** The guest card page link's generation (D23): bumping it revokes every link given so far. */
+  card_link_generation: Generated<number>;
 }
 
 export interface MemberCardsTable {
@@ -570,6 +596,8 @@ export interface DB {
   owners: OwnersTable;
   chain_brands: ChainBrandsTable;
   apple_pass_registrations: ApplePassRegistrationsTable;
+  google_wallet_objects: GoogleWalletObjectsTable;
+  wallet_updates: WalletUpdatesTable;
   dashboard_sessions: DashboardSessionsTable;
   user_links: UserLinksTable;
   api_keys: ApiKeysTable;

@@ -53,6 +53,7 @@ const SURFACES: [path: RegExp, policy: Policy][] = [
   [/^\/api\/docs(\/|$)/, DOCS], // Swagger UI, its assets and the document it reads
   [/^\/api\/errors$/, PAGE],
   [/^\/m\//, PAGE], // the guest's QR menu and its script
+  [/^\/card\//, PAGE], // the guest's card page (helmet's referrer policy: no-referrer, so its link's token never leaves)
 ];
 
 /** The headers helmet sets for a policy, worked out once: helmet's middleware run against a stand-in answer. */

@@ -8,6 +8,12 @@ export interface Response {
   body: any;
 }
 
+/** The answer, if it is a 2xx; else the test fails here, naming the step and what came back. */
+export function ok(res: Response, what: string): Response {
+  if (res.status < 200 || res.status > 299) throw new Error(`${what} → ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
 export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;

@@ -232,6 +232,12 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     url: `${(await member(ctx)).url}/pass.pkpass`,
     refusal: { status: 409, code: 'wallet_not_configured', because: 'this test app has no wallet settings; the key and the member passed first' },
   }),
+  'GET /v1/members/:id/wallet/google': async (ctx) => ({
+    url: `${(await member(ctx)).url}/wallet/google`,
+    refusal: { status: 409, code: 'wallet_not_configured', because: 'this test app has no wallet settings; the key and the member passed first' },
+  }),
+  'GET /v1/members/:id/card_link': async (ctx) => ({ url: `${(await member(ctx)).url}/card_link` }),
+  'POST /v1/members/:id/card_link': async (ctx) => ({ url: `${(await member(ctx)).url}/card_link` }),
   'POST /v1/members/imports': async (ctx) => {
     await withProgram(ctx);
     return { url: '/api/v1/members/imports', body: membersFile() };

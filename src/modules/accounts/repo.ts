@@ -180,6 +180,8 @@ export const MERGED_TABLES = [
   'members',
   'member_cards',
   'apple_pass_registrations',
+  'google_wallet_objects',
+  'wallet_updates',
   'ledger_entries',
   'cashback_lots',
   'member_imports',

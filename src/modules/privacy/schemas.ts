@@ -67,6 +67,16 @@ export const MemberExport = Type.Object(
     object: Type.Literal('member_export'),
     exported_at: Timestamp,
     member: ExportedMember,
+    wallet: Type.Object(
+      {
+        apple_devices: Type.Array(
+          Type.Object({ device_library_id: Type.String(), registered_at: Timestamp, renewed_at: Timestamp }),
+          { description: 'Devices the Apple Wallet pass is registered on, by the id Apple gave each (their push tokens are not shown).' },
+        ),
+        google_object_since: Type.Union([Timestamp, Type.Null()], { description: 'When the Google Wallet object was made (its save link first given); null: never.' }),
+      },
+      { description: 'The wallet cards: empty after an erasure, which unregisters them.' },
+    ),
     ledger: Type.Array(HistoryEntry, { description: 'Every entry that moved the totals, newest first.' }),
     transactions: Type.Array(Transaction, { description: "Checks applied to the member, with their lines: venue by venue (the chain's oldest first), newest first at each." }),
     refunds: Type.Array(ExportedRefund, { description: "Refunds of the member's checks, newest first." }),

@@ -16,7 +16,7 @@ import * as audit from '../audit/service.js';
 import * as checks from '../checks/reads.js';
 import * as holds from '../holds/service.js';
 import { recordErasedCards } from '../members/erased-cards.js';
-import * as wallet from '../wallet/pass-service.js';
+import * as wallet from '../wallet/service.js';
 import { presentHistoryEntry } from '../members/service.js';
 import * as visits from '../visits/service.js';
 import { eventSteps, listEventsNaming, replaceEventData, type EventRequest } from '../webhooks/events.js';
@@ -100,7 +100,7 @@ export async function exportMember(db: Db, caller: Caller, id: string): Promise<
     ['scans', everyItem((page) => visits.listMemberScans(db, chain, id, page), byId)],
     ['events', everyItem((page) => listEventsNaming(db, caller.chainId, id, page), byId)],
   ];
-  const head = { object: 'member_export', exported_at: formatTimestamp(caller.now), member: presentHeld(member) };
+  const head = { object: 'member_export', exported_at: formatTimestamp(caller.now), member: presentHeld(member), wallet: await wallet.walletOfMember(db, caller.chainId, id) };
   return (async function* () {
     yield JSON.stringify(head).slice(0, -1);
     for (const [name, items] of sections) {

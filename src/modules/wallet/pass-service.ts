@@ -1,12 +1,12 @@
 // The Apple pass web service's rules (D23), as Apple's devices call it: a device registers for a pass it holds with
 // the pass's token, asks which of its passes changed, and fetches the latest. A wrong token, serial or pass type is
 // 401 pass_unauthorized, never saying which.
-import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
-import * as accounts from '../accounts/service.js';
+import { isOneOf } from '../../shared/tokens.js';
 import { applePass, requireAppleWallet, type PassDeps } from './apple-pass.js';
+import { memberPlace } from './card.js';
 import * as repo from './repo.js';
 
 /** The pass a request may act on, once its token was checked. */
@@ -21,21 +21,14 @@ const TAG_LAG_MS = 5_000;
 /** Devices one pass may be registered on: a pass copied around cannot make a change push to any number of them. */
 export const MAX_DEVICES_PER_PASS = 10;
 
-// Compared as bytes: a header's text may hold characters of more than one byte.
-const sameText = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /** The pass `serial` of `passTypeId`, if `authorization` is `ApplePass <its token>`; 401 otherwise, whatever was wrong. */
 export async function heldPass(db: Db, deps: PassDeps, passTypeId: string, serial: string, authorization: string | undefined): Promise<HeldPass> {
   if (passTypeId !== deps.settings.passTypeId || !isUuid(serial)) throw unauthorized();
   const member = await repo.memberOfPass(db, serial);
   const given = /^ApplePass (\S+)$/.exec(authorization ?? '')?.[1];
   if (!member || !given) throw unauthorized();
-  // Any key's token is good (a rotated key's passes keep working); all are compared, so timing says nothing.
-  const matches = deps.secrets.macs('apple-pass-token', `${serial}\0${member.pass_generation}`).map((token) => sameText(token, given));
-  if (!matches.includes(true)) throw unauthorized();
+  // Any key's token is good: a rotated key's passes keep working.
+  if (!isOneOf(given, deps.secrets.macs('apple-pass-token', `${serial}\0${member.pass_generation}`))) throw unauthorized();
   return { chainId: member.chain_id, memberId: serial, homeVenueId: member.home_venue_id };
 }
 
@@ -89,15 +82,7 @@ export async function currentPass(db: Db, deps: PassDeps, held: HeldPass, ifModi
   requireAppleWallet(deps.settings);
   const { changedAt, now } = await repo.passChangedAt(db, held.chainId, held.memberId);
   if (ifModifiedSince && changedAt.getTime() < ifModifiedSince.getTime()) return { unchanged: true };
-  const chain = await accounts.findChain(db, held.chainId);
-  const venue = await accounts.findVenue(db, held.homeVenueId ?? chain!.venues[0]!.id);
-  const caller = { ...accounts.ownerCaller(venue!), now: appNow };
-  const pass = await applePass(db, caller, held.memberId, deps);
+  const pass = await applePass(db, await memberPlace(db, held.chainId, held.homeVenueId, appNow), held.memberId, deps);
   const second = (d: Date) => Math.floor(d.getTime() / 1000) * 1000;
   return { unchanged: false, pass, lastModified: new Date(Math.min(second(changedAt) + 1000, second(now))) };
-}
-
-/** An erased member's devices: unregistered, so no push or fetch reaches them again. */
-export async function forgetDevices(db: Db, chainId: string, memberId: string): Promise<void> {
-  await repo.unregisterAll(db, chainId, memberId);
 }

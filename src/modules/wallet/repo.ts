@@ -2,16 +2,52 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
+/** Revokes every card link given so far; the new generation, or undefined for no such member. */
+export async function bumpCardLinkGeneration(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('members')
+    .set((eb) => ({ card_link_generation: eb('card_link_generation', '+', 1) }))
+    .where('chain_id', '=', chainId)
+    .where('id', '=', memberId)
+    .where('erased_at', 'is', null)
+    .returning('card_link_generation')
+    .executeTakeFirst();
+  return row?.card_link_generation;
+}
+
+/** The chain of a program, by the program's id alone (its Google class names only that). */
+export async function chainOfProgram(db: Db, programId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('programs').select('chain_id').where('id', '=', programId).executeTakeFirst();
+  return row?.chain_id;
+}
+
+/** The member's Apple pass registrations (device and when) and when their Google object was made: for their export. */
+export async function walletRecords(db: Db, chainId: string, memberId: string) {
+  const [devices, google] = await Promise.all([
+    db.selectFrom('apple_pass_registrations').select(['device_library_id', 'created_at', 'updated_at']).where('chain_id', '=', chainId).where('member_id', '=', memberId).orderBy('created_at').execute(),
+    db.selectFrom('google_wallet_objects').select('created_at').where('chain_id', '=', chainId).where('member_id', '=', memberId).executeTakeFirst(),
+  ]);
+  return { devices, googleSince: google?.created_at ?? null };
+}
+
+/** How many devices have the member's Apple pass, and whether their Google object was made. */
+export async function walletUse(db: Db, chainId: string, memberId: string): Promise<{ appleDevices: number; googleSaved: boolean }> {
+  const { rows } = await sql<{ devices: string; google: boolean }>`select
+      (select count(*) from apple_pass_registrations where chain_id = ${chainId} and member_id = ${memberId}) as devices,
+      exists (select 1 from google_wallet_objects where chain_id = ${chainId} and member_id = ${memberId}) as google`.execute(db);
+  return { appleDevices: Number(rows[0]!.devices), googleSaved: rows[0]!.google };
+}
+
 export async function passGeneration(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
   const row = await db.selectFrom('members').select('pass_generation').where('chain_id', '=', chainId).where('id', '=', memberId).executeTakeFirst();
   return row?.pass_generation;
 }
 
-/** A member by id alone, as a pass names it (its serial): its chain, home venue and pass generation; erased: none. */
+/** A member by id alone, as a pass or card link names it: its chain, home venue and generations; erased: none. */
 export async function memberOfPass(db: Db, memberId: string) {
   return db
     .selectFrom('members')
-    .select(['chain_id', 'home_venue_id', 'pass_generation'])
+    .select(['chain_id', 'home_venue_id', 'pass_generation', 'card_link_generation'])
     .where('id', '=', memberId)
     .where('erased_at', 'is', null)
     .executeTakeFirst();
@@ -43,24 +79,19 @@ export async function keepNewestDevices(db: Db, chainId: string, memberId: strin
     order by updated_at desc, device_library_id offset ${keep})`.execute(db);
 }
 
-export async function unregisterAll(db: Db, chainId: string, memberId: string): Promise<void> {
-  await db.deleteFrom('apple_pass_registrations').where('chain_id', '=', chainId).where('member_id', '=', memberId).execute();
+/** The member's devices and Google object, and whatever was still owed to them. */
+export async function forgetMember(db: Db, chainId: string, memberId: string): Promise<void> {
+  for (const table of ['apple_pass_registrations', 'google_wallet_objects', 'wallet_updates'] as const) {
+    await db.deleteFrom(table).where('chain_id', '=', chainId).where('member_id', '=', memberId).execute();
+  }
 }
 
-/**
- * When the member `m` last changed as a pass shows it: a ledger entry (balance, stamps, spend and so level), a card
- * added, or the member's enrolment.
- */
-const changedAt = sql<Date>`greatest(m.created_at,
-  (select max(l.created_at) from ledger_entries l where l.chain_id = m.chain_id and l.member_id = m.id),
-  (select max(c.created_at) from member_cards c where c.chain_id = m.chain_id and c.member_id = m.id))`;
-
-// Changes are stamped by the database's clock, so "now" here is the database's too.
+// Changes are stamped by the database's clock (migration 0034's triggers), so "now" here is the database's too.
 
 /** The passes a device holds, each with when it last changed, and the database's time. */
 export async function devicePasses(db: Db, deviceId: string): Promise<{ passes: { member_id: string; changed_at: Date }[]; now: Date }> {
   const { rows } = await sql<{ member_id: string | null; changed_at: Date | null; now: Date }>`
-    select r.member_id, ${changedAt} as changed_at, statement_timestamp() as now
+    select r.member_id, m.pass_changed_at as changed_at, statement_timestamp() as now
     from (select 1) one
     left join apple_pass_registrations r on r.device_library_id = ${deviceId}
     left join members m on m.chain_id = r.chain_id and m.id = r.member_id`.execute(db);
@@ -70,7 +101,7 @@ export async function devicePasses(db: Db, deviceId: string): Promise<{ passes: 
 
 /** When the member's pass last changed, and the database's time. */
 export async function passChangedAt(db: Db, chainId: string, memberId: string): Promise<{ changedAt: Date; now: Date }> {
-  const { rows } = await sql<{ changed_at: Date; now: Date }>`select ${changedAt} as changed_at, statement_timestamp() as now
+  const { rows } = await sql<{ changed_at: Date; now: Date }>`select m.pass_changed_at as changed_at, statement_timestamp() as now
     from members m where m.chain_id = ${chainId} and m.id = ${memberId}`.execute(db);
   return { changedAt: new Date(rows[0]!.changed_at), now: new Date(rows[0]!.now) };
 }

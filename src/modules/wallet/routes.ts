@@ -1,12 +1,26 @@
-// The wallet over HTTP (D23): the member's Apple Wallet pass.
+// The wallet over the API (D23): the member's Apple Wallet pass, Google Wallet save link, and guest card page link.
+import { Type } from 'typebox';
 import { callerOf, type App } from '../../http/context.js';
 import { nonJson, withErrors } from '../../http/responses.js';
 import { MemberParams } from '../members/schemas.js';
 import { applePass } from './apple-pass.js';
+import { GoogleWallet } from './google-wallet.js';
+import * as wallet from './service.js';
 
 const tags = ['Members'];
+const GoogleSaveLink = Type.Object(
+  { object: Type.Literal('google_wallet_link'), save_url: Type.String({ description: 'https://pay.google.com/gp/v/save/<JWT>: opens Google Wallet to save the card.' }) },
+  { title: 'GoogleWalletLink' },
+);
+const CardLink = Type.Object(
+  { object: Type.Literal('card_link'), url: Type.String({ description: "The guest's card page: barcode, balance, and buttons to add the card to a wallet." }) },
+  { title: 'CardLink' },
+);
 
 export async function walletRoutes(app: App): Promise<void> {
+  const { db, config } = app.deps;
+  const google = new GoogleWallet(config.googleWallet);
+
   app.get(
     '/v1/members/:id/pass.pkpass',
     {
@@ -22,12 +36,57 @@ export async function walletRoutes(app: App): Promise<void> {
       },
     },
     async (req, reply) => {
-      const pass = await applePass(app.deps.db, callerOf(req), req.params.id, {
-        settings: app.deps.config.appleWallet,
-        secrets: app.deps.secretBox,
-        publicBaseUrl: app.deps.config.publicBaseUrl,
-      });
+      const pass = await applePass(db, callerOf(req), req.params.id, { settings: config.appleWallet, secrets: app.deps.secretBox, publicBaseUrl: config.publicBaseUrl });
       return reply.type('application/vnd.apple.pkpass').header('content-disposition', 'attachment; filename="card.pkpass"').send(pass);
     },
+  );
+
+  app.get(
+    '/v1/members/:id/wallet/google',
+    {
+      schema: {
+        operationId: 'getMemberGoogleWalletLink',
+        errors: ['member_not_found', 'wallet_not_configured'],
+        tags,
+        summary: "A link that saves the member's card to Google Wallet",
+        description:
+          "The save link's JWT carries the program's loyalty class and the member's loyalty object, signed by the configured service account. From then on the object is updated when the balance, stamps, level or card change. 409 wallet_not_configured names the settings the server still needs.",
+        params: MemberParams,
+        response: withErrors({ 200: GoogleSaveLink }),
+      },
+    },
+    async (req) => ({ object: 'google_wallet_link' as const, save_url: await wallet.googleSaveUrl(db, callerOf(req), req.params.id, google, config.publicBaseUrl) }),
+  );
+
+  app.get(
+    '/v1/members/:id/card_link',
+    {
+      schema: {
+        operationId: 'getMemberCardLink',
+        errors: ['member_not_found'],
+        tags,
+        summary: "The link of the guest's card page",
+        description: 'A page for the guest: their barcode and balance, with Add to Apple Wallet and Save to Google Wallet buttons. The same link each time, until renewed.',
+        params: MemberParams,
+        response: withErrors({ 200: CardLink }),
+      },
+    },
+    async (req) => ({ object: 'card_link' as const, ...(await wallet.cardLink(db, callerOf(req), req.params.id, app.deps.secretBox, config.publicBaseUrl)) }),
+  );
+
+  app.post(
+    '/v1/members/:id/card_link',
+    {
+      schema: {
+        operationId: 'renewMemberCardLink',
+        errors: ['member_not_found'],
+        tags,
+        summary: "A new link of the guest's card page; the old ones stop working",
+        description: 'For a link that went where it should not: every link given before opens nothing from now on. Passes already in a wallet keep working.',
+        params: MemberParams,
+        response: withErrors({ 200: CardLink }),
+      },
+    },
+    async (req) => ({ object: 'card_link' as const, ...(await wallet.renewCardLink(db, callerOf(req), req.params.id, app.deps.secretBox, config.publicBaseUrl)) }),
   );
 }

@@ -15,17 +15,12 @@ import { endpointSecret } from '../../../src/modules/webhooks/sender.js';
 import { openSecretBox } from '../../../src/shared/secret-box.js';
 import { useTestApp } from '../../support/app.js';
 import { createChainKey, createKey, createProgram, createTable, createVenue, ledgerSum, newCardNumber, PROGRAM_SETTINGS, revokeKey, seedLedger } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 
 const t = useTestApp();
 
 const merge = (venue: string, chain: string): Promise<MergeOutcome> =>
   t.db.transaction().execute((trx) => mergeVenueIntoChain(trx, openSecretBox(t.config), venue, chain));
-
-function ok(res: Response, what: string): Response {
-  if (res.status < 200 || res.status > 299) throw new Error(`${what} → ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 const csv = (text: string) => new Blob([text], { type: 'text/csv' });
 const dinner = (amount: number) => [{ name: 'Dinner', quantity: 1, unit_price: amount }];
@@ -78,6 +73,8 @@ async function busyVenue(shared: { sku: string; category: string }) {
   // Her phone holds her wallet pass (as the pass web service registers it): it goes with her.
   await sql`insert into apple_pass_registrations (chain_id, member_id, device_library_id, push_token, created_at, updated_at)
     values (${venue.chainId}, ${anna.id}, ${`device-${venue.slug}`}, 'push-token', now(), now())`.execute(t.db);
+  // She saved it to Google Wallet too; the checks below queue updates to both.
+  await sql`insert into google_wallet_objects (chain_id, member_id) values (${venue.chainId}, ${anna.id})`.execute(t.db);
   ok(await api.post('/api/v1/checks', { external_id: 'B-1', member_id: anna.id, line_items: dinner(20_000) }), 'earn');
   await seedLedger(t, venue, { memberId: anna.id, kind: 'import', cashback: 5_000 });
   ok(await api.post('/api/v1/checks', { external_id: 'B-2', member_id: anna.id, redeem_amount: 700, line_items: dinner(3_000) }), 'redeem');

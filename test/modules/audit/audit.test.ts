@@ -9,15 +9,10 @@ import * as campaigns from '../../../src/modules/campaigns/service.js';
 import { ownerCaller } from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 import { PASSWORD, dashboardClient, signedUpOwner } from '../dashboard/support.js';
 
 const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000, webhookAllowPrivateUrls: true } });
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 /**
  * The chain's entries of `action` (all but the keys the test's factories made), oldest first, straight from the table.

@@ -6,16 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { runBirthdays, dueYear } from '../../../src/modules/campaigns/birthdays.js';
 import { useTestApp } from '../../support/app.js';
 import { createChainKey, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 
 const t = useTestApp();
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 /** A venue in `timezone` with a program of `type`, its key, and a birthday campaign of the chain. */
 async function setUp(timezone: string, campaign: Record<string, unknown>, type: 'cashback' | 'stamps' = 'cashback') {

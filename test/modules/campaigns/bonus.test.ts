@@ -7,16 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { setCategoryRules } from '../../../src/modules/catalogue/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, ledgerSum, newCardNumber, seedLedger } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok, type Response } from '../../support/http.js';
 import { needs } from '../../support/services.js';
 
 const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000 } });
 const postgres = await needs('postgres');
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 type Api = ReturnType<typeof client>;
 

@@ -5,16 +5,11 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createProgram, ledgerSum, newCardNumber, venueWithKey } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 import { needs } from '../../support/services.js';
 
 const t = useTestApp();
 const postgres = await needs('postgres');
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 type Api = ReturnType<typeof client>;
 

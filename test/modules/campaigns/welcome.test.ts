@@ -4,14 +4,9 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createChainKey, createKey, createProgram, createVenue, newCardNumber, venueWithKey } from '../../support/factories.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 
 const t = useTestApp();
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 async function cashbackVenue() {
   const { venue, secret } = await venueWithKey(t);

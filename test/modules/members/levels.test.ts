@@ -8,18 +8,13 @@ import { changeProgram } from '../../../src/modules/dashboard/service.js';
 import * as members from '../../../src/modules/members/service.js';
 import { PROGRAM_SETTINGS, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { useTestApp } from '../../support/app.js';
-import { client, type Response } from '../../support/http.js';
+import { client, ok } from '../../support/http.js';
 import { needs } from '../../support/services.js';
 
 const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000 } });
 const postgres = await needs('postgres');
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-
-function ok(res: Response, what: string): Response {
-  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res;
-}
 
 type Api = ReturnType<typeof client>;
 

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client } from '../../support/http.js';
-import { PASS_TYPE, TEAM, throwAwayCertificates, unzip } from '../../support/wallet.js';
+import { appleSettings, PASS_TYPE, TEAM, throwAwayCertificates, unzip } from '../../support/wallet.js';
 
 const certs = throwAwayCertificates();
 const t = useTestApp({
-  config: { appleWallet: { passTypeId: PASS_TYPE, teamId: TEAM, certFile: certs.cert, keyFile: certs.key, wwdrFile: certs.wwdr }, publicBaseUrl: 'https://loyalty.example.com' },
+  config: { appleWallet: appleSettings(certs), publicBaseUrl: 'https://loyalty.example.com' },
 });
 const unconfigured = useTestApp();
 

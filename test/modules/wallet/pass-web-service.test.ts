@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client } from '../../support/http.js';
-import { PASS_TYPE, TEAM, throwAwayCertificates, unzip } from '../../support/wallet.js';
+import { appleSettings, PASS_TYPE, throwAwayCertificates, unzip } from '../../support/wallet.js';
 
 const certs = throwAwayCertificates();
-const t = useTestApp({ config: { appleWallet: { passTypeId: PASS_TYPE, teamId: TEAM, certFile: certs.cert, keyFile: certs.key, wwdrFile: certs.wwdr } } });
+const t = useTestApp({ config: { appleWallet: appleSettings(certs) } });
 const DEVICE = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
 const BASE = '/wallet/apple/v1';
 

@@ -1,0 +1,99 @@
+// The wallet's rules for the API, the guest's card page and the dashboard (D23): the Google save link, the card link
+// and its revocation, the card a link opens, and what the server still needs for each wallet.
+import type { AppleWalletSettings, GoogleWalletSettings } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { isUuid } from '../../shared/ids.js';
+import { formatTimestamp } from '../../shared/time.js';
+import type { SecretBox } from '../../shared/secret-box.js';
+import { isOneOf } from '../../shared/tokens.js';
+import type { Caller } from '../accounts/schemas.js';
+import * as members from '../members/service.js';
+import { missingAppleSettings } from './apple-pass.js';
+import { cardFace, memberPlace, type CardFace } from './card.js';
+import { googleCard, missingGoogleSettings, type GoogleWallet } from './google-wallet.js';
+import * as repo from './repo.js';
+import * as updates from './updates-repo.js';
+
+export interface WalletStatus {
+  apple: { configured: boolean; missing: string[] };
+  google: { configured: boolean; missing: string[] };
+}
+
+export function walletStatus(apple: AppleWalletSettings, google: GoogleWalletSettings): WalletStatus {
+  const [a, g] = [missingAppleSettings(apple), missingGoogleSettings(google)];
+  return { apple: { configured: a.length === 0, missing: a }, google: { configured: g.length === 0, missing: g } };
+}
+
+/** The member's "Save to Google Wallet" link; from now on their card's changes are sent to the object it saves. */
+export async function googleSaveUrl(db: Db, caller: Caller, memberId: string, google: GoogleWallet, publicBaseUrl: string): Promise<string> {
+  google.require();
+  const face = await cardFace(db, caller, memberId);
+  const url = await google.saveUrl(googleCard(face, publicBaseUrl), new URL(publicBaseUrl).origin);
+  await updates.rememberGoogleObject(db, caller.chainId, face.memberId);
+  return url;
+}
+
+const cardToken = (secrets: SecretBox, memberId: string, generation: number) => secrets.macs('card-link', `${memberId}\0${generation}`);
+const cardUrl = (publicBaseUrl: string, memberId: string, token: string) => `${publicBaseUrl}/card/${memberId}?t=${token}`;
+
+/** The guest's card page link, as it is until revoked. */
+export async function cardLink(db: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
+  const member = await members.getMember(db, caller, memberId);
+  const generation = (await repo.memberOfPass(db, member.id))?.card_link_generation ?? 0;
+  return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
+}
+
+/** A new card link: every link given before stops working; installed passes keep theirs. */
+export async function renewCardLink(db: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
+  const member = await members.getMember(db, caller, memberId);
+  const generation = await repo.bumpCardLinkGeneration(db, caller.chainId, member.id);
+  if (generation === undefined) throw new ApiError('member_not_found');
+  return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
+}
+
+/**
+ * The card a link opens, read as its member's chain at their home venue, with the place it was read in; undefined
+ * for a member that is not there or a `t` that is not theirs (the page says the same for both).
+ */
+export async function cardOfLink(db: Db, secrets: SecretBox, memberId: string, t: unknown, now: Date): Promise<{ face: CardFace; place: Caller } | undefined> {
+  if (!isUuid(memberId) || typeof t !== 'string' || t.length > 200) return undefined;
+  const member = await repo.memberOfPass(db, memberId);
+  if (!member) return undefined;
+  // Any key's token is good: a rotated key's links keep working.
+  if (!isOneOf(t, cardToken(secrets, memberId, member.card_link_generation))) return undefined;
+  const place = await memberPlace(db, member.chain_id, member.home_venue_id, now);
+  return { face: await cardFace(db, place, memberId), place };
+}
+
+/**
+ * What the wallet holds about a member, for their export: the devices their Apple pass is registered on (the id
+ * Apple gave the device, not its push token) and since when their Google Wallet object was made.
+ */
+export async function walletOfMember(db: Db, chainId: string, memberId: string) {
+  const records = await repo.walletRecords(db, chainId, memberId);
+  return {
+    apple_devices: records.devices.map((d) => ({ device_library_id: d.device_library_id, registered_at: formatTimestamp(d.created_at), renewed_at: formatTimestamp(d.updated_at) })),
+    google_object_since: records.googleSince && formatTimestamp(records.googleSince),
+  };
+}
+
+/** How many devices hold the member's Apple pass, and whether their Google object was made. */
+export async function walletUse(db: Db, caller: Caller, memberId: string): Promise<{ apple_devices: number; google_saved: boolean }> {
+  const member = await members.getMember(db, caller, memberId);
+  const use = await repo.walletUse(db, caller.chainId, member.id);
+  return { apple_devices: use.appleDevices, google_saved: use.googleSaved };
+}
+
+const KEEP_FAILED_DAYS = 30;
+
+/** Wallet updates given up on more than 30 days ago: deleted (housekeeping), having been there to look at. */
+export async function forgetFailedUpdates(db: Db, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - KEEP_FAILED_DAYS * 86_400_000);
+  while ((await updates.deleteFailed(db, before, 1000)) === 1000);
+}
+
+/** An erased member's devices and Google object: forgotten with what was owed them, so nothing reaches them again. */
+export async function forgetDevices(db: Db, chainId: string, memberId: string): Promise<void> {
+  await repo.forgetMember(db, chainId, memberId);
+}
