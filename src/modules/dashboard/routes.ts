@@ -44,6 +44,7 @@ import { roleAllows, roleNeeded } from './roles.js';
 import { dashboardUserRoutes } from './users-routes.js';
 import { dashboardLinkRoutes } from './link-routes.js';
 import { dashboardBrandRoutes } from './brand-routes.js';
+import { dashboardWalletRoutes } from './wallet-routes.js';
 import { dashboardCampaignRoutes } from './campaign-routes.js';
 import { dashboardCatalogueRoutes } from './catalogue-routes.js';
 import { dashboardMenuRoutes } from './menu-routes.js';
@@ -409,6 +410,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardUserRoutes(app, tags);
   // The chain's brand: name, colours, logo.
   await dashboardBrandRoutes(app, tags);
+  await dashboardWalletRoutes(app, tags);
   // Invitations and password reset links.
   await dashboardLinkRoutes(app, tags, { setCookie, holdToLimits });
 }

@@ -120,6 +120,19 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     expect((await client(t, state.till1!).get(`/api/v1/members/${state.memberId}`)).body.birthday).toBe('07-14');
   });
 
+  chromiumGate.it("gives the member's card page link and a new one that retires it", async () => {
+    const wallet = page.getByRole('region', { name: 'Wallet' });
+    const link = wallet.getByRole('link', { name: 'open' });
+    const first = (await link.getAttribute('href'))!;
+    expect(first).toBe((await client(t, state.till1!).get(`/api/v1/members/${state.memberId}/card_link`)).body.url);
+    expect(await wallet.getByText('Apple Wallet: on 0 devices · Google Wallet: not yet').isVisible()).toBe(true);
+    await wallet.getByRole('button', { name: 'New link (the old one stops working)' }).click();
+    await expect.poll(() => link.getAttribute('href')).not.toBe(first);
+    const renewed = (await link.getAttribute('href'))!;
+    expect((await t.app.inject({ url: first.replace(t.config.publicBaseUrl, '') })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: renewed.replace(t.config.publicBaseUrl, '') })).statusCode).toBe(200);
+  });
+
   chromiumGate.it('a per-key rule redeem_only_via_holds makes that key alone get hold_required', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('button', { name: 'Rules of Till 1' }).click();

@@ -1,5 +1,5 @@
 // The chain's brand (D25): the name guests see, its colours and its logo, shown on the guests' menu pages; a preview
-// shows the header as guests see it.
+// shows the header as guests see it; and whether wallet cards are set up on the server (D23).
 import { Alert, Button, ColorInput, FileInput, Group, Image, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,6 +26,7 @@ export function BrandPage() {
   const qc = useQueryClient();
   const chain = useChain();
   const brand = useQuery({ queryKey: ['brand'], queryFn: () => call(client.GET('/dashboard/api/brand')) });
+  const wallet = useQuery({ queryKey: ['wallet'], queryFn: () => call(client.GET('/dashboard/api/wallet')) });
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const form = useForm({ initialValues: { display_name: '', background_color: '', foreground_color: '', label_color: '' } });
@@ -105,6 +106,23 @@ export function BrandPage() {
           )}
         </Stack>
       </Paper>
+      {wallet.data && (
+        <Paper withBorder p="md" aria-label="Wallet cards">
+          <Stack gap="xs">
+            <Title order={4}>Wallet cards</Title>
+            {(
+              [
+                ['Apple Wallet', wallet.data.apple],
+                ['Google Wallet', wallet.data.google],
+              ] as const
+            ).map(([name, setup]) => (
+              <Text key={name} size="sm">
+                <b>{name}:</b> {setup.configured ? 'set up; guests can add their card.' : `not set up. The server needs ${setup.missing.join(', ')} (see docs/wallet.md).`}
+              </Text>
+            ))}
+          </Stack>
+        </Paper>
+      )}
     </Stack>
   );
 }

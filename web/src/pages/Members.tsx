@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title, Image } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, CopyButton, Group, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title, Image } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -190,6 +190,7 @@ export function MemberPage() {
           </Text>
           {can('PATCH /members/:id') && <MemberBirthday member={m} />}
         </Paper>
+        <MemberWallet memberId={m.id} />
       </SimpleGrid>
       {can('POST /members/:id/erase') && <MemberPrivacy member={m} />}
       <Title order={3}>History</Title>
@@ -207,5 +208,51 @@ export function MemberPage() {
         ]}
       />
     </Stack>
+  );
+}
+
+/** The guest's card page link (to send them) and where their card is installed (D23). */
+function MemberWallet({ memberId }: { memberId: string }) {
+  const can = useCan();
+  const qc = useQueryClient();
+  const wallet = useQuery({ queryKey: ['member-wallet', memberId], queryFn: () => call(client.GET('/dashboard/api/members/{id}/wallet', { params: { path: { id: memberId } } })) });
+  const [error, setError] = useState<string>();
+  const renew = async () => {
+    setError(undefined);
+    try {
+      const renewed = await call(client.POST('/dashboard/api/members/{id}/card_link', { params: { path: { id: memberId } } }));
+      qc.setQueryData(['member-wallet', memberId], renewed);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const w = wallet.data;
+  if (!w) return null;
+  return (
+    <Paper component="section" withBorder p="md" aria-label="Wallet">
+      <Title order={4} mb="sm">
+        Wallet
+      </Title>
+      <Stack gap="xs">
+        {error && <Alert color="red">{error}</Alert>}
+        <Text size="sm">
+          Card page for the guest:{' '}
+          <Anchor href={w.card_link} target="_blank" rel="noreferrer">
+            open
+          </Anchor>
+        </Text>
+        <Group gap="xs">
+          <CopyButton value={w.card_link}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy link'}</Button>}</CopyButton>
+          {can('POST /members/:id/card_link') && (
+            <Button size="xs" variant="subtle" color="red" onClick={() => void renew()}>
+              New link (the old one stops working)
+            </Button>
+          )}
+        </Group>
+        <Text size="sm" c="dimmed">
+          Apple Wallet: {w.apple_devices === 1 ? 'on 1 device' : `on ${w.apple_devices} devices`} · Google Wallet: {w.google_saved ? 'save link given' : 'not yet'}
+        </Text>
+      </Stack>
+    </Paper>
   );
 }
