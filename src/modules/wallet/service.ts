@@ -27,8 +27,9 @@ export function walletStatus(apple: AppleWalletSettings, google: GoogleWalletSet
 
 /** The member's "Save to Google Wallet" link; from now on their card's changes are sent to the object it saves. */
 export async function googleSaveUrl(db: Db, caller: Caller, memberId: string, google: GoogleWallet, publicBaseUrl: string): Promise<string> {
-  google.require();
+  // The member first: another chain's member is 404 whatever the server's settings.
   const face = await cardFace(db, caller, memberId);
+  google.require();
   const url = await google.saveUrl(googleCard(face, publicBaseUrl), new URL(publicBaseUrl).origin);
   await updates.rememberGoogleObject(db, caller.chainId, face.memberId);
   return url;
