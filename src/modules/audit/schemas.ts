@@ -9,6 +9,7 @@ export const AUDIT_ACTION_LABELS = {
   'member.adjusted': 'Balance adjusted',
   'member.exported': "Member's data exported",
   'member.erased': "Member's personal data erased",
+  'member.card_link_renewed': "Member's card page link renewed",
   'program.created': 'Program created',
   'program.updated': 'Program changed',
   'campaign.created': 'Campaign created',

@@ -1,6 +1,7 @@
 // The wallet in the dashboard (D23): what the server still needs for Apple and Google Wallet, and on a member's page
 // their card page link (renewable) and how many devices hold their card.
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import type { App } from '../../http/context.js';
 import { withErrors } from '../../http/responses.js';
 import * as wallet from '../wallet/service.js';
@@ -42,6 +43,7 @@ export async function dashboardWalletRoutes(app: App, tags: string[]): Promise<v
 
   app.post('/members/:id/card_link', { schema: { tags, summary: "A new card page link; the member's earlier links stop working", params: IdParams, response: withErrors({ 200: MemberWallet }) } }, async (req) => {
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
-    return memberWallet(caller, req.params.id, await wallet.renewCardLink(db, caller, req.params.id, secretBox, config.publicBaseUrl));
+    const link = await inTransaction(db, (trx) => wallet.renewCardLink(trx, caller, req.params.id, secretBox, config.publicBaseUrl));
+    return memberWallet(caller, req.params.id, link);
   });
 }

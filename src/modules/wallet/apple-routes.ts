@@ -2,20 +2,17 @@
 // register for a pass, ask which passes changed, fetch the latest, and send their logs. Rate limited per address.
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { limitPerAddress } from '../../http/address-limit.js';
 import type { App } from '../../http/context.js';
-import { ApiError } from '../../shared/errors.js';
 import type { PassDeps } from './apple-pass.js';
 import * as passes from './pass-service.js';
 
 type RegistrationParams = { deviceLibraryIdentifier: string; passTypeIdentifier: string; serialNumber: string };
 
 export async function appleWalletRoutes(app: App): Promise<void> {
-  const { db, config, clock, limiter } = app.deps;
+  const { db, config, clock } = app.deps;
   const deps = (): PassDeps => ({ settings: config.appleWallet, secrets: app.deps.secretBox, publicBaseUrl: config.publicBaseUrl });
-  app.addHook('onRequest', async (req) => {
-    const decision = await limiter.hit(`wallet:addr:${req.ip}`, config.rateLimitPerMinute, 60_000, clock.now().getTime());
-    if (!decision.allowed) throw new ApiError('rate_limited', { headers: { 'retry-after': String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))) } });
-  });
+  limitPerAddress(app, 'wallet');
   const held = (req: FastifyRequest<{ Params: { passTypeIdentifier: string; serialNumber: string } }>) =>
     passes.heldPass(db, deps(), req.params.passTypeIdentifier, req.params.serialNumber, req.headers.authorization);
 

@@ -1,10 +1,12 @@
 // The guest's card page (D23) at /card/{member id}?t=…: the card with its barcode and balance, and buttons that add
 // it to Apple Wallet or Google Wallet; the pass and the save link it opens; and the logo Google shows on a program's
 // cards. No API key: the link's token is the key, to this one card only. Its query string never reaches the log.
+// Rate limited per address, as the pass web service is.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { limitPerAddress } from '../../http/address-limit.js';
 import type { App } from '../../http/context.js';
 import { ApiError } from '../../shared/errors.js';
 import { escapeHtml } from '../../shared/html.js';
@@ -62,6 +64,7 @@ const schema = { hide: true, querystring: Type.Object({ t: Type.Optional(Type.St
 export async function cardRoutes(app: App): Promise<void> {
   const { db, config, clock } = app.deps;
   const google = new GoogleWallet(config.googleWallet);
+  limitPerAddress(app, 'card');
   const status = () => wallet.walletStatus(config.appleWallet, config.googleWallet);
   const opened = (req: { params: { id: string }; query: { t?: string } }) => wallet.cardOfLink(db, app.deps.secretBox, req.params.id, req.query.t, clock.now());
   const passDeps = () => ({ settings: config.appleWallet, secrets: app.deps.secretBox, publicBaseUrl: config.publicBaseUrl });

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { callerOf, type App } from '../../http/context.js';
 import { nonJson, withErrors } from '../../http/responses.js';
+import { inTransaction } from '../../db/transaction.js';
 import { MemberParams } from '../members/schemas.js';
 import { applePass } from './apple-pass.js';
 import { GoogleWallet } from './google-wallet.js';
@@ -87,6 +88,9 @@ export async function walletRoutes(app: App): Promise<void> {
         response: withErrors({ 200: CardLink }),
       },
     },
-    async (req) => ({ object: 'card_link' as const, ...(await wallet.renewCardLink(db, callerOf(req), req.params.id, app.deps.secretBox, config.publicBaseUrl)) }),
+    async (req) => ({
+      object: 'card_link' as const,
+      ...(await inTransaction(db, (trx) => wallet.renewCardLink(trx, callerOf(req), req.params.id, app.deps.secretBox, config.publicBaseUrl))),
+    }),
   );
 }

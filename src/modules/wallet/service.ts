@@ -8,6 +8,7 @@ import { formatTimestamp } from '../../shared/time.js';
 import type { SecretBox } from '../../shared/secret-box.js';
 import { isOneOf } from '../../shared/tokens.js';
 import type { Caller } from '../accounts/schemas.js';
+import * as audit from '../audit/service.js';
 import * as members from '../members/service.js';
 import { missingAppleSettings } from './apple-pass.js';
 import { cardFace, memberPlace, type CardFace } from './card.js';
@@ -45,11 +46,15 @@ export async function cardLink(db: Db, caller: Caller, memberId: string, secrets
   return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
 }
 
-/** A new card link: every link given before stops working; installed passes keep theirs. */
-export async function renewCardLink(db: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
-  const member = await members.getMember(db, caller, memberId);
-  const generation = await repo.bumpCardLinkGeneration(db, caller.chainId, member.id);
+/**
+ * A new card link: every link given before stops working; installed passes keep theirs. Recorded in the audit log;
+ * give it a transaction, so the two go together.
+ */
+export async function renewCardLink(trx: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
+  const member = await members.getMember(trx, caller, memberId);
+  const generation = await repo.bumpCardLinkGeneration(trx, caller.chainId, member.id);
   if (generation === undefined) throw new ApiError('member_not_found');
+  await audit.recordAudit(trx, audit.placeOf(caller), { action: 'member.card_link_renewed', target: { type: 'member', id: member.id }, changes: {} });
   return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
 }
 

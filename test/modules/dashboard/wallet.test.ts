@@ -1,5 +1,6 @@
 // The wallet in the dashboard (D23): the owner sees what the server still needs for each wallet (every variable
 // named); a member's page gives their card page link and device count, and a manager's new link retires the old.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
@@ -39,5 +40,8 @@ describe('the wallet in the dashboard', () => {
     const path = (url: string) => url.replace(t.config.publicBaseUrl, '');
     expect((await t.app.inject({ url: path(first.card_link) })).statusCode).toBe(404);
     expect((await t.app.inject({ url: path(renewed.card_link) })).statusCode).toBe(200);
+    const audited = await sql<{ actor_type: string; changes: unknown }>`select actor_type, changes from audit_events
+      where chain_id = ${venue.chainId} and action = 'member.card_link_renewed' and target_id = ${member.id}`.execute(t.db);
+    expect(audited.rows).toEqual([{ actor_type: 'user', changes: {} }]);
   });
 });
