@@ -2119,6 +2119,19 @@ export interface components {
                     created_at: string;
                 }[];
             };
+            /** @description The wallet cards: empty after an erasure, which unregisters them. */
+            wallet: {
+                /** @description Devices the Apple Wallet pass is registered on, by the id Apple gave each (their push tokens are not shown). */
+                apple_devices: {
+                    device_library_id: string;
+                    /** Format: date-time */
+                    registered_at: string;
+                    /** Format: date-time */
+                    renewed_at: string;
+                }[];
+                /** @description When the Google Wallet object was made (its save link first given); null: never. */
+                google_object_since: string | null;
+            };
             /** @description Every entry that moved the totals, newest first. */
             ledger: components["schemas"]["HistoryEntry"][];
             /** @description Checks applied to the member, with their lines: venue by venue (the chain's oldest first), newest first at each. */
@@ -2598,7 +2611,7 @@ export interface components {
             object: "audit_event";
             /** Format: uuid */
             id: string;
-            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied. */
+            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, member.card_link_renewed, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied. */
             action: string;
             /** @description Who did it. */
             actor: {
