@@ -38,10 +38,14 @@ afterAll(async () => {
 const dinner = (price: number) => [{ name: 'Dinner', quantity: 1, unit_price: price }];
 const BASE = '/wallet/apple/v1';
 
-/** A member with a pass registered on one device per token given. */
+/** A member (of a cashback program, unless said) with a pass registered on one device per token given. */
 async function memberOnDevices(...tokens: string[]) {
+  return memberOf('cashback', ...tokens);
+}
+
+async function memberOf(type: 'cashback' | 'vip', ...tokens: string[]) {
   const venue = await createVenue(t);
-  await createProgram(t, venue, 'cashback', { isDefault: true });
+  await createProgram(t, venue, type, { isDefault: true });
   const { secret } = await createKey(t, venue);
   const api = client(t, secret);
   const member = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true }), 'enrol').body;
@@ -133,6 +137,16 @@ describe('pushes to APNs', () => {
     expect(ok(await api.get(`/api/v1/members/${member.id}/export`), 'export after erasure').body.wallet).toEqual({ apple_devices: [], google_object_since: null });
     await worker.sendDue();
     expect(pushedTo([token])).toHaveLength(2);
+  });
+
+  it('a VIP level set by hand, which writes no ledger entry, pushes once; setting it again as it is pushes nothing', async () => {
+    const token = tokenOf('vip');
+    const { api, member } = await memberOf('vip', token);
+    ok(await api.patch(`/api/v1/members/${member.id}`, { vip_level: 'Black' }), 'vip');
+    await worker.sendDue();
+    expect(pushedTo([token])).toHaveLength(1);
+    ok(await api.patch(`/api/v1/members/${member.id}`, { vip_level: 'Black' }), 'same again');
+    expect(await pending(member.id)).toEqual([]);
   });
 
   it('an APNs that cannot be reached is retried, and never holds up the check', async () => {
