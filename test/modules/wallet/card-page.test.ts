@@ -1,10 +1,10 @@
 // The guest's card page (D23): the link the API gives opens the card with its barcode and balance and both wallet
 // buttons, in Chromium at 390 px; its pass and Google buttons work without a key; a tampered or renewed-away token,
 // or another member's id, opens nothing; the page sends no referrer.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, ok } from '../../support/http.js';
@@ -21,6 +21,9 @@ const t = useTestApp({
   },
 });
 
+/** Every card link token a test of this file was given: none may reach the log. */
+const tokensGiven: string[] = [];
+
 async function memberWithLink() {
   const venue = await createVenue(t, { currency: 'EUR', locale: 'en-IE' });
   await createProgram(t, venue, 'cashback', { isDefault: true });
@@ -30,6 +33,7 @@ async function memberWithLink() {
   await seedLedger(t, venue, { memberId: member.id, kind: 'import', cashback: 1_234 });
   const link = ok(await api.get(`/api/v1/members/${member.id}/card_link`), 'card link').body;
   const url = new URL(link.url);
+  tokensGiven.push(url.searchParams.get('t')!);
   return { api, card, member, link, path: url.pathname, t: url.searchParams.get('t')! };
 }
 
@@ -47,6 +51,7 @@ describe('the card link', () => {
     expect(page.headers['cache-control']).toBe('no-store');
 
     const renewed = ok(await m.api.post(`/api/v1/members/${m.member.id}/card_link`), 'renew').body;
+    tokensGiven.push(new URL(renewed.url).searchParams.get('t')!);
     expect(renewed.url).not.toBe(m.link.url);
     expect((await open(`${m.path}?t=${m.t}`)).statusCode).toBe(404);
     expect((await open(new URL(renewed.url).pathname + new URL(renewed.url).search)).statusCode).toBe(200);
@@ -70,6 +75,16 @@ describe('the card link', () => {
     const google = await open(`${m.path}/google?t=${m.t}`);
     expect(google.statusCode).toBe(303);
     expect(String(google.headers.location).startsWith('https://pay.google.com/gp/v/save/')).toBe(true);
+  });
+});
+
+describe('the log', () => {
+  it('has a line for each card page request, and none holds a link token', async () => {
+    const lines = readFileSync(path.join(inject('testLogDir'), `app-${process.pid}.log`), 'utf8').split('\n');
+    const pageLines = lines.filter((l) => l.includes('"url":"/card/'));
+    expect(pageLines.length).toBeGreaterThan(5);
+    expect(tokensGiven.length).toBeGreaterThan(3);
+    for (const token of tokensGiven) expect(lines.filter((l) => l.includes(token))).toEqual([]);
   });
 });
 
