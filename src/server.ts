@@ -128,7 +128,7 @@ export function createWalletUpdates(config: Config, database: Database, log: { e
   const apns = missingAppleSettings(apple).length
     ? undefined
     : new ApnsClient({ url: apple.apnsUrl, passTypeId: apple.passTypeId!, certFile: apple.certFile!, keyFile: apple.keyFile!, keyPassphrase: apple.keyPassphrase, caFile: apple.apnsCaFile, timeoutMs: config.webhooks.timeoutMs });
-  const updates = new WalletUpdates(database.db, { apns, google: new GoogleWallet(config.googleWallet), publicBaseUrl: config.publicBaseUrl }, config.webhooks, systemClock, log);
+  const updates = new WalletUpdates(database.db, { apns, google: new GoogleWallet(config.googleWallet, config.webhooks.timeoutMs), publicBaseUrl: config.publicBaseUrl }, config.webhooks, systemClock, log);
   return { updates, close: () => apns?.close() };
 }
 

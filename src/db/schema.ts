@@ -37,7 +37,7 @@ export interface WalletUpdatesTable {
   chain_id: string;
   id: Generated<string>;
   member_id: string;
-  channel: 'apple' | 'google';
+  channel: 'apple' | 'google' | 'google_erased';
   device_library_id: string | null;
   push_token: string | null;
   status: Generated<'pending' | 'failed'>;

@@ -25,6 +25,7 @@ const CURRENT_ROUTE_SCOPES = {
   'GET /v1/members/:id/history': ['members:read'],
   'GET /v1/members/:id/barcode.svg': ['members:read'],
   'GET /v1/members/:id/pass.pkpass': ['members:read'],
+  'POST /v1/members/:id/pass/revoke': ['members:write'],
   'GET /v1/members/:id/wallet/google': ['members:read'],
   'GET /v1/members/:id/card_link': ['members:read'],
   'POST /v1/members/:id/card_link': ['members:write'],

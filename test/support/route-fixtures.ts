@@ -232,6 +232,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     url: `${(await member(ctx)).url}/pass.pkpass`,
     refusal: { status: 409, code: 'wallet_not_configured', because: 'this test app has no wallet settings; the key and the member passed first' },
   }),
+  'POST /v1/members/:id/pass/revoke': async (ctx) => ({ url: `${(await member(ctx)).url}/pass/revoke` }),
   'GET /v1/members/:id/wallet/google': async (ctx) => ({
     url: `${(await member(ctx)).url}/wallet/google`,
     refusal: { status: 409, code: 'wallet_not_configured', because: 'this test app has no wallet settings; the key and the member passed first' },

@@ -5,8 +5,10 @@
 // forget to announce one, including writers still to come.
 import { sql, type Kysely } from 'kysely';
 
-/** The member's columns a pass shows, or that decide what it shows (its level, its program's fields). */
-const SHOWN = ['cashback', 'stamps', 'spend', 'level_spend', 'vip_level', 'program_id'];
+/** The member's columns a card shows, or that decide what it shows (its level, its program's fields, its chain's brand). */
+const SHOWN = ['cashback', 'stamps', 'spend', 'level_spend', 'vip_level', 'program_id', 'name', 'chain_id'];
+/** A brand's columns a card shows. */
+const BRAND = ['display_name', 'background_color', 'foreground_color', 'label_color', 'logo_updated_at'];
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table members add column pass_changed_at timestamptz not null default clock_timestamp()`.execute(db);
@@ -24,12 +26,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     foreign key (chain_id, member_id) references members (chain_id, id)
   )`.execute(db);
 
-  // One row per device (Apple) or object (Google) per change; sent rows are deleted, failed ones kept for a look.
+  // One row per device (Apple) or object (Google) per change, and one for a Google object to retire when its member
+  // is erased; sent rows are deleted, failed ones kept for a look.
   await sql`create table wallet_updates (
     chain_id uuid not null,
     id uuid not null default gen_random_uuid(),
     member_id uuid not null,
-    channel text not null check (channel in ('apple', 'google')),
+    channel text not null check (channel in ('apple', 'google', 'google_erased')),
     device_library_id text,
     push_token text,
     status text not null default 'pending' check (status in ('pending', 'failed')),
@@ -81,8 +84,12 @@ export async function up(db: Kysely<any>): Promise<void> {
           or exists (select 1 from google_wallet_objects g where g.chain_id = m.chain_id and g.member_id = m.id));
       return null;
     end $$`.execute(db);
-  await sql`create trigger chain_brands_pass_change after insert or update on chain_brands
+  const brand = (which: string) => sql.raw(`(${BRAND.map((c) => `${which}.${c}`).join(', ')})`);
+  await sql`create trigger chain_brands_pass_change after insert on chain_brands
     for each row execute function chain_changes_passes()`.execute(db);
+  // A save that changes nothing (the dashboard writes the whole row) stamps nobody.
+  await sql`create trigger chain_brands_pass_change_update after update on chain_brands
+    for each row when (${brand('old')} is distinct from ${brand('new')}) execute function chain_changes_passes()`.execute(db);
   await sql`create trigger programs_pass_change after update on programs
     for each row when ((old.name, old.type, old.settings, old.barcode_format) is distinct from (new.name, new.type, new.settings, new.barcode_format))
     execute function chain_changes_passes()`.execute(db);
@@ -90,6 +97,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger programs_pass_change on programs`.execute(db);
+  await sql`drop trigger chain_brands_pass_change_update on chain_brands`.execute(db);
   await sql`drop trigger chain_brands_pass_change on chain_brands`.execute(db);
   await sql`drop trigger member_cards_pass_change on member_cards`.execute(db);
   await sql`drop trigger members_wallet_updates on members`.execute(db);

@@ -10,6 +10,7 @@ export const AUDIT_ACTION_LABELS = {
   'member.exported': "Member's data exported",
   'member.erased': "Member's personal data erased",
   'member.card_link_renewed': "Member's card page link renewed",
+  'member.pass_revoked': "Member's wallet pass revoked",
   'program.created': 'Program created',
   'program.updated': 'Program changed',
   'campaign.created': 'Campaign created',

@@ -78,7 +78,8 @@ export class ApnsClient {
 
   private post(path: string): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = this.open().request({
+      const session = this.open();
+      const req = session.request({
         ':method': 'POST',
         ':path': path,
         'apns-topic': this.settings.passTypeId,
@@ -87,9 +88,12 @@ export class ApnsClient {
       let status = 0;
       let timedOut = false;
       const chunks: Buffer[] = [];
+      // No answer in time: the connection itself may be dead (a peer gone without a word), so it is replaced.
       req.setTimeout(this.settings.timeoutMs, () => {
         timedOut = true;
         req.close(http2.constants.NGHTTP2_CANCEL);
+        if (this.session === session) this.session = undefined;
+        session.destroy();
       });
       req.on('response', (headers) => (status = Number(headers[':status'])));
       req.on('data', (chunk: Buffer) => chunks.push(chunk));

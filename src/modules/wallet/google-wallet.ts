@@ -55,8 +55,14 @@ export const objectId = (issuerId: string, memberId: string) => `${issuerId}.${m
 export class GoogleWallet {
   private account: { email: string; key: CryptoKey; tokenUri: string } | undefined;
   private token: { value: string; until: number } | undefined;
+  /** A token request under way: updates sent at once share it. */
+  private tokenRequest: Promise<string> | undefined;
 
-  constructor(private readonly settings: GoogleWalletSettings) {}
+  /** `timeoutMs`: the longest a token request or a PATCH may take (WEBHOOK_TIMEOUT for the worker). */
+  constructor(
+    private readonly settings: GoogleWalletSettings,
+    private readonly timeoutMs = 15_000,
+  ) {}
 
   get configured(): boolean {
     return missingGoogleSettings(this.settings).length === 0;
@@ -87,13 +93,28 @@ export class GoogleWallet {
 
   /** Sends the card's figures to its object; the API's status (404: the guest never saved it), or a thrown error. */
   async patchObject(card: GoogleCard): Promise<number> {
-    this.require();
     const { accountId, accountName, loyaltyPoints, barcode } = this.loyaltyObject(card);
-    const res = await fetch(`${this.settings.apiUrl}/loyaltyObject/${encodeURIComponent(objectId(this.settings.issuerId!, card.memberId))}`, {
+    return this.patch(card.memberId, { accountId, accountName, loyaltyPoints, barcode });
+  }
+
+  /** An erased member's object: out of use, with nothing of theirs left on it. */
+  async retireObject(memberId: string): Promise<number> {
+    return this.patch(memberId, {
+      state: 'INACTIVE',
+      accountId: '-',
+      accountName: '-',
+      loyaltyPoints: { label: 'Balance', balance: { string: '-' } },
+      barcode: { type: 'QR_CODE', value: '-', alternateText: '-' },
+    });
+  }
+
+  private async patch(memberId: string, body: Record<string, unknown>): Promise<number> {
+    this.require();
+    const res = await fetch(`${this.settings.apiUrl}/loyaltyObject/${encodeURIComponent(objectId(this.settings.issuerId!, memberId))}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${await this.accessToken()}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ accountId, accountName, loyaltyPoints, barcode }),
-      signal: AbortSignal.timeout(15_000),
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     await res.arrayBuffer();
     // A refused token is renewed at the next attempt.
@@ -134,8 +155,13 @@ export class GoogleWallet {
   }
 
   /** An access token for the walletobjects API, kept until a minute before it runs out. */
-  private async accessToken(): Promise<string> {
-    if (this.token && this.token.until > Date.now()) return this.token.value;
+  private accessToken(): Promise<string> {
+    if (this.token && this.token.until > Date.now()) return Promise.resolve(this.token.value);
+    this.tokenRequest ??= this.requestToken().finally(() => (this.tokenRequest = undefined));
+    return this.tokenRequest;
+  }
+
+  private async requestToken(): Promise<string> {
     const account = await this.serviceAccount();
     const assertion = await new SignJWT({ scope: SCOPE })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
@@ -148,7 +174,7 @@ export class GoogleWallet {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(this.timeoutMs),
     });
     if (!res.ok) throw new Error(`Google token endpoint answered ${res.status}`);
     const body = (await res.json()) as { access_token: string; expires_in?: number };

@@ -79,11 +79,32 @@ export async function keepNewestDevices(db: Db, chainId: string, memberId: strin
     order by updated_at desc, device_library_id offset ${keep})`.execute(db);
 }
 
-/** The member's devices and Google object, and whatever was still owed to them. */
+/**
+ * The member's devices and Google object, and whatever was still owed to them, forgotten; a Google object there was
+ * is queued to be retired (its figures and name taken off at Google).
+ */
 export async function forgetMember(db: Db, chainId: string, memberId: string): Promise<void> {
-  for (const table of ['apple_pass_registrations', 'google_wallet_objects', 'wallet_updates'] as const) {
+  for (const table of ['apple_pass_registrations', 'wallet_updates'] as const) {
     await db.deleteFrom(table).where('chain_id', '=', chainId).where('member_id', '=', memberId).execute();
   }
+  await sql`with gone as (delete from google_wallet_objects where chain_id = ${chainId} and member_id = ${memberId} returning chain_id, member_id)
+    insert into wallet_updates (chain_id, member_id, channel) select chain_id, member_id, 'google_erased' from gone`.execute(db);
+}
+
+/** A new pass generation (every installed pass's token stops working) and no device registered; undefined: no such member. */
+export async function revokePass(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('members')
+    .set((eb) => ({ pass_generation: eb('pass_generation', '+', 1) }))
+    .where('chain_id', '=', chainId)
+    .where('id', '=', memberId)
+    .where('erased_at', 'is', null)
+    .returning('pass_generation')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await db.deleteFrom('apple_pass_registrations').where('chain_id', '=', chainId).where('member_id', '=', memberId).execute();
+  await db.deleteFrom('wallet_updates').where('chain_id', '=', chainId).where('member_id', '=', memberId).where('channel', '=', 'apple').execute();
+  return row.pass_generation;
 }
 
 // Changes are stamped by the database's clock (migration 0034's triggers), so "now" here is the database's too.

@@ -13,6 +13,7 @@ const GoogleSaveLink = Type.Object(
   { object: Type.Literal('google_wallet_link'), save_url: Type.String({ description: 'https://pay.google.com/gp/v/save/<JWT>: opens Google Wallet to save the card.' }) },
   { title: 'GoogleWalletLink' },
 );
+const PassRevocation = Type.Object({ object: Type.Literal('pass_revocation'), member_id: Type.String({ format: 'uuid' }) }, { title: 'PassRevocation' });
 const CardLink = Type.Object(
   { object: Type.Literal('card_link'), url: Type.String({ description: "The guest's card page: barcode, balance, and buttons to add the card to a wallet." }) },
   { title: 'CardLink' },
@@ -40,6 +41,23 @@ export async function walletRoutes(app: App): Promise<void> {
       const pass = await applePass(db, callerOf(req), req.params.id, { settings: config.appleWallet, secrets: app.deps.secretBox, publicBaseUrl: config.publicBaseUrl });
       return reply.type('application/vnd.apple.pkpass').header('content-disposition', 'attachment; filename="card.pkpass"').send(pass);
     },
+  );
+
+  app.post(
+    '/v1/members/:id/pass/revoke',
+    {
+      schema: {
+        operationId: 'revokeMemberApplePass',
+        errors: ['member_not_found'],
+        tags,
+        summary: "Revoke the member's Apple Wallet pass",
+        description:
+          'Every pass installed so far stops updating (its token no longer works) and no device stays registered; a pass downloaded from now on works. For a pass that went where it should not, for example through a card link sent to the wrong guest (renew that link too).',
+        params: MemberParams,
+        response: withErrors({ 200: PassRevocation }),
+      },
+    },
+    async (req) => inTransaction(db, (trx) => wallet.revokePass(trx, callerOf(req), req.params.id)),
   );
 
   app.get(

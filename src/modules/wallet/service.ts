@@ -84,6 +84,18 @@ export async function walletOfMember(db: Db, chainId: string, memberId: string) 
   };
 }
 
+/**
+ * Revokes the member's Apple pass: a new generation, so every pass installed so far (or downloaded through a card
+ * link that went astray) has a token that no longer works, and no device stays registered. The guest gets a new
+ * pass from the card page. Recorded in the audit log; give it a transaction.
+ */
+export async function revokePass(trx: Db, caller: Caller, memberId: string): Promise<{ object: 'pass_revocation'; member_id: string }> {
+  const member = await members.getMember(trx, caller, memberId);
+  if ((await repo.revokePass(trx, caller.chainId, member.id)) === undefined) throw new ApiError('member_not_found');
+  await audit.recordAudit(trx, audit.placeOf(caller), { action: 'member.pass_revoked', target: { type: 'member', id: member.id }, changes: {} });
+  return { object: 'pass_revocation', member_id: member.id };
+}
+
 /** How many devices hold the member's Apple pass, and whether their Google object was made. */
 export async function walletUse(db: Db, caller: Caller, memberId: string): Promise<{ apple_devices: number; google_saved: boolean }> {
   const member = await members.getMember(db, caller, memberId);

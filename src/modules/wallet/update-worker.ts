@@ -12,7 +12,8 @@ import * as repo from './repo.js';
 import * as updates from './updates-repo.js';
 
 const BATCH = 50;
-// A claim outlives the slowest possible attempt, so a live worker never loses its claim mid-send.
+// A claim outlives the slowest possible attempt (a Google update may wait for a token, then for its PATCH), so a
+// live worker never loses its claim mid-send; if it does all the same, its outcome is not written (updates-repo.ts).
 const LEASE_MARGIN_MS = 5000;
 
 export interface WalletSenders {
@@ -41,9 +42,14 @@ export class WalletUpdates {
 
   /** Claims what is due and sends it all; how many were claimed. */
   async sendDue(): Promise<number> {
-    const claimed = await updates.claimDue(this.db, BATCH, this.config.timeoutMs + LEASE_MARGIN_MS);
-    await Promise.all(claimed.map((u) => this.send(u).catch((err) => this.log.error({ err, wallet_update_id: u.id }, 'wallet update failed; retried after its lease'))));
+    const claimed = await updates.claimDue(this.db, this.channels(), BATCH, 2 * this.config.timeoutMs + LEASE_MARGIN_MS);
+    await Promise.all(claimed.map((u) => this.send(u).catch((err) => this.log.error({ err, wallet_update_id: u.id }, 'wallet update not recorded; retried after its lease'))));
     return claimed.length;
+  }
+
+  /** The channels this worker has the settings to send: the others' rows wait for a worker that has them. */
+  private channels(): updates.Channel[] {
+    return [...(this.senders.apns ? (['apple'] as const) : []), ...(this.senders.google?.configured ? (['google', 'google_erased'] as const) : [])];
   }
 
   /** Runs until stopped: at once again while work turns up, else after the poll interval. */
@@ -69,36 +75,29 @@ export class WalletUpdates {
   }
 
   private async send(u: updates.ClaimedUpdate): Promise<void> {
-    const outcome = u.channel === 'apple' ? await this.push(u) : await this.patch(u);
-    if (outcome.kind === 'sent') return updates.remove(this.db, u.chain_id, u.id);
+    const outcome = await this.attempt(u).catch((err: Error): PushOutcome => ({ kind: 'retry', error: `${u.channel === 'apple' ? 'APNs' : 'Google Wallet'}: ${err.message}` }));
+    if (outcome.kind === 'sent') return updates.remove(this.db, u);
     if (outcome.kind === 'unregister') {
       return this.db.transaction().execute(async (trx) => {
         if (u.channel === 'apple') await updates.unregisterToken(trx, u);
-        await updates.remove(trx, u.chain_id, u.id);
+        await updates.remove(trx, u);
       });
     }
     const schedule = this.config.retryScheduleMs;
-    if (outcome.kind === 'give_up' || u.attempts > schedule.length) return updates.markFailed(this.db, u.chain_id, u.id, outcome.error);
+    if (outcome.kind === 'give_up' || u.attempts > schedule.length) return updates.markFailed(this.db, u, outcome.error);
     const delay = schedule[u.attempts - 1]!;
-    return updates.retryLater(this.db, u.chain_id, u.id, Math.round(delay * (1 + this.config.retryJitter * (Math.random() * 2 - 1))), outcome.error);
+    return updates.retryLater(this.db, u, Math.round(delay * (1 + this.config.retryJitter * (Math.random() * 2 - 1))), outcome.error);
   }
 
-  private async push(u: updates.ClaimedUpdate): Promise<PushOutcome> {
-    if (!this.senders.apns) return { kind: 'retry', error: 'Apple Wallet is not configured on this worker' };
-    return this.senders.apns.push(u.push_token!);
-  }
-
-  private async patch(u: updates.ClaimedUpdate): Promise<PushOutcome> {
-    const google = this.senders.google;
-    if (!google?.configured) return { kind: 'retry', error: 'Google Wallet is not configured on this worker' };
+  private async attempt(u: updates.ClaimedUpdate): Promise<PushOutcome> {
+    if (u.channel === 'apple') return this.senders.apns!.push(u.push_token!);
+    const google = this.senders.google!;
+    // An erased member's object: taken out of use, their name and figures off it.
+    if (u.channel === 'google_erased') return judgePatch(await google.retireObject(u.member_id));
     const member = await repo.memberOfPass(this.db, u.member_id);
-    // Erased since: nothing to send (erasure forgets the object too).
+    // Erased since: nothing to send (the erasure queued the object's retirement).
     if (!member || member.chain_id !== u.chain_id) return { kind: 'unregister', error: 'member erased' };
     const face = await cardFace(this.db, await memberPlace(this.db, u.chain_id, member.home_venue_id, this.clock.now()), u.member_id);
-    try {
-      return judgePatch(await google.patchObject(googleCard(face, this.senders.publicBaseUrl)));
-    } catch (err) {
-      return { kind: 'retry', error: `Google Wallet unreachable: ${(err as Error).message}` };
-    }
+    return judgePatch(await google.patchObject(googleCard(face, this.senders.publicBaseUrl)));
   }
 }

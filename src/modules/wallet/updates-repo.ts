@@ -3,11 +3,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
+export type Channel = 'apple' | 'google' | 'google_erased';
+
 export interface ClaimedUpdate {
   chain_id: string;
   id: string;
   member_id: string;
-  channel: 'apple' | 'google';
+  channel: Channel;
   device_library_id: string | null;
   push_token: string | null;
   /** This attempt's number, from 1. */
@@ -15,31 +17,35 @@ export interface ClaimedUpdate {
 }
 
 /**
- * Claims up to `limit` due updates for `leaseMs` (another worker takes them over only after that), counting the
- * attempt. Oldest first.
+ * Claims up to `limit` due updates of the channels given (those this worker can send: another's rows wait for a
+ * worker that can) for `leaseMs` (another worker takes them over only after that), counting the attempt. Oldest first.
  */
-export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedUpdate[]> {
+export async function claimDue(db: Db, channels: Channel[], limit: number, leaseMs: number): Promise<ClaimedUpdate[]> {
+  if (channels.length === 0) return [];
   const { rows } = await sql<ClaimedUpdate>`update wallet_updates u set attempts = u.attempts + 1, next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
-    from (select chain_id, id from wallet_updates where status = 'pending' and next_attempt_at <= now()
+    from (select chain_id, id from wallet_updates where status = 'pending' and next_attempt_at <= now() and channel in (${sql.join(channels)})
           order by next_attempt_at limit ${limit} for update skip locked) due
     where u.chain_id = due.chain_id and u.id = due.id
     returning u.chain_id, u.id, u.member_id, u.channel, u.device_library_id, u.push_token, u.attempts`.execute(db);
   return rows;
 }
 
+// Each outcome is written only while the row is still this attempt's: a worker whose lease ran out (another
+// claimed the row since) changes nothing.
+const ours = (u: ClaimedUpdate) => sql`chain_id = ${u.chain_id} and id = ${u.id} and attempts = ${u.attempts} and status = 'pending'`;
+
 /** Sent, or no longer wanted: gone from the queue. */
-export async function remove(db: Db, chainId: string, id: string): Promise<void> {
-  await db.deleteFrom('wallet_updates').where('chain_id', '=', chainId).where('id', '=', id).execute();
+export async function remove(db: Db, u: ClaimedUpdate): Promise<void> {
+  await sql`delete from wallet_updates where ${ours(u)}`.execute(db);
 }
 
-export async function retryLater(db: Db, chainId: string, id: string, delayMs: number, error: string): Promise<void> {
-  await sql`update wallet_updates set next_attempt_at = now() + ${delayMs} * interval '1 millisecond', last_error = ${error}
-    where chain_id = ${chainId} and id = ${id}`.execute(db);
+export async function retryLater(db: Db, u: ClaimedUpdate, delayMs: number, error: string): Promise<void> {
+  await sql`update wallet_updates set next_attempt_at = now() + ${delayMs} * interval '1 millisecond', last_error = ${error} where ${ours(u)}`.execute(db);
 }
 
 /** Given up on: kept, with why, for a look (housekeeping deletes it later). */
-export async function markFailed(db: Db, chainId: string, id: string, error: string): Promise<void> {
-  await db.updateTable('wallet_updates').set({ status: 'failed', last_error: error }).where('chain_id', '=', chainId).where('id', '=', id).execute();
+export async function markFailed(db: Db, u: ClaimedUpdate, error: string): Promise<void> {
+  await sql`update wallet_updates set status = 'failed', last_error = ${error} where ${ours(u)}`.execute(db);
 }
 
 /** APNs said the token is no longer the device's: its registration goes, unless the device registered a new token since. */

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleWallet } from '../../../src/modules/wallet/google-wallet.js';
 import { WalletUpdates } from '../../../src/modules/wallet/update-worker.js';
+import * as updates from '../../../src/modules/wallet/updates-repo.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../../support/factories.js';
 import { client, ok } from '../../support/http.js';
@@ -150,6 +151,51 @@ describe('Google Wallet', () => {
     const patchedIds = received.patches.map((p) => p.objectId);
     expect(patchedIds.filter((id) => id === `${ISSUER}.${never.member.id}`)).toHaveLength(1);
     expect(patchedIds.filter((id) => id === `${ISSUER}.${flaky.member.id}`)).toHaveLength(2);
+  });
+
+  it("a name change is sent; an erased member's object is retired with nothing of theirs on it, and then forgotten", async () => {
+    const { api, member } = await memberWithBalance(300);
+    ok(await api.get(`/api/v1/members/${member.id}/wallet/google`), 'link');
+    ok(await api.patch(`/api/v1/members/${member.id}`, { name: 'Aoife B.' }), 'rename');
+    await worker.sendDue();
+    const mine = () => received.patches.filter((p) => p.objectId === `${ISSUER}.${member.id}`);
+    expect(mine().map((p) => p.body.accountName)).toEqual(['Aoife B.']);
+
+    ok(await api.post(`/api/v1/members/${member.id}/erase`), 'erase');
+    expect(await queued(member.id)).toEqual([{ channel: 'google_erased', status: 'pending', attempts: 0 }]);
+    await worker.sendDue();
+    expect(mine()[1]!.body).toEqual({
+      state: 'INACTIVE',
+      accountId: '-',
+      accountName: '-',
+      loyaltyPoints: { label: 'Balance', balance: { string: '-' } },
+      barcode: { type: 'QR_CODE', value: '-', alternateText: '-' },
+    });
+    expect(await queued(member.id)).toEqual([]);
+    expect(mine()).toHaveLength(2);
+  });
+
+  it("a worker sends only the channels it has settings for: an Apple push waits for a worker that can send it", async () => {
+    const { venue, api, member } = await memberWithBalance(300);
+    ok(await api.get(`/api/v1/members/${member.id}/wallet/google`), 'link');
+    await sql`insert into apple_pass_registrations (chain_id, member_id, device_library_id, push_token, created_at, updated_at)
+      values (${venue.chainId}, ${member.id}, 'a-device', 'a-token', now(), now())`.execute(t.db);
+    await seedLedger(t, venue, { memberId: member.id, kind: 'adjustment', cashback: 10 });
+    await worker.sendDue();
+    expect(await queued(member.id)).toEqual([{ channel: 'apple', status: 'pending', attempts: 0 }]);
+  });
+
+  it("a worker whose lease ran out writes nothing: the row is the next claim's", async () => {
+    const { venue, api, member } = await memberWithBalance(300);
+    ok(await api.get(`/api/v1/members/${member.id}/wallet/google`), 'link');
+    await seedLedger(t, venue, { memberId: member.id, kind: 'adjustment', cashback: 10 });
+    const [claimed] = (await updates.claimDue(t.db, ['google'], 50, 60_000)).filter((u) => u.member_id === member.id);
+    // Another worker claims it after the lease: its attempt is the row's now.
+    await sql`update wallet_updates set attempts = attempts + 1 where id = ${claimed!.id}`.execute(t.db);
+    await updates.remove(t.db, claimed!);
+    await updates.markFailed(t.db, claimed!, 'late');
+    expect(await queued(member.id)).toEqual([{ channel: 'google', status: 'pending', attempts: 2 }]);
+    await sql`delete from wallet_updates where id = ${claimed!.id}`.execute(t.db);
   });
 
   it('unconfigured: 409 wallet_not_configured naming the settings', async () => {

@@ -104,4 +104,19 @@ describe('the Apple pass web service', () => {
     expect((await send('GET', `${BASE}/devices/erased-device/registrations/${PASS_TYPE}`)).statusCode).toBe(204);
     expect((await send('GET', `${BASE}/passes/${PASS_TYPE}/${member.id}`, auth)).statusCode).toBe(401);
   });
+
+  it('revoking the pass unregisters its devices and retires its token; a pass downloaded since has a new one that works', async () => {
+    const { member, auth, secret } = await memberWithPass();
+    expect((await send('POST', registration(member.id, 'revoked-device'), auth, { pushToken: 'push' })).statusCode).toBe(201);
+    const revoked = await client(t, secret).post(`/api/v1/members/${member.id}/pass/revoke`);
+    expect([revoked.status, revoked.body]).toEqual([200, { object: 'pass_revocation', member_id: member.id }]);
+    expect((await send('GET', `${BASE}/devices/revoked-device/registrations/${PASS_TYPE}`)).statusCode).toBe(204);
+    expect((await send('GET', `${BASE}/passes/${PASS_TYPE}/${member.id}`, auth)).statusCode).toBe(401);
+    expect((await send('POST', registration(member.id, 'revoked-device'), auth, { pushToken: 'push' })).statusCode).toBe(401);
+
+    const pass = await t.app.inject({ url: `/api/v1/members/${member.id}/pass.pkpass`, headers: { authorization: `Bearer ${secret}` } });
+    const token = JSON.parse(readFileSync(path.join(unzip(pass.rawPayload).dir, 'pass.json'), 'utf8')).authenticationToken as string;
+    expect(`ApplePass ${token}`).not.toBe(auth.authorization);
+    expect((await send('GET', `${BASE}/passes/${PASS_TYPE}/${member.id}`, { authorization: `ApplePass ${token}` })).statusCode).toBe(200);
+  });
 });

@@ -123,6 +123,9 @@ describe('pushes to APNs', () => {
       on conflict (chain_id) do update set display_name = excluded.display_name`.execute(t.db);
     await worker.sendDue();
     expect(pushedTo([token])).toHaveLength(1);
+    // Saved again as it is (the dashboard writes the whole row): nothing to tell.
+    await sql`update chain_brands set display_name = 'Brand new', updated_at = now() where chain_id = ${venue.chainId}`.execute(t.db);
+    expect(await pending(member.id)).toEqual([]);
 
     ok(await api.post(`/api/v1/members/${member.id}/cards`, { card_number: newCardNumber() }), 'card');
     await worker.sendDue();
