@@ -81,16 +81,22 @@ export async function apnsStandIn(certs: ReturnType<typeof throwAwayCertificates
       const socket = stream.session?.socket as TLSSocket | undefined;
       pushes.push({ token, path, topic: headers['apns-topic'] as string | undefined, body: Buffer.concat(chunks).toString(), client: String(socket?.getPeerCertificate().subject?.CN ?? '') });
       const answer = answers.get(token)?.shift() ?? { status: 200 };
+      // Status 0: no answer at all, as from a connection that died without a word.
+      if (answer.status === 0) return;
       stream.respond({ ':status': answer.status });
       stream.end(answer.reason ? JSON.stringify({ reason: answer.reason }) : undefined);
     });
   });
+  const connections = { count: 0 };
+  server.on('session', () => connections.count++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
     pushes,
     answers,
+    /** HTTP/2 connections opened to it so far. */
+    connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

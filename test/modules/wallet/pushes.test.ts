@@ -152,6 +152,20 @@ describe('pushes to APNs', () => {
     expect(await pending(member.id)).toEqual([]);
   });
 
+  it('one connection carries every push; one that gives no answer in time is replaced', async () => {
+    const [silent, next] = [tokenOf('silent'), tokenOf('next')];
+    apns.answers.set(silent, [{ status: 0 }]);
+    const client = new ApnsClient({ url: apns.url, passTypeId: PASS_TYPE, certFile: certs.cert, keyFile: certs.key, caFile: certs.ca, timeoutMs: 500 });
+    const before = apns.connections.count;
+    expect(await client.push(tokenOf('first'))).toEqual({ kind: 'sent' });
+    expect(await client.push(tokenOf('second'))).toEqual({ kind: 'sent' });
+    expect(apns.connections.count).toBe(before + 1);
+    expect(await client.push(silent)).toEqual({ kind: 'retry', error: 'APNs unreachable: timed out' });
+    expect(await client.push(next)).toEqual({ kind: 'sent' });
+    expect(apns.connections.count).toBe(before + 2);
+    client.close();
+  });
+
   it('an APNs that cannot be reached is retried, and never holds up the check', async () => {
     const token = tokenOf('down');
     const { api, member } = await memberOnDevices(token);
