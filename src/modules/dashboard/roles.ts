@@ -62,6 +62,7 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /members/:id/export': 'manager',
   'POST /members/:id/erase': 'manager',
   'POST /members/:id/card_link': 'manager',
+  'POST /members/:id/pass/revoke': 'manager',
   'GET /transactions': 'manager',
   'GET /transactions/registers': 'manager',
   'GET /transactions/export.csv': 'manager',

@@ -1,5 +1,5 @@
 // The wallet in the dashboard (D23): what the server still needs for Apple and Google Wallet, and on a member's page
-// their card page link (renewable) and how many devices hold their card.
+// their card page link (renewable), how many devices hold their card, and revoking their Apple pass.
 import { Type } from 'typebox';
 import { inTransaction } from '../../db/transaction.js';
 import type { App } from '../../http/context.js';
@@ -38,6 +38,12 @@ export async function dashboardWalletRoutes(app: App, tags: string[]): Promise<v
 
   app.get('/members/:id/wallet', { schema: { tags, summary: "A member's card page link and wallet devices", params: IdParams, response: withErrors({ 200: MemberWallet }) } }, async (req) => {
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
+    return memberWallet(caller, req.params.id, await wallet.cardLink(db, caller, req.params.id, secretBox, config.publicBaseUrl));
+  });
+
+  app.post('/members/:id/pass/revoke', { schema: { tags, summary: "Revoke the member's Apple Wallet pass: every installed one stops updating", params: IdParams, response: withErrors({ 200: MemberWallet }) } }, async (req) => {
+    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
+    await inTransaction(db, (trx) => wallet.revokePass(trx, caller, req.params.id));
     return memberWallet(caller, req.params.id, await wallet.cardLink(db, caller, req.params.id, secretBox, config.publicBaseUrl));
   });
 

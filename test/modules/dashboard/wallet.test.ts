@@ -1,5 +1,6 @@
 // The wallet in the dashboard (D23): the owner sees what the server still needs for each wallet (every variable
-// named); a member's page gives their card page link and device count, and a manager's new link retires the old.
+// named); a member's page gives their card page link and device count, a manager's new link retires the old, and
+// a manager's revocation unregisters the pass's devices.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
@@ -43,5 +44,15 @@ describe('the wallet in the dashboard', () => {
     const audited = await sql<{ actor_type: string; changes: unknown }>`select actor_type, changes from audit_events
       where chain_id = ${venue.chainId} and action = 'member.card_link_renewed' and target_id = ${member.id}`.execute(t.db);
     expect(audited.rows).toEqual([{ actor_type: 'user', changes: {} }]);
+
+    // The Apple pass revoked: its devices unregistered, the count says so; staff may not.
+    await sql`insert into apple_pass_registrations (chain_id, member_id, device_library_id, push_token, created_at, updated_at)
+      values (${venue.chainId}, ${member.id}, 'a-phone', 'a-token', now(), now())`.execute(t.db);
+    expect(ok(await c.get(`/dashboard/api/members/${member.id}/wallet`), 'one device').body.apple_devices).toBe(1);
+    expect((await staff.post(`/dashboard/api/members/${member.id}/pass/revoke`)).body.error.code).toBe('role_forbidden');
+    const afterRevoke = ok(await c.post(`/dashboard/api/members/${member.id}/pass/revoke`), 'revoke').body;
+    expect(afterRevoke).toEqual({ card_link: renewed.card_link, apple_devices: 0, google_saved: false });
+    const revokedAudit = await sql`select 1 from audit_events where chain_id = ${venue.chainId} and action = 'member.pass_revoked' and target_id = ${member.id}`.execute(t.db);
+    expect(revokedAudit.rows).toHaveLength(1);
   });
 });

@@ -4804,6 +4804,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/members/{id}/pass/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the member's Apple Wallet pass: every installed one stops updating */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Devices the Apple Wallet pass is registered on. */
+                            apple_devices: number;
+                            /** @description The guest's card page. */
+                            card_link: string;
+                            /** @description Whether a Google Wallet save link was given (whether the guest saved it, Google does not say). */
+                            google_saved: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/members/{id}/wallet": {
         parameters: {
             query?: never;

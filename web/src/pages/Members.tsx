@@ -217,11 +217,15 @@ function MemberWallet({ memberId }: { memberId: string }) {
   const qc = useQueryClient();
   const wallet = useQuery({ queryKey: ['member-wallet', memberId], queryFn: () => call(client.GET('/dashboard/api/members/{id}/wallet', { params: { path: { id: memberId } } })) });
   const [error, setError] = useState<string>();
-  const renew = async () => {
+  const [revoked, setRevoked] = useState(false);
+  const act = async (what: 'card_link' | 'pass/revoke') => {
     setError(undefined);
+    setRevoked(false);
     try {
-      const renewed = await call(client.POST('/dashboard/api/members/{id}/card_link', { params: { path: { id: memberId } } }));
-      qc.setQueryData(['member-wallet', memberId], renewed);
+      const options = { params: { path: { id: memberId } } };
+      const after = await call(what === 'card_link' ? client.POST('/dashboard/api/members/{id}/card_link', options) : client.POST('/dashboard/api/members/{id}/pass/revoke', options));
+      qc.setQueryData(['member-wallet', memberId], after);
+      setRevoked(what === 'pass/revoke');
     } catch (err) {
       setError((err as Error).message);
     }
@@ -235,6 +239,7 @@ function MemberWallet({ memberId }: { memberId: string }) {
       </Title>
       <Stack gap="xs">
         {error && <Alert color="red">{error}</Alert>}
+        {revoked && <Alert color="teal">Revoked: the passes installed so far no longer update. The guest can add the card again from the card page.</Alert>}
         <Text size="sm">
           Card page for the guest:{' '}
           <Anchor href={w.card_link} target="_blank" rel="noreferrer">
@@ -244,8 +249,13 @@ function MemberWallet({ memberId }: { memberId: string }) {
         <Group gap="xs">
           <CopyButton value={w.card_link}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy link'}</Button>}</CopyButton>
           {can('POST /members/:id/card_link') && (
-            <Button size="xs" variant="subtle" color="red" onClick={() => void renew()}>
+            <Button size="xs" variant="subtle" color="red" onClick={() => void act('card_link')}>
               New link (the old one stops working)
+            </Button>
+          )}
+          {can('POST /members/:id/pass/revoke') && (
+            <Button size="xs" variant="subtle" color="red" onClick={() => void act('pass/revoke')}>
+              Revoke Apple Wallet pass
             </Button>
           )}
         </Group>
