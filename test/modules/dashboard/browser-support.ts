@@ -1,7 +1,7 @@
 // What the dashboard's browser tests share: the built app served by the test's server, Chromium, screenshots, labels.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import type { TestApp } from '../../support/app.js';
 import { CHROMIUM } from '../../support/services.js';
 
@@ -41,4 +41,22 @@ export async function phoneLike(browser: Browser, page: Page): Promise<Page> {
   await phone.context().addCookies(await page.context().cookies());
   phone.setDefaultTimeout(10_000);
   return phone;
+}
+
+/**
+ * Opens a Mantine Select and picks an option. A page still loading its data may render again under a list just
+ * opened and close it, so the list is opened again, a few times, until the option shows.
+ */
+export async function pickOption(page: Page, select: Locator, option: string | RegExp): Promise<void> {
+  const item = page.getByRole('option', { name: option }).first();
+  for (let tries = 1; ; tries++) {
+    await select.click();
+    try {
+      await item.waitFor({ timeout: 2_000 });
+      break;
+    } catch (err) {
+      if (tries === 5) throw err;
+    }
+  }
+  await item.click();
 }

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { needs } from '../../support/services.js';
-import { L, openDashboard, shot } from './browser-support.js';
+import { L, openDashboard, pickOption, shot } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -36,8 +36,7 @@ chromiumGate.describe('invitations in the dashboard', () => {
     await page.goto(`${baseUrl}/dashboard/users`);
     const invitee = newEmail();
     await page.getByLabel(L('E-mail')).fill(invitee);
-    await page.getByLabel(L('Role')).first().click();
-    await page.getByRole('option', { name: /^Manager/ }).click();
+    await pickOption(page, page.getByLabel(L('Role')).first(), /^Manager/);
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     const link = (await page.locator('code').filter({ hasText: '/dashboard/welcome#' }).textContent())!;
     await page.getByRole('table', { name: 'Invitations waiting' }).getByText(invitee).waitFor();

@@ -7,7 +7,7 @@ import * as accounts from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
 import { client } from '../../support/http.js';
 import { needs } from '../../support/services.js';
-import { openDashboard, shot } from './browser-support.js';
+import { openDashboard, pickOption, shot } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -78,9 +78,7 @@ chromiumGate.describe('staff in the dashboard', () => {
   chromiumGate.it('the owner makes the staff member a manager on the Users page; their menu then lists Programs', async () => {
     const owner = await signedIn(ownerEmail, 1280);
     await owner.page.goto(`${baseUrl}/dashboard/users`);
-    const role = owner.page.getByLabel(`Role of ${staffEmail}`).first();
-    await role.click();
-    await owner.page.getByRole('option', { name: /^Manager/ }).click();
+    await pickOption(owner.page, owner.page.getByLabel(`Role of ${staffEmail}`).first(), /^Manager/);
     await owner.page.waitForFunction(
       async (email) => ((await (await fetch('/dashboard/api/users')).json()) as { email: string; role: string }[]).some((u) => u.email === email && u.role === 'manager'),
       staffEmail,
