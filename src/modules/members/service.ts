@@ -243,15 +243,23 @@ export function presentHistoryEntry(e: repo.LedgerRow): HistoryEntry {
   };
 }
 
-export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<string> {
-  const { barcode } = await getMember(db, caller, id);
+/** How a program's barcode format is drawn: Code 128, or a QR code. */
+export const barcodeKind = (format: string): 'qr' | 'code128' => (format === 'code128_card_number' ? 'code128' : 'qr');
+
+/** A barcode as SVG. */
+export async function renderBarcode(barcode: { kind: 'qr' | 'code128'; value: string }): Promise<string> {
   // bwip-js is large and only barcode images need it.
   const { default: bwipjs } = await import('bwip-js/node');
   return bwipjs.toSVG({
-    bcid: barcode.format === 'code128_card_number' ? 'code128' : 'qrcode',
+    bcid: barcode.kind === 'code128' ? 'code128' : 'qrcode',
     text: barcode.value,
-    ...(barcode.format === 'code128_card_number' ? { includetext: true, textxalign: 'center' } : {}),
+    ...(barcode.kind === 'code128' ? { includetext: true, textxalign: 'center' } : {}),
   });
+}
+
+export async function barcodeSvg(db: Db, caller: Caller, id: string): Promise<string> {
+  const { barcode } = await getMember(db, caller, id);
+  return renderBarcode({ kind: barcodeKind(barcode.format), value: barcode.value });
 }
 
 /**

@@ -42,7 +42,7 @@ export interface PassDeps {
 export async function applePass(db: Db, caller: Caller, memberId: string, deps: PassDeps): Promise<Buffer> {
   const face = await cardFace(db, caller, memberId);
   const settings = requireAppleWallet(deps.settings);
-  const [generation, files, logo] = await Promise.all([repo.passGeneration(db, caller.chainId, face.memberId), passFiles(settings), accounts.brandLogo(db, caller.chainId)]);
+  const [generation, files, logo] = await Promise.all([repo.generations(db, caller.chainId, face.memberId), passFiles(settings), accounts.brandLogo(db, caller.chainId)]);
   // Loaded when a pass is made: an API process that never makes one does not carry the library.
   const { PKPass, PassType } = await import('passkit-generator');
   const { brand, name } = face;
@@ -57,7 +57,7 @@ export async function applePass(db: Db, caller: Caller, memberId: string, deps: 
       organizationName: name,
       description: `${name} loyalty card`,
       logoText: name,
-      authenticationToken: passToken(deps.secrets, face.memberId, generation ?? 0),
+      authenticationToken: passToken(deps.secrets, face.memberId, generation?.pass_generation ?? 0),
       webServiceURL: `${deps.publicBaseUrl}/wallet/apple`,
       backgroundColor: rgb(brand.backgroundColor),
       foregroundColor: rgb(brand.foregroundColor),
@@ -69,7 +69,7 @@ export async function applePass(db: Db, caller: Caller, memberId: string, deps: 
   if (face.level) card.secondaryFields.push({ key: 'level', label: 'Level', value: face.level });
   card.auxiliaryFields.push({ key: 'card', label: 'Card', value: face.cardNumber });
   pass.types.push(card);
-  const format = face.barcode.format === 'code128' ? 'PKBarcodeFormatCode128' : 'PKBarcodeFormatQR';
+  const format = face.barcode.kind === 'code128' ? 'PKBarcodeFormatCode128' : 'PKBarcodeFormatQR';
   pass.setBarcodes({ format, message: face.barcode.value, messageEncoding: 'iso-8859-1', altText: face.barcode.value });
   return pass.getAsBuffer();
 }

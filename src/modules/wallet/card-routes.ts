@@ -78,7 +78,7 @@ export async function cardRoutes(app: App): Promise<void> {
       apple: apple.configured ? `/card/${card.face.memberId}/pass.pkpass?t=${t}` : undefined,
       google: g.configured ? `/card/${card.face.memberId}/google?t=${t}` : undefined,
     };
-    const barcode = await members.barcodeSvg(db, card.place, card.face.memberId);
+    const barcode = await members.renderBarcode(card.face.barcode);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(cardPage(card.face, barcode, links, card.place.venue.locale));
   });
 

@@ -19,7 +19,7 @@ export interface CardFace {
   level: string | null;
   /** The card number, or the member's serial when they have none. */
   cardNumber: string;
-  barcode: { format: 'qr' | 'code128'; value: string };
+  barcode: { kind: 'qr' | 'code128'; value: string };
 }
 
 export async function cardFace(db: Db, caller: Caller, memberId: string): Promise<CardFace> {
@@ -37,7 +37,7 @@ export async function cardFace(db: Db, caller: Caller, memberId: string): Promis
       : { label: 'Balance', text: formatMoney(member.balance ?? 0, where) },
     level: member.level?.name ?? null,
     cardNumber: member.card_numbers[0] ?? member.serial,
-    barcode: { format: member.barcode.format === 'code128_card_number' ? 'code128' : 'qr', value: member.barcode.value },
+    barcode: { kind: members.barcodeKind(member.barcode.format), value: member.barcode.value },
   };
 }
 

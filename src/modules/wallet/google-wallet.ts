@@ -46,7 +46,7 @@ export function googleCard(face: CardFace, publicBaseUrl: string): GoogleCard {
     accountId: face.cardNumber,
     accountName: face.memberName,
     points: face.points.label === 'Stamps' ? { label: 'Stamps', balance: { int: face.points.count } } : { label: 'Balance', balance: { string: face.points.text } },
-    barcode: { type: face.barcode.format === 'code128' ? 'CODE_128' : 'QR_CODE', value: face.barcode.value },
+    barcode: { type: face.barcode.kind === 'code128' ? 'CODE_128' : 'QR_CODE', value: face.barcode.value },
   };
 }
 

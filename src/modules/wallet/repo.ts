@@ -1,18 +1,26 @@
-// SQL for the wallet (D23): a member's pass generation; the member itself stays with the members module.
+// SQL for the wallet (D23): a member's generations, devices and Google object; the member itself stays with the members module.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 
-/** Revokes every card link given so far; the new generation, or undefined for no such member. */
-export async function bumpCardLinkGeneration(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
+/** A generation of the member's: a new one revokes every pass token (or card link) made with the one before. */
+export type Generation = 'pass_generation' | 'card_link_generation';
+
+/** Moves the member's `which` generation on; the new one, or undefined for no such member (or an erased one). */
+export async function bumpGeneration(db: Db, chainId: string, memberId: string, which: Generation): Promise<number | undefined> {
   const row = await db
     .updateTable('members')
-    .set((eb) => ({ card_link_generation: eb('card_link_generation', '+', 1) }))
+    .set((eb) => ({ [which]: eb(which, '+', 1) }))
     .where('chain_id', '=', chainId)
     .where('id', '=', memberId)
     .where('erased_at', 'is', null)
-    .returning('card_link_generation')
+    .returning(which)
     .executeTakeFirst();
-  return row?.card_link_generation;
+  return row?.[which];
+}
+
+/** The member's generations. */
+export async function generations(db: Db, chainId: string, memberId: string) {
+  return db.selectFrom('members').select(['pass_generation', 'card_link_generation']).where('chain_id', '=', chainId).where('id', '=', memberId).executeTakeFirst();
 }
 
 /** The chain of a program, by the program's id alone (its Google class names only that). */
@@ -36,11 +44,6 @@ export async function walletUse(db: Db, chainId: string, memberId: string): Prom
       (select count(*) from apple_pass_registrations where chain_id = ${chainId} and member_id = ${memberId}) as devices,
       exists (select 1 from google_wallet_objects where chain_id = ${chainId} and member_id = ${memberId}) as google`.execute(db);
   return { appleDevices: Number(rows[0]!.devices), googleSaved: rows[0]!.google };
-}
-
-export async function passGeneration(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
-  const row = await db.selectFrom('members').select('pass_generation').where('chain_id', '=', chainId).where('id', '=', memberId).executeTakeFirst();
-  return row?.pass_generation;
 }
 
 /** A member by id alone, as a pass or card link names it: its chain, home venue and generations; erased: none. */
@@ -91,20 +94,10 @@ export async function forgetMember(db: Db, chainId: string, memberId: string): P
     insert into wallet_updates (chain_id, member_id, channel) select chain_id, member_id, 'google_erased' from gone`.execute(db);
 }
 
-/** A new pass generation (every installed pass's token stops working) and no device registered; undefined: no such member. */
-export async function revokePass(db: Db, chainId: string, memberId: string): Promise<number | undefined> {
-  const row = await db
-    .updateTable('members')
-    .set((eb) => ({ pass_generation: eb('pass_generation', '+', 1) }))
-    .where('chain_id', '=', chainId)
-    .where('id', '=', memberId)
-    .where('erased_at', 'is', null)
-    .returning('pass_generation')
-    .executeTakeFirst();
-  if (!row) return undefined;
+/** The member's devices unregistered, with the pushes still owed to them. */
+export async function unregisterDevices(db: Db, chainId: string, memberId: string): Promise<void> {
   await db.deleteFrom('apple_pass_registrations').where('chain_id', '=', chainId).where('member_id', '=', memberId).execute();
   await db.deleteFrom('wallet_updates').where('chain_id', '=', chainId).where('member_id', '=', memberId).where('channel', '=', 'apple').execute();
-  return row.pass_generation;
 }
 
 // Changes are stamped by the database's clock (migration 0034's triggers), so "now" here is the database's too.

@@ -42,7 +42,7 @@ const cardUrl = (publicBaseUrl: string, memberId: string, token: string) => `${p
 /** The guest's card page link, as it is until revoked. */
 export async function cardLink(db: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
   const member = await members.getMember(db, caller, memberId);
-  const generation = (await repo.memberOfPass(db, member.id))?.card_link_generation ?? 0;
+  const generation = (await repo.generations(db, caller.chainId, member.id))?.card_link_generation ?? 0;
   return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
 }
 
@@ -52,7 +52,7 @@ export async function cardLink(db: Db, caller: Caller, memberId: string, secrets
  */
 export async function renewCardLink(trx: Db, caller: Caller, memberId: string, secrets: SecretBox, publicBaseUrl: string): Promise<{ url: string }> {
   const member = await members.getMember(trx, caller, memberId);
-  const generation = await repo.bumpCardLinkGeneration(trx, caller.chainId, member.id);
+  const generation = await repo.bumpGeneration(trx, caller.chainId, member.id, 'card_link_generation');
   if (generation === undefined) throw new ApiError('member_not_found');
   await audit.recordAudit(trx, audit.placeOf(caller), { action: 'member.card_link_renewed', target: { type: 'member', id: member.id }, changes: {} });
   return { url: cardUrl(publicBaseUrl, member.id, cardToken(secrets, member.id, generation)[0]!) };
@@ -91,7 +91,8 @@ export async function walletOfMember(db: Db, chainId: string, memberId: string) 
  */
 export async function revokePass(trx: Db, caller: Caller, memberId: string): Promise<{ object: 'pass_revocation'; member_id: string }> {
   const member = await members.getMember(trx, caller, memberId);
-  if ((await repo.revokePass(trx, caller.chainId, member.id)) === undefined) throw new ApiError('member_not_found');
+  if ((await repo.bumpGeneration(trx, caller.chainId, member.id, 'pass_generation')) === undefined) throw new ApiError('member_not_found');
+  await repo.unregisterDevices(trx, caller.chainId, member.id);
   await audit.recordAudit(trx, audit.placeOf(caller), { action: 'member.pass_revoked', target: { type: 'member', id: member.id }, changes: {} });
   return { object: 'pass_revocation', member_id: member.id };
 }
