@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { client } from '../../support/http.js';
 import { needs } from '../../support/services.js';
-import { openDashboard } from './browser-support.js';
+import { openDashboard, shot } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -89,7 +89,7 @@ chromiumGate.describe('accessibility of the main pages', () => {
     ['account', '/account', 'Account'],
     ['brand', '/brand', 'Brand'],
   ];
-  const MAIN = ['overview', 'members', 'menu', 'API keys'];
+  const MAIN = ['overview', 'members', 'a member', 'menu', 'API keys', 'brand'];
   for (const [name, path, heading] of pages) {
     for (const width of MAIN.includes(name) ? [1280, 390] : [1280]) {
       chromiumGate.it(`${name} at ${width} px: no serious axe violation; every field named and reachable`, async () => {
@@ -99,6 +99,7 @@ chromiumGate.describe('accessibility of the main pages', () => {
         await page.waitForLoadState('networkidle');
         expect(await seriousViolations(page)).toEqual([]);
         expect(await unlabelledOrUnreachable(page)).toEqual([]);
+        await shot(page, `page-${name.replaceAll(' ', '-')}-${width}`);
       });
     }
   }

@@ -117,7 +117,7 @@ export function BrandPage() {
               ] as const
             ).map(([name, setup]) => (
               <Text key={name} size="sm">
-                <b>{name}:</b> {setup.configured ? 'set up; guests can add their card.' : `not set up. The server needs ${setup.missing.join(', ')} (see docs/wallet.md).`}
+                <b>{name}:</b> {setup.configured ? 'set up; guests can add their card.' : `not set up. Whoever runs the server sets it up with ${setup.missing.join(', ')} (the wallet guide says how).`}
               </Text>
             ))}
           </Stack>
