@@ -146,7 +146,20 @@ export function isStalePlan(err: unknown): boolean {
 /** How long the pool waits for a connection (a new one, or a free one when all are busy) before giving up. */
 export const CONNECT_TIMEOUT_MS = 5000;
 
-const statementName = (text: string) => `vl_${createHash('sha1').update(text).digest('base64url')}`;
+// Hashing a text on every statement showed in profiles (issue 21): each text's name is worked out once. The texts are
+// the code's shapes (at most PREPARED_TEXT_LIMIT long), a few hundred; the bound only guards against a runaway.
+const statementNames = new Map<string, string>();
+const STATEMENT_NAMES_LIMIT = 5000;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    if (statementNames.size >= STATEMENT_NAMES_LIMIT) statementNames.clear();
+    name = `vl_${createHash('sha1').update(text).digest('base64url')}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 async function openPostgres(url: string, poolSize: number, options: DatabaseOptions): Promise<Database> {
   // A server that accepts connections but never answers (hung, a half-open network path) must not hold requests

@@ -52,16 +52,24 @@ export function formatDay(day: string, locale: string): string {
   return format.format(new Date(`${day}T00:00:00.000Z`));
 }
 
-const percentFormats = new Map<string, Intl.NumberFormat>();
+// Formatting is dear too, and a venue's percents are a handful (its levels' and rules'): each is formatted once.
+const percentTexts = new Map<string, { format: Intl.NumberFormat; texts: Map<number, string> }>();
+const PERCENT_TEXTS_LIMIT = 1000;
 
 /** Basis points as a percent: 750 → "7.5%". */
 export function formatPercent(bp: number, locale: string): string {
-  let format = percentFormats.get(locale);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
-    percentFormats.set(locale, format);
+  let entry = percentTexts.get(locale);
+  if (!entry) {
+    entry = { format: new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }), texts: new Map() };
+    percentTexts.set(locale, entry);
   }
-  return format.format(bp / 10_000);
+  let text = entry.texts.get(bp);
+  if (text === undefined) {
+    if (entry.texts.size >= PERCENT_TEXTS_LIMIT) entry.texts.clear();
+    text = entry.format.format(bp / 10_000);
+    entry.texts.set(bp, text);
+  }
+  return text;
 }
 
 /** "Anna Kowalska" → "Anna K.": enough for a cashier to greet, no more. */

@@ -14,14 +14,20 @@ export function isCalendarDay(day: string): boolean {
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === day;
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+// A request asks for the day of the same moment several times (the cap, the lots, the levels): the last answer is kept.
+const dayFormats = new Map<string, { format: Intl.DateTimeFormat; at: number; day: string }>();
 
 /** The calendar date of `at` in a time zone, 'YYYY-MM-DD': a venue's day, which per-day limits count by. */
 export function venueDay(at: Date, timezone: string): string {
-  let format = dayFormats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timezone, format);
+  let entry = dayFormats.get(timezone);
+  if (!entry) {
+    entry = { format: new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }), at: NaN, day: '' };
+    dayFormats.set(timezone, entry);
   }
-  return format.format(at);
+  const ms = at.getTime();
+  if (ms !== entry.at) {
+    entry.day = entry.format.format(at);
+    entry.at = ms;
+  }
+  return entry.day;
 }

@@ -1,8 +1,8 @@
 // A chain's brand (D25): the name guests see, its colours and its logo, set by the owner in the dashboard and shown on
 // the guest's menu page (and on the wallet card, D23). A chain that set none has the defaults.
-import { imageSize } from 'image-size';
 import type { Db } from '../../db/database.js';
 import { parameterInvalid } from '../../shared/errors.js';
+import { imageSizes } from '../../shared/on-first-use.js';
 import * as audit from '../audit/service.js';
 import * as repo from './brand-repo.js';
 
@@ -69,9 +69,9 @@ export async function setLogo(db: Db, where: audit.AuditPlace, png: Buffer | nul
 
 function checkLogo(png: Buffer): void {
   if (png.length > LOGO_MAX_BYTES) throw parameterInvalid('logo', `The logo may be at most ${LOGO_MAX_BYTES / 1024} KB; this one is ${Math.ceil(png.length / 1024)} KB.`);
-  let size: ReturnType<typeof imageSize> | undefined;
+  let size: ReturnType<ReturnType<typeof imageSizes>['imageSize']> | undefined;
   try {
-    size = imageSize(png);
+    size = imageSizes().imageSize(png);
   } catch {
     size = undefined;
   }

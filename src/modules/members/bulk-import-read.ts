@@ -2,8 +2,8 @@
 // line), streamed; each line as its fields, or why it cannot be read, with its line number in the file.
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import { ApiError } from '../../shared/errors.js';
+import { csvParse } from '../../shared/on-first-use.js';
 
 /** The columns of a CSV file's header and the keys of a JSON Lines object; only card_number and consent_date are required. */
 export const IMPORT_FIELDS = ['card_number', 'phone', 'name', 'consent_date', 'opening_balance', 'total_spend', 'visits', 'stamps'] as const;
@@ -79,7 +79,7 @@ async function* csvLines(source: AsyncIterable<Buffer | string>): AsyncGenerator
   const skipped: SourceLine[] = [];
   let lastEnd = 0;
   const { delimiter, chunks } = await delimited(source);
-  const parser = parse({
+  const parser = csvParse().parse({
     bom: true,
     trim: true,
     delimiter,

@@ -1,6 +1,6 @@
 // Members: enrolment, look-up, profile and cards, history, barcodes, manual adjustments and stamp rewards (the member
 // a check, hold or visit names is in till.ts).
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
 import { writeTogether, type WriteStep } from '../../db/statement.js';
 import type { Clock } from '../../shared/clock.js';
@@ -23,6 +23,7 @@ import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedem
 import { lotPlace, memberView, notFound, programsById } from './settled.js';
 import { creditCampaigns } from './campaign-credits.js';
 import { lockMemberForCheck } from './till.js';
+import { phoneNumbers } from '../../shared/on-first-use.js';
 import { availableOf, presentMember } from './view.js';
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -36,7 +37,7 @@ export const newReferralCode = (): string => drawCode(8);
 
 /** A phone number in E.164, read with the venue's country for numbers written without one. */
 export function normalisePhone(raw: string, country: string, param = 'phone'): string {
-  const phone = parsePhoneNumberFromString(raw, country as CountryCode);
+  const phone = phoneNumbers().parsePhoneNumberFromString(raw, country as CountryCode);
   if (!phone?.isValid()) throw new ApiError('parameter_invalid', { param, message: `${param} is not a valid phone number for ${country}.` });
   return phone.number;
 }

@@ -1,5 +1,5 @@
 // A table's QR code: the address of its public menu page (/m/{venue_slug}/{table_code}) as SVG or PNG, from the qrcode library.
-import QRCode from 'qrcode';
+import { qrCodes } from '../../shared/on-first-use.js';
 
 /** The guest page a table's QR code opens, under the server's public address. */
 export function tableMenuUrl(publicBaseUrl: string, venueSlug: string, tableCode: string): string {
@@ -10,10 +10,10 @@ export function tableMenuUrl(publicBaseUrl: string, venueSlug: string, tableCode
 const OPTIONS = { errorCorrectionLevel: 'M' as const, margin: 2 };
 
 export async function tableQrSvg(url: string): Promise<string> {
-  return QRCode.toString(url, { ...OPTIONS, type: 'svg' });
+  return qrCodes().toString(url, { ...OPTIONS, type: 'svg' });
 }
 
 /** 1024 px square: sharp when printed at table-tent size. */
 export async function tableQrPng(url: string): Promise<Buffer> {
-  return QRCode.toBuffer(url, { ...OPTIONS, type: 'png', width: 1024 });
+  return qrCodes().toBuffer(url, { ...OPTIONS, type: 'png', width: 1024 });
 }

@@ -1,7 +1,7 @@
 // A member's data on request: the export (everything held about them, one document, read page by page) and the
 // erasure (personal data removed wherever a copy sits; the ledger and transactions kept, anonymised). Both span the
 // members, checks, holds and visits modules, so they live above them.
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { phoneNumbers } from '../../shared/on-first-use.js';
 import type { Db } from '../../db/database.js';
 import { writeTogether } from '../../db/statement.js';
 import * as idempotencyStore from '../../http/idempotency-store.js';
@@ -191,7 +191,7 @@ export function freeTextScrubber(values: PersonalValues): (text: string) => stri
   for (const name of values.names) for (const part of name.split(/\s+/)) if ([...part].length >= 3) words.add(part);
   for (const phone of values.phones) {
     words.add(phone);
-    const parsed = parsePhoneNumberFromString(phone);
+    const parsed = phoneNumbers().parsePhoneNumberFromString(phone);
     if (parsed) for (const form of [parsed.formatNational(), parsed.nationalNumber, parsed.formatNational().replace(/\D/g, ''), phone.replace(/^\+/, '')]) words.add(form);
   }
   for (const code of [...values.cards, ...values.serials]) if (code.length >= 4) words.add(code);

@@ -2,9 +2,10 @@
 // link whose JWT the service account signs, then kept up to date by PATCHes through the walletobjects API with an
 // access token from the key file's token_uri (JWT-bearer grant). Signed with jose: no JWT code of our own.
 import { readFileSync } from 'node:fs';
-import { importPKCS8, SignJWT, type CryptoKey } from 'jose';
+import type { CryptoKey } from 'jose';
 import type { GoogleWalletSettings } from '../../config.js';
 import { ApiError } from '../../shared/errors.js';
+import { jose } from '../../shared/on-first-use.js';
 import type { CardFace } from './card.js';
 
 const REQUIRED = { issuerId: 'GOOGLE_WALLET_ISSUER_ID', serviceAccountFile: 'GOOGLE_WALLET_SERVICE_ACCOUNT' } as const;
@@ -78,7 +79,7 @@ export class GoogleWallet {
   async saveUrl(card: GoogleCard, origin: string): Promise<string> {
     this.require();
     const account = await this.serviceAccount();
-    const jwt = await new SignJWT({
+    const jwt = await new (await jose()).SignJWT({
       typ: 'savetowallet',
       origins: [origin],
       payload: { loyaltyClasses: [this.loyaltyClass(card)], loyaltyObjects: [this.loyaltyObject(card)] },
@@ -149,7 +150,7 @@ export class GoogleWallet {
   private async serviceAccount() {
     if (!this.account) {
       const file = JSON.parse(readFileSync(this.settings.serviceAccountFile!, 'utf8')) as ServiceAccount;
-      this.account = { email: file.client_email, key: await importPKCS8(file.private_key, 'RS256'), tokenUri: file.token_uri };
+      this.account = { email: file.client_email, key: await (await jose()).importPKCS8(file.private_key, 'RS256'), tokenUri: file.token_uri };
     }
     return this.account;
   }
@@ -163,7 +164,7 @@ export class GoogleWallet {
 
   private async requestToken(): Promise<string> {
     const account = await this.serviceAccount();
-    const assertion = await new SignJWT({ scope: SCOPE })
+    const assertion = await new (await jose()).SignJWT({ scope: SCOPE })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
       .setIssuer(account.email)
       .setAudience(account.tokenUri)

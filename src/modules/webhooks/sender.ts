@@ -1,8 +1,9 @@
 // Sends one signed webhook (Standard Webhooks) and reports what happened; connects only to checked public addresses.
 import { Webhook } from 'standardwebhooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
+import { undici } from '../../shared/on-first-use.js';
 import type { SecretBox, Sealed } from '../../shared/secret-box.js';
 import { isPublicAddress, type WebhookUrlPolicy } from './url-guard.js';
 
@@ -100,18 +101,22 @@ export function endpointSecret(row: EndpointOwner & { secret: string; secret_key
 }
 
 export class WebhookSender {
-  private readonly dispatcher: Dispatcher;
+  private agent: Dispatcher | undefined;
 
   constructor(
     private readonly policy: WebhookUrlPolicy,
     private readonly timeoutMs: number,
     private readonly secrets: SecretBox,
-  ) {
-    this.dispatcher = new Agent({
+  ) {}
+
+  /** The connection pool, made by the first send: an API process that never sends one does not load undici. */
+  private dispatcher(): Dispatcher {
+    const { policy, timeoutMs } = this;
+    return (this.agent ??= new (undici().Agent)({
       connect: policy.allowPrivate ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup(policy) },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-    });
+    }));
   }
 
   /** Sends the message signed with the endpoint's secret, opened here and only for the signature. */
@@ -136,9 +141,9 @@ export class WebhookSender {
       return done(0, `Not sent: the signing secret cannot be opened with this server's SECRET_ENCRYPTION_KEY (${(err as Error).message}).`, null, true);
     }
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: 'POST',
-        dispatcher: this.dispatcher,
+        dispatcher: this.dispatcher(),
         signal: AbortSignal.timeout(this.timeoutMs),
         headers: {
           'content-type': 'application/json',
@@ -163,6 +168,6 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.agent?.close();
   }
 }
