@@ -72,10 +72,12 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     closing = true;
   });
   // Once shutting down, every answer closes its connection, so keep-alive clients do not hold the exit open.
-  app.addHook('onSend', async (_req, reply) => {
+  // Hooks that await nothing are callbacks: an async one costs a promise and a turn on every request (issue 21).
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     if (req.headers.host === undefined && req.raw.httpVersion === '1.1') {
       reply.header('connection', 'close');
@@ -86,6 +88,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       reply.header('connection', 'close');
       throw new ApiError('service_unavailable', { headers: { 'retry-after': '1' } });
     }
+    done();
   });
 
   // JSON only; an empty body with a JSON content type counts as no body (some clients send one on DELETE).

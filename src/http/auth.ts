@@ -89,23 +89,28 @@ function acceptVenueId(route: RouteOptions, rule: 'at' | 'any'): void {
  * `venue_id` is taken out of the body, so services and stored fingerprints see the body as a venue key sends it.
  */
 export function installVenueResolution(app: App): void {
-  app.addHook('preHandler', async (req: FastifyRequest) => {
-    const key = routeKey(req.method, req.routeOptions.url ?? '');
-    const rule = key ? venueRuleOf(key) : undefined;
-    if (!rule || !req.keyIdentity || !req.caller) return;
-    const body = req.routeOptions.schema?.body && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
-    const source = body ?? ((req.query ?? {}) as Record<string, unknown>);
-    const named = typeof source.venue_id === 'string' ? source.venue_id : undefined;
-    if (body) delete body.venue_id;
-    const own = req.keyIdentity.keyVenueId;
-    if (own !== null) {
-      if (named !== undefined && named !== own) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
-      return;
-    }
-    if (named === undefined) {
-      if (rule === 'at') throw new ApiError('parameter_invalid', { param: 'venue_id', message: 'A chain key names the venue where this happens: send venue_id.' });
-      return;
-    }
-    req.caller = { ...callerAt(req.keyIdentity, named, req.caller.now), address: req.ip };
+  app.addHook('preHandler', (req, _reply, done) => {
+    resolveVenue(req);
+    done();
   });
+}
+
+function resolveVenue(req: FastifyRequest): void {
+  const key = routeKey(req.method, req.routeOptions.url ?? '');
+  const rule = key ? venueRuleOf(key) : undefined;
+  if (!rule || !req.keyIdentity || !req.caller) return;
+  const body = req.routeOptions.schema?.body && req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
+  const source = body ?? ((req.query ?? {}) as Record<string, unknown>);
+  const named = typeof source.venue_id === 'string' ? source.venue_id : undefined;
+  if (body) delete body.venue_id;
+  const own = req.keyIdentity.keyVenueId;
+  if (own !== null) {
+    if (named !== undefined && named !== own) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
+    return;
+  }
+  if (named === undefined) {
+    if (rule === 'at') throw new ApiError('parameter_invalid', { param: 'venue_id', message: 'A chain key names the venue where this happens: send venue_id.' });
+    return;
+  }
+  req.caller = { ...callerAt(req.keyIdentity, named, req.caller.now), address: req.ip };
 }

@@ -53,8 +53,9 @@ type RoutePlugin = (app: App) => Promise<void>;
 export async function registerLegacyPos(app: App, plugins: readonly RoutePlugin[]): Promise<void> {
   const link = `<${app.deps.config.publicBaseUrl}${CURRENT_DOCUMENT_URL}>; rel="successor-version"`;
   // On every answer under the prefix, refusals and unknown routes included; the v1 document describes the successor.
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (isLegacyPosPath(req.url)) reply.header('deprecation', 'true').header('link', link);
+    done(null, payload);
   });
   await app.register(
     async (pos) => {

@@ -35,7 +35,7 @@ export function installOps(app: App): void {
     registers: [registry],
   });
   // One log line per request (D1); never headers or bodies, so no secret can reach the log.
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     req.log.info(
       {
@@ -50,6 +50,7 @@ export function installOps(app: App): void {
     );
     requests.inc({ method: req.method, route, status: reply.statusCode });
     duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
