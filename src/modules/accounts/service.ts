@@ -394,13 +394,24 @@ export function ownerCaller(venue: Venue): PlaceCaller {
  * chain key naming none acts at no venue, with the defaults and its own rules, in the locale of its chain's first venue.
  */
 export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): Caller {
-  const { venues, ...identity } = key;
   const at = venueId ?? key.keyVenueId;
-  const venue = at === null ? undefined : venues.get(at);
-  if (at !== null && !venue) throw new ApiError('venue_not_found', { param: 'venue_id' });
-  const locale = (venue ?? venues.values().next().value!).locale;
-  return { ...identity, venueId: at, settings: effectiveSettings(venue?.settings ?? {}, key.rules), venue: locale, now };
+  let byVenue = callers.get(key);
+  if (!byVenue) callers.set(key, (byVenue = new Map()));
+  let caller = byVenue.get(at);
+  if (!caller) {
+    const { venues, ...identity } = key;
+    const venue = at === null ? undefined : venues.get(at);
+    if (at !== null && !venue) throw new ApiError('venue_not_found', { param: 'venue_id' });
+    const locale = (venue ?? venues.values().next().value!).locale;
+    caller = { ...identity, venueId: at, settings: Object.freeze(effectiveSettings(venue?.settings ?? {}, key.rules)), venue: locale };
+    byVenue.set(at, caller);
+  }
+  return { ...caller, now };
 }
+
+// The caller a key makes at a venue, worked out once per key (issue 21): a key's identity is made afresh whenever the
+// key or its venues change (accounts/authenticator.ts), so an entry never outlives what it was made from.
+const callers = new WeakMap<KeyIdentity, Map<string | null, Omit<Caller, 'now'>>>();
 
 // Owners are this module's too; their file keeps this one readable.
 export * from './owners.js';
