@@ -29,9 +29,13 @@ const pgTypes = {
 };
 const pgliteParsers = { [pg.types.builtins.DATE]: (value: string) => value };
 
-/** What else opening may do: `onQuery` sees every statement sent through Kysely with its parameters (tests read them). */
+/**
+ * What else opening may do: `onQuery` sees every statement sent through Kysely with its parameters; `onRoundTrip`
+ * (PostgreSQL) sees the first statement of each round trip to the server (tests read them).
+ */
 export interface DatabaseOptions {
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  onRoundTrip?: (sql: string) => void;
 }
 
 export async function openDatabase(source: DatabaseSource, options: DatabaseOptions = {}): Promise<Database> {
@@ -81,17 +85,50 @@ const PREPARED_VALUES_LIMIT = 100;
  * A pg client that prepares each parameterised statement once per connection, under a name derived from its
  * text, so PostgreSQL parses and plans it once instead of on every request. Kysely's SQL text never holds the
  * values, so the code bounds the set of texts; bulk statements, whose text grows with their rows, stay unnamed.
+ *
+ * A transaction's BEGIN waits for its first statement and goes out with it, in one write and one round trip (issue
+ * 21): the server runs BEGIN, then the statement, as if each had been sent alone. A transaction that sent nothing
+ * sends no BEGIN, COMMIT or ROLLBACK either.
  */
 class PreparingClient extends pg.Client {
   /** A migration changed a table under a prepared statement: forget them all as soon as no transaction is open. */
   private stalePlans = false;
+  /** Kysely sent BEGIN; it has not gone to the server yet. */
+  private beginWaiting = false;
+  private readonly onRoundTrip: ((sql: string) => void) | undefined;
+
+  constructor(config: pg.ClientConfig & { onRoundTrip?: (sql: string) => void } = {}) {
+    super(config);
+    this.onRoundTrip = config.onRoundTrip;
+  }
 
   // Kysely calls query(text, values); every other form goes through unchanged.
   override query(text: any, values?: any, callback?: any): any {
-    if (!(typeof text === 'string' && Array.isArray(values) && callback === undefined && values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT)) {
-      return super.query(text, values, callback);
+    if (!(typeof text === 'string' && Array.isArray(values) && callback === undefined)) return super.query(text, values, callback);
+    const bare = values.length === 0;
+    if (this.beginWaiting && bare && (text === 'commit' || text === 'rollback')) {
+      this.beginWaiting = false;
+      return Promise.resolve(NOTHING_SENT);
     }
-    const run = (): Promise<pg.QueryResult> => super.query({ name: statementName(text), text, values });
+    if (bare && text === 'begin' && !this.beginWaiting && this.getTransactionStatus() === 'I') {
+      this.beginWaiting = true;
+      return Promise.resolve(NOTHING_SENT);
+    }
+    // A statement without values may be several (a migration's text), which the extended protocol cannot carry.
+    const withBegin = this.beginWaiting && !bare;
+    const beginFirst = this.beginWaiting && bare ? this.send('begin', []) : Promise.resolve();
+    this.beginWaiting = false;
+    return beginFirst.then(() => this.send(text, values, withBegin));
+  }
+
+  private send(text: string, values: unknown[], withBegin = false): Promise<pg.QueryResult> {
+    const named = values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT;
+    const config = { name: named ? statementName(text) : undefined, text, values };
+    const run = (): Promise<pg.QueryResult> => {
+      this.onRoundTrip?.(withBegin ? `begin; ${text}` : text);
+      return withBegin ? this.sendAfterBegin(config) : named ? super.query(config) : super.query(text, values);
+    };
+    if (!named) return run();
     const ready = this.stalePlans && this.getTransactionStatus() === 'I' ? this.forgetPlans() : Promise.resolve();
     return ready.then(run).catch(async (err: unknown) => {
       if (!isStalePlan(err)) throw err;
@@ -103,12 +140,46 @@ class PreparingClient extends pg.Client {
     });
   }
 
+  /**
+   * BEGIN and the statement in one write, up to one Sync: its answers are BEGIN's and the statement's, the second is
+   * returned. A statement not yet parsed on this connection is sent after a BEGIN of its own: pg would count it as
+   * parsed on BEGIN's ParseComplete, and a failed parse would then never be sent again.
+   */
+  private sendAfterBegin(config: { name: string | undefined; text: string; values: unknown[] }): Promise<pg.QueryResult> {
+    const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    if (config.name !== undefined && parsed[config.name] !== config.text) return super.query('begin').then(() => super.query(config));
+    return new Promise((resolve, reject) => {
+      const done = (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) => (err ? reject(err) : resolve(Array.isArray(result) ? result.at(-1)! : result));
+      super.query(new AfterBegin({ ...config, queryMode: 'extended', callback: done }) as unknown as pg.Submittable);
+    });
+  }
+
   private async forgetPlans(): Promise<void> {
     this.stalePlans = false;
     const connection = (this as unknown as { connection: { parsedStatements: object; submittedNamedStatements?: object } }).connection;
     connection.parsedStatements = {};
     if (connection.submittedNamedStatements) connection.submittedNamedStatements = {};
     await super.query('deallocate all');
+  }
+}
+
+/** What Kysely reads of a BEGIN, COMMIT or ROLLBACK that did not need sending. */
+const NOTHING_SENT = { command: '', rowCount: null, rows: [], fields: [] };
+
+interface ProtocolConnection {
+  parse(message: { text: string; name: string; types: unknown[] }): void;
+  bind(message: object): void;
+  execute(message: object): void;
+}
+type QueryClass = new (config: object) => { prepare(connection: ProtocolConnection): void };
+
+/** A pg query whose messages, written at once by its submit, are BEGIN's (unnamed statement and portal) and then its own. */
+class AfterBegin extends ((pg as unknown as { Query: QueryClass }).Query) {
+  override prepare(connection: ProtocolConnection): void {
+    connection.parse({ text: 'begin', name: '', types: [] });
+    connection.bind({});
+    connection.execute({});
+    super.prepare(connection);
   }
 }
 
@@ -164,14 +235,16 @@ function statementName(text: string): string {
 async function openPostgres(url: string, poolSize: number, options: DatabaseOptions): Promise<Database> {
   // A server that accepts connections but never answers (hung, a half-open network path) must not hold requests
   // forever: connecting gives up after CONNECT_TIMEOUT_MS (answered 503), and TCP keep-alive finds dead peers.
-  const pool = new pg.Pool({
+  const clients: pg.PoolConfig & { onRoundTrip?: (sql: string) => void } = {
     connectionString: url,
     max: poolSize,
     types: pgTypes,
     Client: PreparingClient,
+    onRoundTrip: options.onRoundTrip,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
-  });
+  };
+  const pool = new pg.Pool(clients);
   // An idle connection the server dropped (restart, failover) is discarded by the pool and replaced on the
   // next query; without a listener the event would crash the process.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`));

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_ATTEMPTS, inTransaction } from '../../src/db/transaction.js';
 import { useTestApp } from '../support/app.js';
+import { onPostgres } from '../support/database.js';
 import { createVenue } from '../support/factories.js';
 
 const t = useTestApp();
@@ -48,5 +49,54 @@ describe('inTransaction', () => {
       }),
     ).rejects.toMatchObject({ code: '23505' });
     expect(attempts).toBe(1);
+  });
+});
+
+// PostgreSQL only: the embedded database has no round trips (its statements are calls in this process).
+describe.runIf(onPostgres())('BEGIN sent with the first statement (PostgreSQL)', () => {
+  const tripsOf = async (work: () => Promise<unknown>) => {
+    const from = t.testDatabase.roundTrips.length;
+    await work();
+    return t.testDatabase.roundTrips.slice(from);
+  };
+  const lockedElsewhere = async (venueId: string) => {
+    try {
+      await t.db.connection().execute((other) => sql`select 1 from venues where venue_id = ${venueId} for update nowait`.execute(other));
+      return false;
+    } catch (err) {
+      if ((err as { code?: string }).code === '55P03') return true;
+      throw err;
+    }
+  };
+
+  it('goes out in one round trip with it, and the two are one transaction: the lock it took is held until COMMIT', async () => {
+    const venue = await createVenue(t);
+    let heldInside: boolean | undefined;
+    const trips = await tripsOf(() =>
+      inTransaction(t.db, async (trx) => {
+        await sql`select 1 from venues where venue_id = ${venue.id} for update`.execute(trx);
+        heldInside = await lockedElsewhere(venue.id);
+      }),
+    );
+    expect(heldInside).toBe(true);
+    expect(await lockedElsewhere(venue.id)).toBe(false);
+    // The second is the probe's, on its own connection.
+    expect(trips).toEqual(['begin; select 1 from venues where venue_id = $1 for update', 'select 1 from venues where venue_id = $1 for update nowait', 'commit']);
+  });
+
+  it('a change made by the statement BEGIN went out with is rolled back with the rest', async () => {
+    const venue = await createVenue(t);
+    await expect(
+      inTransaction(t.db, async (trx) => {
+        await sql`update venues set name = 'changed' where venue_id = ${venue.id}`.execute(trx);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect(await venueNames(venue.slug)).toEqual([venue.name]);
+  });
+
+  it('a transaction that sends nothing sends no BEGIN and no COMMIT; one whose first statement has no values sends BEGIN first', async () => {
+    expect(await tripsOf(() => inTransaction(t.db, async () => 'nothing'))).toEqual([]);
+    expect(await tripsOf(() => inTransaction(t.db, async (trx) => sql`select 1`.execute(trx)))).toEqual(['begin', 'select 1', 'commit']);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { updateProgram } from '../../src/modules/programs/service.js';
 import { useTestApp } from '../support/app.js';
+import { onPostgres } from '../support/database.js';
 import { createProgram, newCardNumber, seedLedger, venueWithKey } from '../support/factories.js';
 import { client } from '../support/http.js';
 
@@ -13,6 +14,14 @@ async function sentBy(send: () => Promise<{ status: number; body: unknown }>): P
   const res = await send();
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
   return t.testDatabase.sent.slice(from);
+}
+
+/** What each round trip to PostgreSQL carried for one request (it must succeed). */
+async function roundTripsOf(send: () => Promise<{ status: number; body: unknown }>): Promise<string[]> {
+  const from = t.testDatabase.roundTrips.length;
+  const res = await send();
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+  return t.testDatabase.roundTrips.slice(from);
 }
 
 /** The statements one request sends, after the same request has warmed the key and program caches. */
@@ -181,5 +190,32 @@ describe('round trips', () => {
     await sentBy(() => api.post('/api/v1/checks', applied));
     expect(await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-REFUND', amount: 500 }))).toHaveLength(5);
     expect(await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/void`))).toHaveLength(5);
+  });
+
+  // PostgreSQL only: the embedded database has no round trips to count (its statements are calls in this process).
+  it.runIf(onPostgres())('on PostgreSQL, BEGIN goes out with the first statement: a check, a hold, its capture, a refund and a void with an Idempotency-Key are 4 round trips each', async () => {
+    const { api, member, check } = await tillSetUp();
+    let n = 0;
+    const keyed = () => ({ 'idempotency-key': `rt-trip-${++n}` });
+    const applied = check({ redeem_amount: 100 });
+    const trips = await roundTripsOf(() => api.post('/api/v1/checks', applied, keyed()));
+    expect(trips, trips.join('\n')).toHaveLength(4);
+    expect(trips[0]).toMatch(/^begin; [\s\S]*pg_try_advisory_xact_lock/);
+    expect(trips[3]).toBe('commit');
+    let hold: { id: string } | undefined;
+    const create = await roundTripsOf(async () => {
+      const res = await api.post('/api/v1/holds', { member_id: member.id, amount: 300 }, keyed());
+      hold = res.body;
+      return res;
+    });
+    expect(create, create.join('\n')).toHaveLength(4);
+    const captured = check();
+    await roundTripsOf(() => api.post('/api/v1/checks', captured));
+    const capture = await roundTripsOf(() => api.post(`/api/v1/holds/${hold!.id}/capture`, { external_id: captured.external_id }, keyed()));
+    expect(capture, capture.join('\n')).toHaveLength(4);
+    const refund = await roundTripsOf(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-TRIP-REFUND', amount: 500 }, keyed()));
+    expect(refund, refund.join('\n')).toHaveLength(4);
+    const voided = await roundTripsOf(() => api.post(`/api/v1/transactions/${captured.external_id}/void`, undefined, keyed()));
+    expect(voided, voided.join('\n')).toHaveLength(4);
   });
 });

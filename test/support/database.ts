@@ -11,6 +11,8 @@ export interface TestDatabase {
   sent: string[];
   /** The same statements with their parameters, to be explained again by a test. */
   statements: { sql: string; parameters: readonly unknown[] }[];
+  /** PostgreSQL: what each round trip to the server carried ("begin; …" when BEGIN went out with a statement); PGlite: none. */
+  roundTrips: string[];
   /** Set on PostgreSQL, so spawned server processes can share the database. */
   url?: string;
   close(): Promise<void>;
@@ -46,6 +48,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const templateUrl = inject('postgresTemplateUrl');
   const sent: string[] = [];
   const statements: TestDatabase['statements'] = [];
+  const roundTrips: string[] = [];
   const onQuery = (sql: string, parameters: readonly unknown[]) => {
     sent.push(sql);
     statements.push({ sql, parameters });
@@ -53,14 +56,14 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   if (!templateUrl) {
     const loadDataDir = new Blob([readFileSync(inject('pgliteTemplate'))]);
     const database = await openDatabase({ kind: 'pglite', loadDataDir }, { onQuery });
-    return { database, sent, statements, close: () => database.close() };
+    return { database, sent, statements, roundTrips, close: () => database.close() };
   }
   const template = decodeURIComponent(new URL(templateUrl).pathname.slice(1));
   const name = `${inject('postgresDatabasePrefix')}${randomBytes(6).toString('hex')}`;
   await admin(templateUrl, (c) => c.query(`create database ${name} template ${c.escapeIdentifier(template)}`));
   const url = new URL(templateUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.href }, { onQuery });
+  const database = await openDatabase({ kind: 'postgres', url: url.href }, { onQuery, onRoundTrip: (sql) => roundTrips.push(sql) });
   // The database itself is dropped by the global teardown, once no worker holds a connection to it.
-  return { database, url: url.href, sent, statements, close: () => database.close() };
+  return { database, url: url.href, sent, statements, roundTrips, close: () => database.close() };
 }
