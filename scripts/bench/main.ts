@@ -217,6 +217,26 @@ function readSteps(seeded: SeedResult): Step[] {
   ];
 }
 
+/**
+ * One request with each API key of the seed, before anything is measured: a key's first request reads it from the
+ * database (and hashes it); a till sends thousands with the same key a day. Without this the first scenario measured
+ * the loading of thousands of keys on a slow host (issue 21's session-14 finding). Any answer will do.
+ */
+async function useEveryKey(url: string, seeded: SeedResult): Promise<void> {
+  const venues = [...seeded.venues, ...seeded.chains.three.venues, ...seeded.chains.one.venues, ...Object.values(seeded.campaignSides).flatMap((c) => c.venues)];
+  const keys = [...new Set(venues.flatMap((v) => v.keys))];
+  let next = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++]!;
+      const res = await fetch(`${url}/api/v1/members/lookup?card_number=WARM-UP`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      if (res.status !== 404) throw new Error(`warming the key cache: ${res.status} for a key of the seed`);
+    }
+  };
+  await Promise.all(Array.from({ length: config.concurrency }, worker));
+}
+
 async function ledgerVerify(place: Place): Promise<{ exit_code: number | null; output: string }> {
   const { file, args } = scriptCommand(config.root, 'cli');
   const proc = child(file, [...args, 'ledger', 'verify'], { ...baseEnv(), ...place.env, API_KEY_PEPPER: config.pepper, LOG_LEVEL: 'warn' });
@@ -259,6 +279,8 @@ async function runMode(mode: Mode): Promise<ModeResult> {
   const service = await startService(place);
   const idle = await idleRss(service.process.pid);
   const w = new Workload(config, seeded, runId);
+  progress.phase(`${label}: every API key used once (the service's key cache warm, as a till's key is all day)`, 10);
+  await useEveryKey(service.url, seeded);
 
   const scenarios: ModeResult['scenarios'] = {};
   let applyAt80: ModeResult['apply_at_80_percent'];
