@@ -125,8 +125,9 @@ class PreparingClient extends pg.Client {
     const named = values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT;
     const config = { name: named ? statementName(text) : undefined, text, values };
     const run = (): Promise<pg.QueryResult> => {
-      this.onRoundTrip?.(withBegin ? `begin; ${text}` : text);
-      return withBegin ? this.sendAfterBegin(config) : named ? super.query(config) : super.query(text, values);
+      if (withBegin) return this.sendAfterBegin(config);
+      this.onRoundTrip?.(text);
+      return named ? super.query(config) : super.query(text, values);
     };
     if (!named) return run();
     const ready = this.stalePlans && this.getTransactionStatus() === 'I' ? this.forgetPlans() : Promise.resolve();
@@ -147,7 +148,14 @@ class PreparingClient extends pg.Client {
    */
   private sendAfterBegin(config: { name: string | undefined; text: string; values: unknown[] }): Promise<pg.QueryResult> {
     const parsed = (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
-    if (config.name !== undefined && parsed[config.name] !== config.text) return super.query('begin').then(() => super.query(config));
+    if (config.name !== undefined && parsed[config.name] !== config.text) {
+      this.onRoundTrip?.('begin');
+      return super.query('begin').then(() => {
+        this.onRoundTrip?.(config.text);
+        return super.query(config);
+      });
+    }
+    this.onRoundTrip?.(`begin; ${config.text}`);
     return new Promise((resolve, reject) => {
       const done = (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) => (err ? reject(err) : resolve(Array.isArray(result) ? result.at(-1)! : result));
       super.query(new AfterBegin({ ...config, queryMode: 'extended', callback: done }) as unknown as pg.Submittable);
