@@ -72,12 +72,15 @@ describe.runIf(onPostgres())('BEGIN sent with the first statement (PostgreSQL)',
   it('goes out in one round trip with it, and the two are one transaction: the lock it took is held until COMMIT', async () => {
     const venue = await createVenue(t);
     let heldInside: boolean | undefined;
-    const trips = await tripsOf(() =>
+    const lockAndProbe = () =>
       inTransaction(t.db, async (trx) => {
         await sql`select 1 from venues where venue_id = ${venue.id} for update`.execute(trx);
         heldInside = await lockedElsewhere(venue.id);
-      }),
-    );
+      });
+    // The first time, the statement is prepared on the connection, after a BEGIN of its own; the pool hands the
+    // same connection back for the second.
+    expect(await tripsOf(lockAndProbe)).toEqual(['begin', 'select 1 from venues where venue_id = $1 for update', 'select 1 from venues where venue_id = $1 for update nowait', 'commit']);
+    const trips = await tripsOf(lockAndProbe);
     expect(heldInside).toBe(true);
     expect(await lockedElsewhere(venue.id)).toBe(false);
     // The second is the probe's, on its own connection.
