@@ -55,6 +55,31 @@ async function tillSetUp() {
   return { api, member, check };
 }
 
+type Measure = (send: () => Promise<{ status: number; body: unknown }>) => Promise<string[]>;
+
+/** A check, a hold, its capture, a refund and a void, each with an Idempotency-Key: what `measure` saw of each. */
+async function keyedMoneyRequests(measure: Measure) {
+  const { api, member, check } = await tillSetUp();
+  let n = 0;
+  const keyed = () => ({ 'idempotency-key': `rt-${++n}` });
+  const checked = await measure(() => api.post('/api/v1/checks', check({ redeem_amount: 100 }), keyed()));
+  let hold: { id: string } | undefined;
+  const held = await measure(async () => {
+    const res = await api.post('/api/v1/holds', { member_id: member.id, amount: 300 }, keyed());
+    hold = res.body;
+    return res;
+  });
+  const applied = check();
+  await sentBy(() => api.post('/api/v1/checks', applied));
+  return {
+    check: checked,
+    hold: held,
+    capture: await measure(() => api.post(`/api/v1/holds/${hold!.id}/capture`, { external_id: applied.external_id }, keyed())),
+    refund: await measure(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-REFUND', amount: 500 }, keyed())),
+    void: await measure(() => api.post(`/api/v1/transactions/${applied.external_id}/void`, undefined, keyed())),
+  };
+}
+
 describe('round trips', () => {
   it('a member look-up by card, and a member by id, are one statement each', async () => {
     const { venue, secret } = await venueWithKey(t);
@@ -163,25 +188,9 @@ describe('round trips', () => {
     expect(await sentBy(() => api.post(`/api/v1/holds/${second.id}/capture`, { external_id: applied.external_id }))).toHaveLength(5);
   });
 
-  it('with an Idempotency-Key, a hold, its capture, a refund and a void are still 5 statements each: the key is claimed with the lock and answered with the write', async () => {
-    const { api, member, check } = await tillSetUp();
-    let n = 0;
-    const keyed = () => ({ 'idempotency-key': `rt-${++n}` });
-    let hold: { id: string } | undefined;
-    const create = await sentBy(async () => {
-      const res = await api.post('/api/v1/holds', { member_id: member.id, amount: 300 }, keyed());
-      hold = res.body;
-      return res;
-    });
-    expect(create, create.join('\n')).toHaveLength(5);
-    const applied = check();
-    await sentBy(() => api.post('/api/v1/checks', applied));
-    const capture = await sentBy(() => api.post(`/api/v1/holds/${hold!.id}/capture`, { external_id: applied.external_id }, keyed()));
-    expect(capture, capture.join('\n')).toHaveLength(5);
-    const refund = await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-REFUND', amount: 500 }, keyed()));
-    expect(refund, refund.join('\n')).toHaveLength(5);
-    const voided = await sentBy(() => api.post(`/api/v1/transactions/${applied.external_id}/void`, undefined, keyed()));
-    expect(voided, voided.join('\n')).toHaveLength(5);
+  it('with an Idempotency-Key, a check, a hold, its capture, a refund and a void are still 5 statements each: the key is claimed with the lock and answered with the write', async () => {
+    const sent = await keyedMoneyRequests(sentBy);
+    for (const [what, statements] of Object.entries(sent)) expect(statements, `${what}:\n${statements.join('\n')}`).toHaveLength(5);
   });
 
   it('a refund and a void without a key are 5 statements each', async () => {
@@ -194,28 +203,9 @@ describe('round trips', () => {
 
   // PostgreSQL only: the embedded database has no round trips to count (its statements are calls in this process).
   it.runIf(onPostgres())('on PostgreSQL, BEGIN goes out with the first statement: a check, a hold, its capture, a refund and a void with an Idempotency-Key are 4 round trips each', async () => {
-    const { api, member, check } = await tillSetUp();
-    let n = 0;
-    const keyed = () => ({ 'idempotency-key': `rt-trip-${++n}` });
-    const applied = check({ redeem_amount: 100 });
-    const trips = await roundTripsOf(() => api.post('/api/v1/checks', applied, keyed()));
-    expect(trips, trips.join('\n')).toHaveLength(4);
-    expect(trips[0]).toMatch(/^begin; [\s\S]*pg_try_advisory_xact_lock/);
-    expect(trips[3]).toBe('commit');
-    let hold: { id: string } | undefined;
-    const create = await roundTripsOf(async () => {
-      const res = await api.post('/api/v1/holds', { member_id: member.id, amount: 300 }, keyed());
-      hold = res.body;
-      return res;
-    });
-    expect(create, create.join('\n')).toHaveLength(4);
-    const captured = check();
-    await roundTripsOf(() => api.post('/api/v1/checks', captured));
-    const capture = await roundTripsOf(() => api.post(`/api/v1/holds/${hold!.id}/capture`, { external_id: captured.external_id }, keyed()));
-    expect(capture, capture.join('\n')).toHaveLength(4);
-    const refund = await roundTripsOf(() => api.post(`/api/v1/transactions/${applied.external_id}/refunds`, { external_id: 'RT-TRIP-REFUND', amount: 500 }, keyed()));
-    expect(refund, refund.join('\n')).toHaveLength(4);
-    const voided = await roundTripsOf(() => api.post(`/api/v1/transactions/${captured.external_id}/void`, undefined, keyed()));
-    expect(voided, voided.join('\n')).toHaveLength(4);
+    const trips = await keyedMoneyRequests(roundTripsOf);
+    for (const [what, sent] of Object.entries(trips)) expect(sent, `${what}:\n${sent.join('\n')}`).toHaveLength(4);
+    expect(trips.check[0]).toMatch(/^begin; [\s\S]*pg_try_advisory_xact_lock/);
+    expect(trips.check[3]).toBe('commit');
   });
 });
