@@ -95,6 +95,11 @@ class PreparingClient extends pg.Client {
   private stalePlans = false;
   /** Kysely sent BEGIN; it has not gone to the server yet. */
   private beginWaiting = false;
+  /**
+   * A BEGIN went out and no COMMIT or ROLLBACK since. The server's own status cannot tell this right after a failed
+   * statement sent with BEGIN: pg reports the error before the ReadyForQuery that says the transaction is open.
+   */
+  private blockOpen = false;
   private readonly onRoundTrip: ((sql: string) => void) | undefined;
 
   constructor(config: pg.ClientConfig & { onRoundTrip?: (sql: string) => void } = {}) {
@@ -106,36 +111,45 @@ class PreparingClient extends pg.Client {
   override query(text: any, values?: any, callback?: any): any {
     if (!(typeof text === 'string' && Array.isArray(values) && callback === undefined)) return super.query(text, values, callback);
     const bare = values.length === 0;
-    if (this.beginWaiting && bare && (text === 'commit' || text === 'rollback')) {
+    const ends = bare && (text === 'commit' || text === 'rollback');
+    if (this.beginWaiting && ends) {
       this.beginWaiting = false;
-      return Promise.resolve(NOTHING_SENT);
+      return Promise.resolve(nothingSent());
     }
-    if (bare && text === 'begin' && !this.beginWaiting && this.getTransactionStatus() === 'I') {
+    if (bare && text === 'begin' && !this.beginWaiting && this.outsideTransaction()) {
       this.beginWaiting = true;
-      return Promise.resolve(NOTHING_SENT);
+      return Promise.resolve(nothingSent());
     }
-    // A statement without values may be several (a migration's text), which the extended protocol cannot carry.
+    // A statement without values may go by the simple protocol (a long migration text, perhaps several statements),
+    // which cannot follow BEGIN in one batch: BEGIN goes alone before it.
     const withBegin = this.beginWaiting && !bare;
     const beginFirst = this.beginWaiting && bare ? this.send('begin', []) : Promise.resolve();
     this.beginWaiting = false;
+    // COMMIT and ROLLBACK are still in the transaction they end: they close it once answered, failed or not.
+    if (ends) return this.send(text, values).finally(() => (this.blockOpen = false));
     return beginFirst.then(() => this.send(text, values, withBegin));
+  }
+
+  private outsideTransaction(): boolean {
+    return !this.blockOpen && this.getTransactionStatus() === 'I';
   }
 
   private send(text: string, values: unknown[], withBegin = false): Promise<pg.QueryResult> {
     const named = values.length <= PREPARED_VALUES_LIMIT && text.length <= PREPARED_TEXT_LIMIT;
     const config = { name: named ? statementName(text) : undefined, text, values };
     const run = (): Promise<pg.QueryResult> => {
+      if (withBegin || text === 'begin') this.blockOpen = true;
       if (withBegin) return this.sendAfterBegin(config);
       this.onRoundTrip?.(text);
       return named ? super.query(config) : super.query(text, values);
     };
     if (!named) return run();
-    const ready = this.stalePlans && this.getTransactionStatus() === 'I' ? this.forgetPlans() : Promise.resolve();
+    const ready = this.stalePlans && this.outsideTransaction() ? this.forgetPlans() : Promise.resolve();
     return ready.then(run).catch(async (err: unknown) => {
       if (!isStalePlan(err)) throw err;
       this.stalePlans = true;
       // Inside a transaction the error has failed it, and inTransaction runs it again; outside one, run it again here.
-      if (this.getTransactionStatus() !== 'I') throw err;
+      if (!this.outsideTransaction()) throw err;
       await this.forgetPlans();
       return run();
     });
@@ -162,17 +176,20 @@ class PreparingClient extends pg.Client {
     });
   }
 
+  // pg forgets them only once the server has: pg thinking one unprepared that the server still holds would fail every
+  // later use of it with 42P05 on this connection.
   private async forgetPlans(): Promise<void> {
+    this.onRoundTrip?.('deallocate all');
+    await super.query('deallocate all');
     this.stalePlans = false;
     const connection = (this as unknown as { connection: { parsedStatements: object; submittedNamedStatements?: object } }).connection;
     connection.parsedStatements = {};
     if (connection.submittedNamedStatements) connection.submittedNamedStatements = {};
-    await super.query('deallocate all');
   }
 }
 
 /** What Kysely reads of a BEGIN, COMMIT or ROLLBACK that did not need sending. */
-const NOTHING_SENT = { command: '', rowCount: null, rows: [], fields: [] };
+const nothingSent = () => ({ command: '', rowCount: null, rows: [], fields: [] });
 
 interface ProtocolConnection {
   parse(message: { text: string; name: string; types: unknown[] }): void;
