@@ -49,7 +49,7 @@ export function installKeyAuth(app: App): void {
       throw new ApiError(result.code);
     }
     if (result.caller.keyVenueId === null && isLegacyPosPath(req.url)) throw new ApiError('chain_key_not_accepted');
-    req.caller = { ...callerAt(result.caller, null, clock.now()), address: req.ip };
+    req.caller = callerAt(result.caller, null, clock.now(), req.ip);
     req.keyIdentity = result.caller;
 
     const limit = config.rateLimitPerMinute;
@@ -112,5 +112,5 @@ function resolveVenue(req: FastifyRequest): void {
     if (rule === 'at') throw new ApiError('parameter_invalid', { param: 'venue_id', message: 'A chain key names the venue where this happens: send venue_id.' });
     return;
   }
-  req.caller = { ...callerAt(req.keyIdentity, named, req.caller.now), address: req.ip };
+  req.caller = callerAt(req.keyIdentity, named, req.caller.now, req.ip);
 }

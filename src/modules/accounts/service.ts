@@ -392,8 +392,9 @@ export function ownerCaller(venue: Venue): PlaceCaller {
 /**
  * The caller a key makes acting at `venueId` (one of the venues it may act at), or at its own venue when null; a
  * chain key naming none acts at no venue, with the defaults and its own rules, in the locale of its chain's first venue.
+ * `address`: the request's, for the audit log.
  */
-export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): Caller {
+export function callerAt(key: KeyIdentity, venueId: string | null, now: Date, address?: string): Caller {
   const at = venueId ?? key.keyVenueId;
   let byVenue = callers.get(key);
   if (!byVenue) callers.set(key, (byVenue = new Map()));
@@ -406,7 +407,7 @@ export function callerAt(key: KeyIdentity, venueId: string | null, now: Date): C
     caller = { ...identity, venueId: at, settings: Object.freeze(effectiveSettings(venue?.settings ?? {}, key.rules)), venue: locale };
     byVenue.set(at, caller);
   }
-  return { ...caller, now };
+  return address === undefined ? { ...caller, now } : { ...caller, now, address };
 }
 
 // The caller a key makes at a venue, worked out once per key (issue 21): a key's identity is made afresh whenever the
