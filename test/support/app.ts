@@ -34,6 +34,8 @@ export interface TestAppOptions {
   limiter?: RateLimiter;
   /** Start with the app's mailer over this SMTP server (test/support/smtp.ts). */
   smtp?: () => string;
+  /** The app's connections to PostgreSQL (test/support/database.ts). */
+  poolSize?: number;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -43,7 +45,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDatabase = await openTestDatabase();
+  const testDatabase = await openTestDatabase({ poolSize: options.poolSize });
   const config = testConfig({ ...options.config, ...(options.smtp ? { smtpUrl: options.smtp() } : {}) });
   const clock = new ManualClock();
   const dns = new Map<string, string[]>([['hooks.example.com', ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']]]);

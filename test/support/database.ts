@@ -44,7 +44,8 @@ export async function openEmptyDatabase(): Promise<Database> {
   return openDatabase({ kind: 'postgres', url: url.href });
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
+/** `poolSize` (PostgreSQL): the app's connections, e.g. one so a test can read what the server keeps per connection. */
+export async function openTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
   const templateUrl = inject('postgresTemplateUrl');
   const sent: string[] = [];
   const statements: TestDatabase['statements'] = [];
@@ -63,7 +64,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin(templateUrl, (c) => c.query(`create database ${name} template ${c.escapeIdentifier(template)}`));
   const url = new URL(templateUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.href }, { onQuery, onRoundTrip: (sql) => roundTrips.push(sql) });
+  const database = await openDatabase({ kind: 'postgres', url: url.href, poolSize: options.poolSize }, { onQuery, onRoundTrip: (sql) => roundTrips.push(sql) });
   // The database itself is dropped by the global teardown, once no worker holds a connection to it.
   return { database, url: url.href, sent, statements, roundTrips, close: () => database.close() };
 }

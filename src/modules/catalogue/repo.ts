@@ -123,10 +123,16 @@ export interface LineCatalogue {
 }
 
 export function lineCatalogueRead(chainId: string, skus: string[]): Read<LineCatalogue> {
+  // Each SKU is its own value, in a list whose length is a power of two (the last SKU repeated): PostgreSQL then
+  // estimates the plan it keeps for the gather as it does one made for this check's SKUs, and keeps it. With the
+  // SKUs as one array value, the kept plan was estimated for ten and one made for two or three looked cheaper, so
+  // the whole gather was planned again on every check: half a calculate's PostgreSQL time (issue 21).
+  const slots = skus.length && 2 ** Math.ceil(Math.log2(skus.length));
+  const listed = Array.from({ length: slots }, (_, i) => skus[Math.min(i, skus.length - 1)]);
   return {
     query: sql`select jsonb_build_object('version', ch.catalogue_version, 'products', coalesce((
         select jsonb_agg(jsonb_build_object('sku', p.sku, 'category', p.category))
-        from catalog_products p where p.chain_id = ${chainId} and p.sku = any(${skus}::text[])), '[]'::jsonb))
+        from catalog_products p where p.chain_id = ${chainId} and p.sku = any(array[${sql.join(listed)}]::text[])), '[]'::jsonb))
       from chains ch where ch.chain_id = ${chainId}`,
     parse: (value) => value as LineCatalogue,
   };
