@@ -217,12 +217,17 @@ describe('round trips', () => {
   // PostgreSQL keeps the generic plan unless that one's estimate is dearer: each statement of the till's requests
   // must pass that test.
   it.runIf(onPostgres())('on PostgreSQL, the till\'s statements are planned once: past its five trial runs, each keeps its generic plan', async () => {
-    // A catalogue of some size, with statistics, as a chain's: on a handful of rows every plan costs the same.
-    const { api: first } = await tillSetUp();
+    // A catalogue and past holds of some size, with statistics, as a chain's: on a handful of rows every plan costs
+    // the same.
+    const { api: first, member: regular } = await tillSetUp();
     await first.put('/api/v1/catalog/products/CHEESE', { name: 'Comté', category: 'cheese' });
     await sql`insert into catalog_products (chain_id, id, sku, name, category)
       select chain_id, gen_random_uuid(), 'SKU-' || n, 'Dish ' || n, 'food' from catalog_products, generate_series(1, 5000) n
       where sku = 'CHEESE'`.execute(t.db);
+    await sql`insert into holds (chain_id, venue_id, id, member_id, amount, status, expires_at, livemode, finished_at)
+      select m.chain_id, v.venue_id, gen_random_uuid(), m.id, 100, 'released', now(), true, now()
+      from members m join venues v on v.chain_id = m.chain_id, generate_series(1, 5000)
+      where m.id = ${(regular as { id: string }).id}`.execute(t.db);
     await sql`analyze`.execute(t.db);
     for (let i = 0; i < 7; i++) {
       await keyedMoneyRequests(sentBy);

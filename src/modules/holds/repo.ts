@@ -43,7 +43,7 @@ export async function listHolds(db: Db, reach: Reach, memberId: string, page: Pa
     .selectAll()
     .where(inReach(reach))
     .where('member_id', '=', memberId)
-    .$if(activeOnly, (q) => q.where('status', '=', 'active'))
+    .$if(activeOnly, (q) => q.where('status', '=', sql.lit('active'))) // in the text: the index of active holds needs it
     .$call(keysetPage(page))
     .execute();
 }

@@ -48,7 +48,7 @@ export async function findVisitEntry(db: Db, place: Place, externalId: string) {
     .selectAll()
     .where('chain_id', '=', place.chainId)
     .where('venue_id', '=', place.venueId)
-    .where('kind', '=', 'visit')
+    .where('kind', '=', sql.lit('visit')) // in the text: the index of visits by number serves only 'visit' named in it
     .where('reference', '=', externalId)
     .executeTakeFirst();
 }
