@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { needs } from '../support/services.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-bench-test-'));
@@ -42,7 +43,10 @@ function runBench(out: string): Promise<{ code: number | null; output: string }>
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }
 
-describe('npm run bench (smoke mode)', () => {
+// It runs the embedded database whichever pass runs it: the PGlite pass runs it, the PostgreSQL pass skips it.
+const embeddedGate = await needs('embedded');
+
+embeddedGate.describe('npm run bench (smoke mode)', () => {
   it('measures every scenario, the ceilings and the ratios, and writes them to the JSON report', { timeout: 180_000 }, async () => {
     const out = path.join(dir, 'smoke.json');
     const { code, output } = await runBench(out);

@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { needs } from '../../support/services.js';
 import { startServerProcess, type ServerProcess } from '../../support/processes.js';
 
 const PASSWORD = 'correct horse battery staple 7';
@@ -35,7 +36,10 @@ function session(baseUrl: string) {
   };
 }
 
-describe('secrets in logs', () => {
+// Its server runs the embedded database whichever pass runs it: the PGlite pass runs it, the PostgreSQL pass skips it.
+const embeddedGate = await needs('embedded');
+
+embeddedGate.describe('secrets in logs', () => {
   it('sign-up, sign-in (wrong and right), a key created and used, a bad key, a password change: none of them logged', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-logs-'));
     server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'trace' });
