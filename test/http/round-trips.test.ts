@@ -240,6 +240,9 @@ describe('round trips', () => {
       const { external_id: _, ...calculated } = check({ redeem_amount: 100, line_items: lines });
       await sentBy(() => api.post('/api/v1/checks/calculate', calculated));
     }
+    // Forced generic plans would pass this without a kept plan being earned.
+    const { rows: mode } = await sql<{ plan_cache_mode: string }>`select current_setting('plan_cache_mode') as plan_cache_mode`.execute(t.db);
+    expect(mode[0]!.plan_cache_mode).toBe('auto');
     const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
       select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(t.db);
     const replanned = rows.filter((r) => r.custom_plans > 5).map((r) => `${r.custom_plans} custom plans: ${r.statement}`);
