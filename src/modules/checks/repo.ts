@@ -18,7 +18,11 @@ export type RefundRow = Selectable<RefundsTable>;
  */
 function lookup(chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, lock = false) {
   // SQL text, not the query builder: every check, capture and reversal builds it, and the builder costs more CPU.
-  const register = registerId ? sql`(register_key = ${registerKey} or register_id = ${registerId})` : sql`register_key = ${registerKey}`;
+  // `not numbered_twice` names the partial index's condition, so each side of the `or` reads its own index's few
+  // entries; without it the look-up walked every check of the venue. Of a check numbered twice, the first is found.
+  const register = registerId
+    ? sql`(register_key = ${registerKey} or (register_id = ${registerId} and not numbered_twice))`
+    : sql`register_key = ${registerKey}`;
   return sql<TransactionRow>`select * from transactions where chain_id = ${chainId} and venue_id = ${venueId} and external_id = ${externalId}
     and ${register} order by register_key = ${registerKey} desc limit 1${lock ? sql` for update` : sql``}`;
 }
