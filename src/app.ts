@@ -10,6 +10,7 @@ import { ApiError } from './shared/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
+import { buildSerializer } from './http/serialization.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     clientErrorHandler: (error, socket) => writeClientError(error, socket, docBaseUrl),
     // Node would answer an HTTP/1.1 request without Host with its own bare 400; ours below is in the envelope.
     http: { requireHostHeader: false },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url));
   // Before every other hook and route: a request refused by a later onRequest hook still gets the headers.

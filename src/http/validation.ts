@@ -2,6 +2,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { validatedOnFirstUse } from './serialization.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -43,7 +44,7 @@ const bodyAjv = makeAjv(false);
 const urlAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as object);
+  validatedOnFirstUse(() => (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as object));
 
 /** The request field an Ajv error concerns, in the API's dotted form (`events[0]`, `settings.hold_ttl_seconds`). */
 export function paramOf(error: ErrorObject): string | undefined {

@@ -111,7 +111,7 @@ describe('history', () => {
     );
     const statements = sent.filter((s) => /^\s*(select|with)\b/i.test(s.sql));
     const before: (number | undefined)[] = [];
-    for (const [i, s] of statements.entries()) before.push(await pagesRead(s));
+    for (const s of statements) before.push(await pagesRead(s));
     // Every statement was measured but the writes of new rows, whose ids are taken.
     expect(statements.filter((s, i) => before[i] === undefined && !/\binsert\b/i.test(s.sql))).toEqual([]);
     expect(before.filter((p) => p !== undefined).length).toBe(15);
