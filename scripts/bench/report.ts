@@ -67,7 +67,8 @@ export interface ModeResult {
   fresh_data_dir_idle_rss_mb?: number | null;
   service: ServiceStats;
   scenarios: Record<string, Measured & { label: string; flows_per_s?: number; peak_rss_mb?: number; cpu?: CpuShares & { service_us_per_request: number | null; postgres_us_per_request: number | null } }>;
-  apply_at_80_percent?: Measured & { offered_rate: number };
+  /** The median-p99 run of three at 80 % of the apply's peak, with each run's p99. */
+  apply_at_80_percent?: Measured & { offered_rate: number; p99_runs_ms?: (number | null)[] };
   history: { lookup?: HistoryPair; apply?: HistoryPair };
   /**
    * Apply at a venue with two active bonus campaigns without a budget (`unlimited`), or with one budgeted (`budgeted`),
@@ -207,7 +208,7 @@ export function targetsOf(report: Report): Target[] {
   const history = (pair: HistoryPair | undefined) => pair?.mean_latency_ratio ?? null;
   return [
     target('PostgreSQL: apply a check ÷ bare apply transaction', r.apply_vs_bare_apply_transaction, 'min', 0.45, '×'),
-    target('PostgreSQL: apply p99 at 80 % of peak (ms)', pg?.apply_at_80_percent?.p99_ms, 'max', 25, ' ms'),
+    target('PostgreSQL: apply p99 at 80 % of peak, median of three runs (ms)', pg?.apply_at_80_percent?.p99_ms, 'max', 25, ' ms'),
     target('PostgreSQL: look-up ÷ bare single-row read', r.lookup_vs_bare_read, 'min', 0.55, '×'),
     target('PostgreSQL: calculate ÷ bare single-row read', r.calculate_vs_bare_read, 'min', 0.3, '×'),
     target('PostgreSQL: bulk sync of 500 dishes p50 (ms)', pg?.scenarios.bulk_sync?.p50_ms, 'max', 100, ' ms'),
@@ -333,7 +334,7 @@ export function render(report: Report): string {
       ]);
     }
     const a80 = mode.apply_at_80_percent;
-    if (a80) rows.push([`apply at 80 % of peak (${fmt(a80.offered_rate)}/s offered)`, fmt(a80.req_per_s), fmt(a80.p50_ms, 2), fmt(a80.p99_ms, 2), String(a80.non2xx), '', ...cpuCells(undefined)]);
+    if (a80) rows.push([`apply at 80 % of peak (${fmt(a80.offered_rate)}/s offered; median p99 of ${a80.p99_runs_ms?.map((v) => fmt(v, 1)).join(' / ') ?? 'one run'})`, fmt(a80.req_per_s), fmt(a80.p50_ms, 2), fmt(a80.p99_ms, 2), String(a80.non2xx), '', ...cpuCells(undefined)]);
     for (const [what, pair] of Object.entries(mode.history)) {
       if (!pair) continue;
       for (const [side, m] of [['10,000-entry members', pair.old], ['new members, interleaved', pair.new]] as const) {
