@@ -19,7 +19,8 @@ export type RefundRow = Selectable<RefundsTable>;
 function lookup(chainId: string, venueId: string, registerKey: string, registerId: string | undefined | null, externalId: string, lock = false) {
   // SQL text, not the query builder: every check, capture and reversal builds it, and the builder costs more CPU.
   // `not numbered_twice` names the partial index's condition, so each side of the `or` reads its own index's few
-  // entries; without it the look-up walked every check of the venue. Of a check numbered twice, the first is found.
+  // entries; without it the look-up walked every check of the venue. A check numbered twice (before migration 0012)
+  // has a twin under the other numbering, and the one of the caller's numbering matches `register_key` as before.
   const register = registerId
     ? sql`(register_key = ${registerKey} or (register_id = ${registerId} and not numbered_twice))`
     : sql`register_key = ${registerKey}`;
