@@ -10,7 +10,7 @@ import { ApiError } from './shared/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { installOps } from './http/ops.js';
 import { requestIdFor } from './http/request-id.js';
-import { buildSerializer } from './http/serialization.js';
+import { buildSerializer } from './http/lazy-schemas.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { accountRoutes } from './modules/accounts/routes.js';

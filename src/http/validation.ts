@@ -2,8 +2,8 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { validatedOnFirstUse } from './serialization.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { validatedOnFirstUse } from './lazy-schemas.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -1,7 +1,7 @@
-// Routes compile their schemas on first use (src/http/serialization.ts): this compiles every route's at once, so a
+// Routes compile their schemas on first use (src/http/lazy-schemas.ts): this compiles every route's at once, so a
 // schema that cannot compile fails here rather than in a till's first request.
 import { describe, expect, it } from 'vitest';
-import { compileWaiting, waitingCompiles } from '../../src/http/serialization.js';
+import { compileWaiting, waitingCompiles } from '../../src/http/lazy-schemas.js';
 import { useTestApp } from '../support/app.js';
 import { createProgram, newCardNumber, venueWithKey } from '../support/factories.js';
 import { client } from '../support/http.js';
