@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql, type KyselyConfig } from 'kysely';
 import pg from 'pg';
+import { AfterBegin, PreparedQuery, type RowShapes } from './prepared-query.js';
 import type { DB } from './schema.js';
 
 export type Db = Kysely<DB>;
@@ -104,6 +105,8 @@ class PreparingClient extends pg.Client {
    */
   private blockOpen = false;
   private readonly onRoundTrip: ((sql: string) => void) | undefined;
+  /** The columns of the statements prepared on this connection (src/db/prepared-query.ts). */
+  private readonly rowShapes: RowShapes = new Map();
 
   constructor(config: pg.ClientConfig & { onRoundTrip?: (sql: string) => void } = {}) {
     super(config);
@@ -144,7 +147,7 @@ class PreparingClient extends pg.Client {
       if (withBegin || text === 'begin') this.blockOpen = true;
       if (withBegin) return this.sendAfterBegin(config);
       this.onRoundTrip?.(text);
-      return named ? super.query(config) : super.query(text, values);
+      return named ? this.submit(PreparedQuery, config) : super.query(text, values);
     };
     if (!named) return run();
     const ready = this.stalePlans && this.outsideTransaction() ? this.forgetPlans() : Promise.resolve();
@@ -169,13 +172,18 @@ class PreparingClient extends pg.Client {
       this.onRoundTrip?.('begin');
       return super.query('begin').then(() => {
         this.onRoundTrip?.(config.text);
-        return super.query(config);
+        return this.submit(PreparedQuery, config);
       });
     }
     this.onRoundTrip?.(`begin; ${config.text}`);
+    return this.submit(AfterBegin, config);
+  }
+
+  /** Runs one of our pg queries; its answer is its statement's (after BEGIN's, for AfterBegin). */
+  private submit(query: typeof PreparedQuery, config: { name: string | undefined; text: string; values: unknown[] }): Promise<pg.QueryResult> {
     return new Promise((resolve, reject) => {
-      const done = (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) => (err ? reject(err) : resolve(Array.isArray(result) ? result.at(-1)! : result));
-      super.query(new AfterBegin({ ...config, queryMode: 'extended', callback: done }) as unknown as pg.Submittable);
+      const callback = (err: Error | null, result: pg.QueryResult | pg.QueryResult[]) => (err ? reject(err) : resolve(Array.isArray(result) ? result.at(-1)! : result));
+      super.query(new query({ ...config, shapes: this.rowShapes, callback }) as unknown as pg.Submittable);
     });
   }
 
@@ -185,6 +193,7 @@ class PreparingClient extends pg.Client {
     this.onRoundTrip?.('deallocate all');
     await super.query('deallocate all');
     this.stalePlans = false;
+    this.rowShapes.clear();
     const connection = (this as unknown as { connection: { parsedStatements: object; submittedNamedStatements?: object } }).connection;
     connection.parsedStatements = {};
     if (connection.submittedNamedStatements) connection.submittedNamedStatements = {};
@@ -193,23 +202,6 @@ class PreparingClient extends pg.Client {
 
 /** What Kysely reads of a BEGIN, COMMIT or ROLLBACK that did not need sending. */
 const nothingSent = () => ({ command: '', rowCount: null, rows: [], fields: [] });
-
-interface ProtocolConnection {
-  parse(message: { text: string; name: string; types: unknown[] }): void;
-  bind(message: object): void;
-  execute(message: object): void;
-}
-type QueryClass = new (config: object) => { prepare(connection: ProtocolConnection): void };
-
-/** A pg query whose messages, written at once by its submit, are BEGIN's (unnamed statement and portal) and then its own. */
-class AfterBegin extends ((pg as unknown as { Query: QueryClass }).Query) {
-  override prepare(connection: ProtocolConnection): void {
-    connection.parse({ text: 'begin', name: '', types: [] });
-    connection.bind({});
-    connection.execute({});
-    super.prepare(connection);
-  }
-}
 
 /**
  * PostgreSQL cannot be reached, is shutting down or starting, or dropped the connection (a restart, a failover): the
