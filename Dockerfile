@@ -35,4 +35,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exactly package.json's "start" (without its prestart build check: the image is built already).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "--heap-growing-percent=100", "dist/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "dist/main.js"]
