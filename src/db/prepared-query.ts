@@ -67,7 +67,9 @@ export class PreparedQuery extends Query {
 
   override handleRowDescription(message: unknown): void {
     super.handleRowDescription(message);
-    if (this.name !== undefined) this.shapes.set(this.name, this._result);
+    // The columns only: the result itself goes on to hold this run's rows.
+    const { fields, _parsers, _prebuiltEmptyResultObject } = this._result;
+    if (this.name !== undefined) this.shapes.set(this.name, { fields, _parsers, _prebuiltEmptyResultObject });
   }
 
   override handleDataRow(message: unknown): void {
@@ -85,7 +87,7 @@ export class PreparedQuery extends Query {
   private useKnownColumns(): void {
     if (!this.known) return;
     this._checkForMultirow();
-    Object.assign(this._result, { fields: this.known.fields, _parsers: this.known._parsers, _prebuiltEmptyResultObject: this.known._prebuiltEmptyResultObject });
+    Object.assign(this._result, this.known);
     this._accumulateRows = true;
     this.known = undefined;
   }

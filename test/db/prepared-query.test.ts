@@ -57,13 +57,37 @@ describe.runIf(onPostgres())('statements prepared by name (PostgreSQL)', () => {
       expect(runs).toEqual([one, two, one, two, [], []]);
       expect(proxy.counts.rowDescriptions - before).toBe(1);
 
-      // A statement without rows, sent with BEGIN or alone, still reports what it changed.
-      const touch = (d: Db, id: number) => sql`update prepared_probe set note = note || '+' where id = ${id}`.execute(d).then((r) => r.numAffectedRows);
-      expect([await touch(db, 1), await inTransaction(db, (trx) => touch(trx, 1)), await inTransaction(db, (trx) => touch(trx, 5)), await touch(db, 2)]).toEqual([1n, 1n, 0n, 1n]);
+      // Another statement's columns are its own; one that changes rows reports them and how many, sent with BEGIN or alone.
+      const touch = (d: Db, id: number) =>
+        sql<{ id: number; note: string }>`update prepared_probe set note = coalesce(note, '') || '+' where id = ${id} returning id, note`.execute(d).then((r) => [r.numAffectedRows, r.rows]);
+      const touched = [await touch(db, 1), await inTransaction(db, (trx) => touch(trx, 1)), await read(db, 1), await inTransaction(db, (trx) => touch(trx, 5)), await touch(db, 2)];
+      expect(touched).toEqual([[1n, [{ id: 1, note: 'one+' }]], [1n, [{ id: 1, note: 'one++' }]], [{ ...one[0], note: 'one++' }], [0n, []], [1n, [{ id: 2, note: '+' }]]]);
+      expect(proxy.counts.rowDescriptions - before).toBe(2);
     } finally {
       await close();
       proxy.close();
       await sql`drop table prepared_probe`.execute(t.db);
+    }
+  });
+
+  it('forget the columns they kept when a migration changes a table: a statement parsed again whose first run fails reads the new columns after', async () => {
+    await sql`create table prepared_change (id int primary key, a int)`.execute(t.db);
+    await sql`insert into prepared_change values (1, 10)`.execute(t.db);
+    const { db, close } = await openDatabase({ kind: 'postgres', url: t.testDatabase.url!, poolSize: 1 });
+    try {
+      const first = (d: Db) => sql`select * from prepared_change where id = ${1}`.execute(d).then((r) => r.rows);
+      const second = (d: Db, id: unknown) => sql`select *, 2 as two from prepared_change where id = ${id}`.execute(d).then((r) => r.rows);
+      expect([await first(db), await second(db, 1)]).toEqual([[{ id: 1, a: 10 }], [{ id: 1, a: 10, two: 2 }]]);
+      await sql`alter table prepared_change add column b int`.execute(t.db);
+      // The first statement meets the change and the connection forgets its statements; the second is parsed again
+      // by a run that fails at Bind (not an integer), so it is parsed but not described when it next runs.
+      expect(await first(db)).toEqual([{ id: 1, a: 10, b: null }]);
+      await expect(second(db, 'x')).rejects.toMatchObject({ code: '22P02' });
+      expect(await second(db, 1)).toEqual([{ id: 1, a: 10, b: null, two: 2 }]);
+      expect(await inTransaction(db, (trx) => second(trx, 1))).toEqual([{ id: 1, a: 10, b: null, two: 2 }]);
+    } finally {
+      await close();
+      await sql`drop table prepared_change`.execute(t.db);
     }
   });
 });

@@ -138,7 +138,7 @@ describe.runIf(onPostgres())('BEGIN sent with the first statement (PostgreSQL)',
       expect(await inTransaction(db, read)).toEqual([{ id: 1, a: 10 }]);
       expect(await inTransaction(db, read)).toEqual([{ id: 1, a: 10 }]);
       await sql`alter table stale_plan_probe add column b int`.execute(t.db);
-      // The columns the connection kept for the statement are forgotten with it (src/db/prepared-query.ts).
+      // Run again after the change, the statement is parsed and described anew: its rows carry the new column.
       expect(await inTransaction(db, read)).toEqual([{ id: 1, a: 10, b: null }]);
       expect(await read(db)).toEqual([{ id: 1, a: 10, b: null }]);
       expect(await inTransaction(db, read)).toEqual([{ id: 1, a: 10, b: null }]);
