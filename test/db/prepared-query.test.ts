@@ -1,51 +1,29 @@
 // A prepared statement's columns are described once per connection (src/db/prepared-query.ts): later runs read
 // every type right, inside and outside a transaction, without the server describing them again.
-import net from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { useTestApp } from '../support/app.js';
 import { onPostgres } from '../support/database.js';
+import { pgProxy } from '../support/pg-proxy.js';
 
 const t = useTestApp();
-
-/** A proxy to the test database that counts the RowDescription messages the server sends. */
-async function countingProxy(url: string) {
-  const target = new URL(url);
-  const counts = { rowDescriptions: 0 };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    client.pipe(upstream);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    let pending = Buffer.alloc(0);
-    upstream.on('data', (chunk) => {
-      client.write(chunk);
-      pending = Buffer.concat([pending, chunk]);
-      while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
-        if (pending[0] === 0x54) counts.rowDescriptions++;
-        pending = pending.subarray(1 + pending.readInt32BE(1));
-      }
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const proxied = new URL(target);
-  proxied.host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
-  return { url: proxied.href, counts, close: () => server.close() };
-}
 
 describe.runIf(onPostgres())('statements prepared by name (PostgreSQL)', () => {
   it('are described once per connection; their rows read every type right after, in a transaction (sent with BEGIN) or not', async () => {
     await sql`create table prepared_probe (id int primary key, at timestamptz, day date, doc jsonb, note text, n int8)`.execute(t.db);
     await sql`insert into prepared_probe values (1, '2026-03-04T05:06:07.089Z', '2026-03-04', '{"a": [1, "b"]}', 'one', 9007199254740991), (2, null, null, null, null, null)`.execute(t.db);
-    const proxy = await countingProxy(t.testDatabase.url!);
+    const counts = { rowDescriptions: 0 };
+    const proxy = await pgProxy(t.testDatabase.url!, (type) => {
+      if (type === 0x54) counts.rowDescriptions++;
+    });
     const { db, close } = await openDatabase({ kind: 'postgres', url: proxy.url, poolSize: 1 });
     try {
       const read = (d: Db, id: number) => sql`select p.*, (select count(*) from prepared_probe) as total from prepared_probe p where id = ${id}`.execute(d).then((r) => r.rows);
       const one = [{ id: 1, at: new Date('2026-03-04T05:06:07.089Z'), day: '2026-03-04', doc: { a: [1, 'b'] }, note: 'one', n: 9007199254740991, total: 2 }];
       const two = [{ id: 2, at: null, day: null, doc: null, note: null, n: null, total: 2 }];
-      const before = proxy.counts.rowDescriptions;
+      const before = counts.rowDescriptions;
       const runs = [
         await read(db, 1),
         await inTransaction(db, (trx) => read(trx, 2)),
@@ -55,14 +33,14 @@ describe.runIf(onPostgres())('statements prepared by name (PostgreSQL)', () => {
         await inTransaction(db, (trx) => read(trx, 3)),
       ];
       expect(runs).toEqual([one, two, one, two, [], []]);
-      expect(proxy.counts.rowDescriptions - before).toBe(1);
+      expect(counts.rowDescriptions - before).toBe(1);
 
       // Another statement's columns are its own; one that changes rows reports them and how many, sent with BEGIN or alone.
       const touch = (d: Db, id: number) =>
         sql<{ id: number; note: string }>`update prepared_probe set note = coalesce(note, '') || '+' where id = ${id} returning id, note`.execute(d).then((r) => [r.numAffectedRows, r.rows]);
       const touched = [await touch(db, 1), await inTransaction(db, (trx) => touch(trx, 1)), await read(db, 1), await inTransaction(db, (trx) => touch(trx, 5)), await touch(db, 2)];
       expect(touched).toEqual([[1n, [{ id: 1, note: 'one+' }]], [1n, [{ id: 1, note: 'one++' }]], [{ ...one[0], note: 'one++' }], [0n, []], [1n, [{ id: 2, note: '+' }]]]);
-      expect(proxy.counts.rowDescriptions - before).toBe(2);
+      expect(counts.rowDescriptions - before).toBe(2);
     } finally {
       await close();
       proxy.close();

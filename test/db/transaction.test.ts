@@ -1,11 +1,11 @@
 // inTransaction: serialization failures and deadlocks are retried, then answered 409 balance_conflict; nothing half-applied.
-import net from 'node:net';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { TRANSACTION_ATTEMPTS, inTransaction } from '../../src/db/transaction.js';
 import { useTestApp } from '../support/app.js';
 import { onPostgres } from '../support/database.js';
+import { pgProxy } from '../support/pg-proxy.js';
 import { createVenue } from '../support/factories.js';
 
 const t = useTestApp();
@@ -107,32 +107,12 @@ describe.runIf(onPostgres())('BEGIN sent with the first statement (PostgreSQL)',
   it('a first statement made stale by a migration is run again, even when the server says late that the transaction is open, and the connection stays usable and reads the new columns', async () => {
     // A proxy that holds back whatever follows an error for 50 ms: pg reports the error before the ReadyForQuery that
     // says a transaction is open, as it does when the two come in separate reads.
-    const target = new URL(t.testDatabase.url!);
-    const proxy = net.createServer((client) => {
-      const server = net.connect(Number(target.port || 5432), target.hostname);
-      client.pipe(server);
-      client.on('error', () => server.destroy());
-      server.on('error', () => client.destroy());
-      let pending = Buffer.alloc(0);
-      let delivered = Promise.resolve();
-      server.on('data', (chunk) => {
-        pending = Buffer.concat([pending, chunk]);
-        while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
-          const message = pending.subarray(0, 1 + pending.readInt32BE(1));
-          pending = pending.subarray(message.length);
-          delivered = delivered.then(async () => {
-            client.write(message);
-            if (message[0] === 0x45) await new Promise((r) => setTimeout(r, 50));
-          });
-        }
-      });
+    const proxy = await pgProxy(t.testDatabase.url!, async (type) => {
+      if (type === 0x45) await new Promise((r) => setTimeout(r, 50));
     });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const proxied = new URL(target);
-    proxied.host = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
     await sql`create table stale_plan_probe (id int primary key, a int)`.execute(t.db);
     await sql`insert into stale_plan_probe values (1, 10)`.execute(t.db);
-    const { db, close } = await openDatabase({ kind: 'postgres', url: proxied.href, poolSize: 1 });
+    const { db, close } = await openDatabase({ kind: 'postgres', url: proxy.url, poolSize: 1 });
     try {
       const read = (d: typeof db) => sql`select * from stale_plan_probe where id = ${1}`.execute(d).then((r) => r.rows);
       expect(await inTransaction(db, read)).toEqual([{ id: 1, a: 10 }]);
