@@ -2,7 +2,9 @@
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installKeyAuth, installVenueResolution } from './http/auth.js';
-import { registerLegacyPos } from './http/legacy-pos.js';
+import { integrationRoutes } from './integrations/core/routes.js';
+import { registerLegacyPos } from './integrations/legacy-pos/routes.js';
+import { squareWebhookRoutes } from './integrations/square/webhook.js';
 import type { App, AppDeps } from './http/context.js';
 import { installErrorHandling, routerRefusal, sendApiError, writeClientError } from './http/error-handler.js';
 import { decodeBody, installInputChecks, RouteTable } from './http/input.js';
@@ -17,7 +19,7 @@ import { accountRoutes } from './modules/accounts/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { campaignRoutes } from './modules/campaigns/routes.js';
 import { catalogueRoutes } from './modules/catalogue/routes.js';
-import { checkRoutes } from './modules/checks/routes.js';
+import { checkRoutes } from './flows/checks/routes.js';
 import { holdRoutes } from './modules/holds/routes.js';
 import { visitRoutes } from './modules/visits/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
@@ -28,11 +30,11 @@ import { importRoutes } from './modules/imports/routes.js';
 import { menuRoutes } from './modules/menu/routes.js';
 import { guestMenuRoutes } from './modules/menu/guest-page.js';
 import { orderRoutes, publicOrderRoutes } from './modules/orders/routes.js';
-import { privacyRoutes } from './modules/privacy/routes.js';
+import { privacyRoutes } from './flows/privacy/routes.js';
 import { reportRoutes } from './modules/reports/routes.js';
 import { webhookDeliveryRoutes, webhookRoutes } from './modules/webhooks/routes.js';
-import { dashboardApiRoutes } from './modules/dashboard/routes.js';
-import { dashboardStaticRoutes } from './modules/dashboard/static.js';
+import { dashboardApiRoutes } from './dashboard/routes.js';
+import { dashboardStaticRoutes } from './dashboard/static.js';
 
 // The router's limit on one path parameter; longer ones are refused before any route runs (see routerRefusal).
 const MAX_PARAM_LENGTH = 100;
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(visitRoutes);
       await api.register(reportRoutes);
       await api.register(auditRoutes);
+      await api.register(integrationRoutes);
     },
     { prefix: '/api' },
   );
@@ -139,6 +142,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   await app.register(appleWalletRoutes, { prefix: '/wallet/apple/v1' });
   // The earlier POS API (D17): the till routes of these modules once more, under /api/pos.
   await registerLegacyPos(app, [accountRoutes, memberRoutes, checkRoutes, holdRoutes, visitRoutes]);
+  // The tills' providers call these (D26), signed by them, not by a key.
+  await app.register(squareWebhookRoutes);
   await app.register(guestMenuRoutes);
   // The guest's card page (D23), opened by its link's token, not by a key.
   await app.register(cardRoutes);

@@ -9,17 +9,18 @@ import { BACKUP_COMMANDS } from './backup.js';
 import { loadConfig } from './config.js';
 import { ConfigError } from './shared/config-error.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
+import { CreateIntegration, PROVIDERS, PROVIDER_SETTINGS, type Integration, type Provider } from './integrations/core/schemas.js';
 import type { Db } from './db/database.js';
 import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { messageOf, paramOf, validatorCompiler } from './http/validation.js';
-import { ROLES, type Role } from './modules/accounts/schemas.js';
+import { ROLES, type Caller, type Role } from './modules/accounts/schemas.js';
 import * as accounts from './modules/accounts/service.js';
 import { CLI } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
 import type { CategoryRules } from './modules/catalogue/schemas.js';
 import * as catalogue from './modules/catalogue/service.js';
-import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './modules/dashboard/schemas.js';
-import { addProgram, changeProgram, programOf } from './modules/dashboard/service.js';
+import { CategoryUpdate, NewApiKey, NewCategory, ProgramUpdate, VenueUpdate } from './dashboard/schemas.js';
+import { addProgram, changeProgram, programOf } from './dashboard/service.js';
 import { importFile } from './modules/members/bulk-import-file.js';
 import { BatchFailed } from './modules/members/bulk-import.js';
 import * as members from './modules/members/service.js';
@@ -32,11 +33,12 @@ import { openStorage, type Storage } from './server.js';
 
 interface Command {
   usage: string;
-  options?: Record<string, { type: 'string' | 'boolean' }>;
-  /** The option that sets an API field, so an error's `param` can name what the operator typed. */
+  /** `multiple`: an option that may be given more than once; its values come in `lists`. */
+  options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  /** The option that sets an API field (or a field's member, as `settings.access_token`), so an error's `param` can name what the operator typed. */
   optionOf?: Record<string, string>;
   /** Resolves to the exit code when it is not 0. */
-  run(storage: Storage, values: Record<string, string | undefined>, positionals: string[]): Promise<void | number>;
+  run(storage: Storage, values: Record<string, string | undefined>, positionals: string[], lists: Record<string, string[]>): Promise<void | number>;
 }
 
 class UsageError extends Error {}
@@ -144,6 +146,115 @@ function describeCategory(category: { name: string; earns_cashback: boolean; pay
   );
 }
 
+/** The chain an integration command acts for, and the venue when it was named by --venue (or is the only one). */
+interface IntegrationScope {
+  chain: accounts.Chain;
+  venue: accounts.Venue | null;
+  /** The owner, acting as the CLI (audit actor `cli`): at the venue like a venue key, or chain-wide like a chain key. */
+  caller: Caller;
+  label: string;
+}
+
+async function integrationScopeOf(db: Db, v: Record<string, string | undefined>): Promise<IntegrationScope> {
+  if (v.chain !== undefined && v.venue !== undefined) throw new UsageError('Give --chain C for the whole chain or --venue V for one venue, not both.');
+  const venue = v.chain === undefined ? await venueOf(db, v.venue) : null;
+  const chain = await accounts.findChain(db, venue?.chainId ?? v.chain!);
+  if (!chain) throw new UsageError(`No chain with id or slug "${v.chain}".`);
+  const first = chain.venues[0];
+  if (!venue && !first) throw new UsageError(`Chain ${chain.slug} has no venue.`);
+  const owner = accounts.ownerCaller(venue ?? first!);
+  const caller: Caller = venue ? { ...owner, ...CLI } : { ...owner, keyVenueId: null, venueId: null, ...CLI };
+  return { chain, venue, caller, label: venue ? venue.slug : `chain ${chain.slug}` };
+}
+
+/** Each provider's settings as options: the secrets are write-only (sealed, shown as …last4). */
+const SETTING_OPTIONS: Record<string, string> = { access_token: 'access-token', webhook_signature_key: 'signature-key', api_key: 'api-key' };
+const providerName = (provider: Provider) => provider[0]!.toUpperCase() + provider.slice(1);
+
+/** `--location LOC=venue` (id or slug, of this chain) or, with a venue, `--location LOC` for that venue. */
+async function locationsOf(db: Db, scope: IntegrationScope, given: string[]): Promise<Record<string, string>> {
+  const locations = new Map<string, string>();
+  for (const spec of given) {
+    const eq = spec.indexOf('=');
+    const location = (eq < 0 ? spec : spec.slice(0, eq)).trim();
+    const ref = eq < 0 ? '' : spec.slice(eq + 1).trim();
+    if (!location) throw new UsageError(`--location "${spec}" names no location: give --location LOC=<venue id or slug>.`);
+    if (locations.has(location)) throw new UsageError(`--location ${location} is given twice.`);
+    if (!ref) {
+      if (!scope.venue) throw new UsageError(`--location ${location}: with --chain, name its venue: --location ${location}=<venue id or slug>.`);
+      locations.set(location, scope.venue.id);
+      continue;
+    }
+    const venue = await accounts.findVenue(db, ref);
+    // A venue of another chain is one this chain does not have.
+    if (!venue || venue.chainId !== scope.chain.id) throw new UsageError(`--location ${location}: no venue with id or slug "${ref}" in chain ${scope.chain.slug} (venue not found).`);
+    if (scope.venue && venue.id !== scope.venue.id) {
+      throw new UsageError(`--location ${location}: with --venue ${scope.venue.slug} a location maps to that venue only; give --chain ${scope.chain.slug} to map locations to several venues.`);
+    }
+    locations.set(location, venue.id);
+  }
+  return Object.fromEntries(locations);
+}
+
+/** The provider's locations → the slugs of the venues they are mapped to ("none" when nothing is mapped). */
+function locationsText(i: Integration, chain: accounts.Chain): string {
+  const slugOf = (id: string) => chain.venues.find((venue) => venue.id === id)?.slug ?? id;
+  const sorted = Object.entries(i.locations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sorted.map(([location, venueId]) => `${location} → ${slugOf(venueId)}`).join(', ') || 'none';
+}
+
+/** One line of `integration list`: id, provider, name, status, locations → venue slugs, failing since, the URL to paste. */
+function integrationLine(i: Integration, chain: accounts.Chain): string {
+  const failing = i.failing_since ? `failing since ${i.failing_since}` : 'not failing';
+  return `${i.id}  ${i.provider}  ${i.name}  ${i.status}  locations: ${locationsText(i, chain)}  ${failing}  ${i.endpoint_url}`;
+}
+
+/** The masked settings as shown: a secret as …last4, never whole. */
+const settingsText = (i: Integration) => Object.entries(i.settings).map(([k, val]) => `${k} ${val}`).join(', ');
+
+/** A host the provider cannot call: localhost, or a loopback, private or link-local address. */
+async function unreachableFromInternet(url: string): Promise<boolean> {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const { isPublicAddress } = await import('./modules/webhooks/url-guard.js');
+  const ipaddr = (await import('ipaddr.js')).default;
+  return ipaddr.isValid(host) && !isPublicAddress(host);
+}
+
+/** Pause or resume a connection (`integration pause|resume <id>`), recorded in the audit log as the CLI's change. */
+function statusCommand(status: 'paused' | 'active'): Command {
+  const verb = status === 'paused' ? 'pause' : 'resume';
+  return {
+    usage:
+      status === 'paused'
+        ? 'integration pause <integration id> [--venue V | --chain C] [--json]   The provider is still answered; nothing is applied until "integration resume".'
+        : 'integration resume <integration id> [--venue V | --chain C] [--json]   Applies what the provider sends again (what it sent while paused is not).',
+    options: { venue: { type: 'string' }, chain: { type: 'string' }, json: { type: 'boolean' } },
+    async run(storage, v, positionals) {
+      const id = positionals[0];
+      if (!id || positionals.length > 1) throw new UsageError(`Give the id of one connection: integration ${verb} <integration id> ("integration list" shows them).`);
+      const db = storage.database.db;
+      const scope = await integrationScopeOf(db, v);
+      const service = await import('./integrations/core/service.js');
+      const { openSecretBox } = await import('./shared/secret-box.js');
+      const config = loadConfig();
+      const before = await service.getIntegration(db, scope.caller, id, config.publicBaseUrl);
+      const after =
+        before.status === status
+          ? before
+          : await db.transaction().execute((trx) => service.updateIntegration(trx, scope.caller, id, { status }, openSecretBox(config), config.publicBaseUrl));
+      if (v.json) {
+        say(JSON.stringify(after, null, 2));
+        return;
+      }
+      const what = `${after.provider} connection ${after.id} "${after.name}"`;
+      if (before.status === status) say(`The ${what} is ${status === 'paused' ? 'paused' : 'active'} already; nothing changed.`);
+      else if (status === 'paused') say(`Paused the ${what}: ${providerName(after.provider)} is still answered; nothing is applied until "integration resume ${after.id}".`);
+      else say(`Resumed the ${what}: what ${providerName(after.provider)} sends is applied again.`);
+    },
+  };
+}
+
 const COMMANDS: Record<string, Command> = {
   migrate: {
     usage: 'migrate                          Apply pending database migrations (also done by npm start).',
@@ -196,7 +307,7 @@ const COMMANDS: Record<string, Command> = {
       if (!ref || positionals.length > 1) throw new UsageError('Give one venue (id or slug): chain merge <venue> --into <chain>.');
       const into = required(v, 'into');
       // Loaded here, for this command only.
-      const { conflictLine, mergeVenueIntoChain } = await import('./modules/accounts/merge.js');
+      const { conflictLine, mergeVenueIntoChain } = await import('./flows/chain-merge.js');
       const { openSecretBox } = await import('./shared/secret-box.js');
       const secrets = openSecretBox(loadConfig());
       const outcome = await storage.database.db
@@ -498,6 +609,79 @@ const COMMANDS: Record<string, Command> = {
       say(`Revoked key ${key.id} (${key.prefix}…).`);
     },
   },
+  'integration list': {
+    usage:
+      'integration list [--venue V | --chain C] [--json]   Point-of-sale connections (docs/integrations.md), one a line: id, provider, name, status, locations → venues, failing since, the URL to paste into the provider; --json: as the API shows them.',
+    options: { venue: { type: 'string' }, chain: { type: 'string' }, json: { type: 'boolean' } },
+    async run(storage, v) {
+      const db = storage.database.db;
+      const scope = await integrationScopeOf(db, v);
+      const service = await import('./integrations/core/service.js');
+      const base = loadConfig().publicBaseUrl;
+      const all: Integration[] = [];
+      for (let page = { limit: 100, startingAfter: undefined as string | undefined }; ; ) {
+        const list = await service.listIntegrations(db, scope.caller, page, base);
+        all.push(...list.data);
+        if (!list.has_more || !list.data.length) break;
+        page = { ...page, startingAfter: list.data.at(-1)!.id };
+      }
+      if (v.json) say(JSON.stringify(all, null, 2));
+      else for (const i of all) say(integrationLine(i, scope.chain));
+    },
+  },
+  'integration create': {
+    usage:
+      'integration create --provider square --access-token T --signature-key K [--location LOC=V ...] [--name N] [--venue V | --chain C] [--json]   ' +
+      "Connects a point-of-sale provider (Toast: --provider toast --api-key K) and prints the URL to paste into it; secrets are never shown again but as their last four characters. --location maps the provider's location LOC to venue V (id or slug, of the chain); with --venue, --location LOC maps it to that venue; none: nothing mapped yet.",
+    options: {
+      venue: { type: 'string' },
+      chain: { type: 'string' },
+      provider: { type: 'string' },
+      name: { type: 'string' },
+      location: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      ...Object.fromEntries(Object.values(SETTING_OPTIONS).map((o) => [o, { type: 'string' as const }])),
+    },
+    optionOf: { locations: 'location', ...Object.fromEntries(Object.entries(SETTING_OPTIONS).map(([k, o]) => [`settings.${k}`, o])) },
+    async run(storage, v, _positionals, lists) {
+      const provider = required(v, 'provider');
+      if (!(PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}.`);
+      const own = PROVIDER_SETTINGS[provider as Provider];
+      const settings: Record<string, string> = {};
+      for (const [setting, option] of Object.entries(SETTING_OPTIONS)) {
+        if (v[option] === undefined) continue;
+        if (!([...own.secret, ...own.plain] as string[]).includes(setting)) throw new UsageError(`--${option} is not a setting of a ${provider} connection.`);
+        settings[setting] = v[option];
+      }
+      const missing = own.required.filter((setting) => !settings[setting]).map((setting) => `--${SETTING_OPTIONS[setting]}`);
+      if (missing.length) throw new UsageError(`A ${provider} connection needs ${missing.join(' and ')}.`);
+      const db = storage.database.db;
+      const scope = await integrationScopeOf(db, v);
+      const body = asBody(CreateIntegration, { provider, name: v.name, locations: await locationsOf(db, scope, lists.location ?? []), settings });
+      const service = await import('./integrations/core/service.js');
+      const { openSecretBox } = await import('./shared/secret-box.js');
+      const config = loadConfig();
+      const box = openSecretBox(config);
+      const created = await db.transaction().execute((trx) => service.createIntegration(trx, scope.caller, body, box, config.publicBaseUrl));
+      const shown = providerName(created.provider);
+      if (await unreachableFromInternet(config.publicBaseUrl)) {
+        process.stderr.write(
+          `Warning: PUBLIC_BASE_URL is ${config.publicBaseUrl}, which ${shown} cannot reach: set PUBLIC_BASE_URL to the public address ${shown} calls (a tunnel in development) ` +
+            'and paste the URL "integration list" then shows.\n',
+        );
+      }
+      if (v.json) {
+        say(JSON.stringify(created, null, 2));
+        return;
+      }
+      say(`Created ${created.provider} connection ${created.id} "${created.name}" for ${scope.label}: ${created.status}.`);
+      say(`Locations: ${locationsText(created, scope.chain)}`);
+      say(`Settings: ${settingsText(created)}`);
+      say(`Paste into ${shown}${created.provider === 'square' ? " (the webhook subscription's URL)" : ''}: ${created.endpoint_url}`);
+    },
+  },
+  'integration pause': statusCommand('paused'),
+  'integration resume': statusCommand('active'),
 };
 
 function help(): string {
@@ -528,8 +712,10 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true });
   const storage = await openStorage(loadConfig(), 'cli');
   try {
-    const asText = Object.fromEntries(Object.entries(values).map(([k, val]) => [k, val === undefined ? undefined : String(val)]));
-    return (await command.run(storage, asText, positionals)) ?? 0;
+    const given = Object.entries(values);
+    const asText = Object.fromEntries(given.filter(([, val]) => !Array.isArray(val)).map(([k, val]) => [k, val === undefined ? undefined : String(val)]));
+    const lists = Object.fromEntries(given.filter(([, val]) => Array.isArray(val)).map(([k, val]) => [k, (val as unknown[]).map(String)]));
+    return (await command.run(storage, asText, positionals, lists)) ?? 0;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     process.stderr.write(`${apiErrorText(err, command)}\n`);
@@ -543,7 +729,7 @@ async function main(argv: string[]): Promise<number> {
 function apiErrorText(err: ApiError, command: Command): string {
   if (err.param === undefined) return err.message;
   const field = err.param.split(/[.[]/)[0]!;
-  const option = command.optionOf?.[field] ?? (command.options?.[field] ? field : undefined);
+  const option = command.optionOf?.[err.param] ?? command.optionOf?.[field] ?? (command.options?.[field] ? field : undefined);
   return `${err.message} (param: ${err.param}${option ? `; option --${option}` : ''})`;
 }
 

@@ -39,6 +39,8 @@ const EnvSchema = Type.Object({
   SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
+  SQUARE_API_URL: Type.String({ pattern: '^https?://', default: 'https://connect.squareup.com' }),
+  SQUARE_RECONCILE_INTERVAL: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '15m' }),
   SECRET_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   APPLE_PASS_TYPE_ID: Type.Optional(Type.String({ minLength: 1 })),
@@ -90,6 +92,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long audit log entries are kept (D24); the worker deletes older ones, the database refuses younger. */
   auditRetentionDays: number;
+  /** Point-of-sale connectors (D26): Square's API (its sandbox, or a stand-in in tests) and how often its reconciliation runs. */
+  square: { apiUrl: string; reconcileIntervalMs: number };
   /** Where invitations and password resets are sent from (SMTP_URL); unset: the dashboard shows the links instead. */
   smtpUrl?: string;
   mailFrom: string;
@@ -186,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
+    square: { apiUrl: parsed.SQUARE_API_URL.replace(/\/+$/, ''), reconcileIntervalMs: parseDuration(parsed.SQUARE_RECONCILE_INTERVAL) },
     smtpUrl: parsed.SMTP_URL,
     appleWallet: {
       passTypeId: parsed.APPLE_PASS_TYPE_ID,

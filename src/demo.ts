@@ -8,7 +8,7 @@ import type { PlaceCaller } from './modules/accounts/schemas.js';
 import { SYSTEM } from './modules/audit/service.js';
 import * as campaigns from './modules/campaigns/service.js';
 import * as catalogue from './modules/catalogue/service.js';
-import { applyCheck } from './modules/checks/apply.js';
+import { applyCheck } from './flows/checks/apply.js';
 import * as members from './modules/members/service.js';
 import * as menu from './modules/menu/service.js';
 import * as orders from './modules/orders/service.js';

@@ -3,20 +3,22 @@
 // marked `expired` (reads judge them by the clock anyway; this makes the table say so); cashback due to expire is
 // written as `expiry` ledger entries and its warnings sent (members/expiry-service.ts; reads subtract it before);
 // member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
-// left in plaintext or under an older key (written by a process not yet restarted) are sealed again with the first key;
+// and point-of-sale connections' secrets left in plaintext or under an older key (written by a process not yet
+// restarted) are sealed again with the first key;
 // audit log entries past their retention are deleted; wallet updates given up on are deleted after 30 days.
-// Every minute, birthday campaigns credit the birthdays due (campaigns/birthdays.ts), and members whose old spend
+// Every minute, birthday campaigns credit the birthdays due (flows/birthdays.ts), and members whose old spend
 // left their program's level window are judged again (members/levels.ts).
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
 import { purgeAuditEvents } from './modules/audit/service.js';
-import { runBirthdays } from './modules/campaigns/birthdays.js';
+import { runBirthdays } from './flows/birthdays.js';
 import { markExpiredHolds } from './modules/holds/service.js';
 import { forgetInterruptedUploads } from './modules/imports/service.js';
 import { runExpiry } from './modules/members/expiry-service.js';
 import { runLevelPeriods } from './modules/members/service.js';
 import { forgetFailedUpdates } from './modules/wallet/service.js';
 import { sealAgainWithFirstKey } from './modules/webhooks/service.js';
+import { sealConnectionsAgain } from './integrations/core/service.js';
 import type { Clock } from './shared/clock.js';
 import type { SecretBox } from './shared/secret-box.js';
 
@@ -43,6 +45,7 @@ export function startHousekeeping(
       runExpiry(db, now),
       forgetInterruptedUploads(db, now),
       secrets && sealAgainWithFirstKey(db, secrets),
+      secrets && sealConnectionsAgain(db, secrets),
       purgeAuditEvents(db, auditRetentionDays),
       forgetFailedUpdates(db, now),
     ]).catch((err: unknown) =>

@@ -7,6 +7,7 @@ import { demoBanner, seedDemoIfEmpty } from './demo.js';
 import { createServer, createWalletUpdates, createWebhookWorker, LOG_REDACT, openStorage } from './server.js';
 import { startHousekeeping } from './housekeeping.js';
 import { startImportWorker } from './modules/imports/worker.js';
+import { startIntegrationWorker, workContext } from './integrations/worker.js';
 import { armShutdownDeadline } from './shutdown.js';
 
 async function main(): Promise<void> {
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
   const imports = config.role === 'api' ? undefined : startImportWorker(storage.database.db, systemClock, app.log);
   const wallet = config.role === 'api' ? undefined : createWalletUpdates(config, storage.database, app.log);
   const walletLoop = wallet?.updates.start();
+  const connectors =
+    config.role === 'api'
+      ? undefined
+      : startIntegrationWorker(workContext(storage.database.db, app.deps.secretBox, systemClock, config), config.square.reconcileIntervalMs, app.log);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -31,7 +36,7 @@ async function main(): Promise<void> {
     app.log.info({ signal, deadline_ms: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
     try {
       // Together: the listener closes at once, while the worker finishes the delivery it has under way.
-      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop(), imports?.stop(), walletLoop?.stop().then(() => wallet?.close())]);
+      await Promise.all([delivery?.close(), server.close(), housekeeping?.stop(), imports?.stop(), connectors?.stop(), walletLoop?.stop().then(() => wallet?.close())]);
       await storage.close();
       process.exit(0);
     } catch (err) {
@@ -44,7 +49,7 @@ async function main(): Promise<void> {
 
   delivery?.worker.start();
   if (config.role === 'worker') {
-    app.log.info('ROLE=worker: delivering webhooks and wallet updates; no HTTP API is served by this process');
+    app.log.info('ROLE=worker: delivering webhooks and wallet updates, running the point-of-sale connectors; no HTTP API is served by this process');
     return;
   }
   await app.listen({ port: config.port, host: config.host });

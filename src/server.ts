@@ -13,6 +13,7 @@ import { KeyAuthenticator } from './modules/accounts/authenticator.js';
 import { listenForProgramChanges } from './modules/programs/cache.js';
 import { WebhookSender } from './modules/webhooks/sender.js';
 import { sealStoredSecrets } from './modules/webhooks/service.js';
+import { sealConnectionsAgain } from './integrations/core/service.js';
 import { WebhookWorker } from './modules/webhooks/worker.js';
 import { missingAppleSettings } from './modules/wallet/apple-pass.js';
 import { ApnsClient } from './modules/wallet/apns.js';
@@ -40,8 +41,9 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
         : { kind: 'pglite', dataDir: config.dataDir },
     );
     await migrateToLatest(database.db);
-    // Before anything is served: a key that cannot open the stored webhook secrets stops the start here.
-    await sealStoredSecrets(database.db, openSecretBox(config)).catch(async (err: unknown) => {
+    // Before anything is served: a key that cannot open the stored webhook or connection secrets stops the start here.
+    const box = openSecretBox(config);
+    await Promise.all([sealStoredSecrets(database.db, box), sealConnectionsAgain(database.db, box)]).catch(async (err: unknown) => {
       await database.close();
       throw err;
     });

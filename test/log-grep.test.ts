@@ -17,7 +17,7 @@ describe('log grep', () => {
     ['an API key', '{"level":30,"key":"sk_test_abc"}', 'sk_test_'],
     ['a live key', '{"level":30,"msg":"sk_live_abc"}', 'sk_live_'],
     ['a signing secret', '{"level":50,"err":"whsec_abc"}', 'whsec_'],
-    // A password some test sends (test/modules/dashboard/secrets-in-logs.test.ts), found in the test sources.
+    // A password some test sends (test/dashboard/secrets-in-logs.test.ts), found in the test sources.
     ['a test password', '{"level":30,"body":"correct horse battery staple 7"}', 'a test password'],
   ])('fails the run on %s, naming the file and line but not the secret', (_what, line, named) => {
     const dir = runDir(['{"level":30,"msg":"request"}', line]);

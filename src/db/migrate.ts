@@ -34,6 +34,7 @@ import * as chainBrands from './migrations/0031_chain_brands.js';
 import * as passGeneration from './migrations/0032_pass_generation.js';
 import * as applePassRegistrations from './migrations/0033_apple_pass_registrations.js';
 import * as walletUpdates from './migrations/0034_wallet_updates.js';
+import * as integrations from './migrations/0035_integrations.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0032_pass_generation': passGeneration,
   '0033_apple_pass_registrations': applePassRegistrations,
   '0034_wallet_updates': walletUpdates,
+  '0035_integrations': integrations,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -47,6 +47,62 @@ export interface WalletUpdatesTable {
   created_at: Generated<Date>;
 }
 
+/** A connection to a point-of-sale provider (D26); `secrets` sealed by src/shared/secret-box.ts, never shown. */
+export interface IntegrationsTable {
+  chain_id: string;
+  id: string;
+  /** The venue whose key made it (that key's venue alone may be mapped); null: made for the chain as a whole. */
+  venue_id: string | null;
+  livemode: boolean;
+  provider: 'square' | 'toast';
+  name: string;
+  status: Generated<'active' | 'paused'>;
+  /** The provider's location (Square) or restaurant (Toast) id → a venue of the chain. */
+  locations: JSONColumnType<Record<string, string>, string | undefined, string>;
+  /** The connection's own register rules (D12), as a key's are. */
+  rules: JSONColumnType<Record<string, unknown>, string, string>;
+  settings: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Each secret setting sealed: name → sealed text, under the key `secret_key_id` names. */
+  secrets: JSONColumnType<Record<string, string>, string | undefined, string>;
+  secret_key_id: string | null;
+  failing_since: NullableTimestamp;
+  /** Per provider location, the time its reconciliation pass has covered up to (RFC 3339). */
+  reconciled_until: JSONColumnType<Record<string, string>, string | undefined, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One thing a connection did or was told, newest first in its log; with `next_attempt_at` it is still queued. */
+export interface IntegrationLogTable {
+  chain_id: string;
+  integration_id: string;
+  id: string;
+  kind: string;
+  outcome: string;
+  message: string | null;
+  provider_ids: JSONColumnType<Record<string, string>, string | undefined, string>;
+  dedup_key: string | null;
+  /** The provider's object the entry is about ('payment:<id>', 'refund:<id>'), so a reconciliation pass finds what was seen. */
+  subject: string | null;
+  payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  transaction_id: string | null;
+  venue_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A provider's object (an order, a payment, a refund) a connection has turned into a check or a refund, once. */
+export interface IntegrationHandledTable {
+  chain_id: string;
+  integration_id: string;
+  provider_key: string;
+  venue_id: string;
+  external_id: string;
+  created_at: Generated<Date>;
+}
+
 /** A chain's brand (D25): the name guests see, colours and logo; no row: the defaults. */
 export interface ChainBrandsTable {
   chain_id: string;
@@ -105,7 +161,7 @@ export interface UserLinksTable {
 export interface AuditEventsTable {
   chain_id: string;
   id: string;
-  actor_type: 'user' | 'api_key' | 'cli' | 'system';
+  actor_type: 'user' | 'api_key' | 'cli' | 'system' | 'integration';
   actor_id: string | null;
   action: string;
   target_type: string;
@@ -457,7 +513,12 @@ export interface TransactionsTable {
   visit_min_paid: number | null;
   /** What each campaign credited the check, on which terms, and what reversals took back of it (D22). */
   campaigns: JSONColumnType<CheckCampaign[], string | undefined, string>;
+  /** Who sent the check: the API (a till, a script) or a connector (D26), whose own ids are in `metadata`. */
+  source: Generated<TransactionSource>;
+  metadata: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
+
+export type TransactionSource = 'api' | 'square' | 'toast';
 
 /** A campaign's credit to one check, as the check keeps it. */
 export interface CheckCampaign {
@@ -598,6 +659,9 @@ export interface DB {
   apple_pass_registrations: ApplePassRegistrationsTable;
   google_wallet_objects: GoogleWalletObjectsTable;
   wallet_updates: WalletUpdatesTable;
+  integrations: IntegrationsTable;
+  integration_log: IntegrationLogTable;
+  integration_handled: IntegrationHandledTable;
   dashboard_sessions: DashboardSessionsTable;
   user_links: UserLinksTable;
   api_keys: ApiKeysTable;

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { callerAt } from '../modules/accounts/service.js';
 import { ApiError } from '../shared/errors.js';
 import type { App } from './context.js';
-import { isLegacyPosPath } from './legacy-pos.js';
+import { isLegacyPosPath } from './route-scopes.js';
 import { ROUTE_SCOPES, allows, routeKey, venueRuleOf } from './route-scopes.js';
 
 const WINDOW_MS = 60_000;

@@ -8,7 +8,7 @@ import type { FoldedKey, WriteStep } from '../db/statement.js';
 import { inTransaction } from '../db/transaction.js';
 import { ApiError, isErrorCode, type ErrorBody } from '../shared/errors.js';
 import { callerOf } from './context.js';
-import { currentPathOf } from './legacy-pos.js';
+import { currentPathOf } from './route-scopes.js';
 import * as store from './idempotency-store.js';
 
 /** How long an Idempotency-Key's answer is replayed (D6). */

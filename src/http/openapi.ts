@@ -2,11 +2,11 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
-import { EVENT_OBJECTS } from '../modules/webhooks/event-objects.js';
+import { EVENT_OBJECTS } from './event-objects.js';
 import { EVENT_TYPES, Event } from '../modules/webhooks/schemas.js';
 import { ApiError, ERROR_CODES, type ApiErrorOptions, type ErrorCode } from '../shared/errors.js';
 import type { App } from './context.js';
-import { isLegacyPosPath } from './legacy-pos.js';
+import { isLegacyPosPath } from './route-scopes.js';
 import { pascal, shownSchemaOf, TypedErrorEnvelope } from './responses.js';
 import { ROUTE_SCOPES } from './route-scopes.js';
 
@@ -37,6 +37,7 @@ export const OPENAPI_TAGS = [
   { name: 'Public menu', description: 'What the QR menu itself calls, without a key.' },
   { name: 'Webhook endpoints', description: 'Where the venue wants events delivered, and the delivery attempts.' },
   { name: 'Events', description: 'Everything that happened in the venue, as delivered to webhook endpoints.' },
+  { name: 'Point of sale', description: "Connections to the tills' providers (Square, Toast): what they applied, and their log." },
   { name: 'Reports', description: "Figures over the chain's venues for a period: the venue liability report." },
   { name: 'Audit', description: 'The audit log: who changed what in the chain, from the dashboard, the API or the CLI.' },
 ] as const;
@@ -226,7 +227,7 @@ export async function registerOpenApi(app: App): Promise<void> {
     hideUntagged: true,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // Paths in the document are relative to the server URL, which ends in /api. The legacy POS routes have their
-    // own document (src/http/legacy-pos.ts), so each operation is described once here.
+    // own document (src/integrations/legacy-pos/routes.ts), so each operation is described once here.
     transform: ({ schema, url, route }) => {
       if (isLegacyPosPath(url)) return { schema: { ...schema, hide: true }, url };
       const documented = url.replace(/^\/api(?=\/v1\/)/, '');

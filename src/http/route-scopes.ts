@@ -72,6 +72,14 @@ const CURRENT_ROUTE_SCOPES = {
   'PATCH /v1/campaigns/:id': ['campaigns:write'],
   // Chain-wide: every entry of the key's chain.
   'GET /v1/audit_events': ['audit:read'],
+  // Chain-wide: a venue's key sees and maps only its own venue (integrations/core/service.ts).
+  'POST /v1/integrations': ['integrations:write'],
+  'GET /v1/integrations': ['integrations:read', 'integrations:write'],
+  'GET /v1/integrations/:id': ['integrations:read', 'integrations:write'],
+  'PATCH /v1/integrations/:id': ['integrations:write'],
+  'DELETE /v1/integrations/:id': ['integrations:write'],
+  'GET /v1/integrations/:id/log': ['integrations:read', 'integrations:write'],
+  'POST /v1/integrations/:id/log/:entry_id/retry': ['integrations:write'],
   'POST /public/v1/menus/:venue_slug/orders': 'public',
   'GET /errors': 'public',
 } satisfies Record<string, Needed>;
@@ -121,7 +129,7 @@ export const LEGACY_POS_PREFIX = '/pos';
 
 /**
  * The till subset that the earlier POS API serves under /api/pos/v1: these v1 routes, the very same definitions
- * registered a second time (src/http/legacy-pos.ts), so they need the same scopes.
+ * registered a second time (src/integrations/legacy-pos/routes.ts), so they need the same scopes.
  */
 export const LEGACY_POS_ROUTES: readonly CurrentRoute[] = [
   'GET /v1/account',
@@ -136,6 +144,19 @@ export const LEGACY_POS_ROUTES: readonly CurrentRoute[] = [
   'POST /v1/holds/:id/release',
   'POST /v1/holds/:id/capture',
 ];
+
+const LEGACY_POS_PATH = `/api${LEGACY_POS_PREFIX}`;
+
+/** Whether a request path (query string allowed) is under the legacy prefix. */
+export function isLegacyPosPath(url: string): boolean {
+  const path = url.split('?')[0]!;
+  return path === LEGACY_POS_PATH || path.startsWith(`${LEGACY_POS_PATH}/`);
+}
+
+/** The same path under /api/v1, so that the legacy and the current route of one operation are one request. */
+export function currentPathOf(path: string): string {
+  return isLegacyPosPath(path) ? `/api${path.slice(LEGACY_POS_PATH.length)}` : path;
+}
 
 /** A v1 route's table key under the legacy prefix: `POST /v1/checks` → `POST /pos/v1/checks`. */
 export const legacyRoute = (route: string): string => route.replace(' ', ` ${LEGACY_POS_PREFIX}`);

@@ -3,7 +3,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { isLegacyPosPath } from '../../src/http/legacy-pos.js';
+import { isLegacyPosPath } from '../../src/http/route-scopes.js';
 import { ROUTE_SCOPES } from '../../src/http/route-scopes.js';
 import { EVENT_TYPES } from '../../src/modules/webhooks/schemas.js';
 import { ERROR_CODES } from '../../src/shared/errors.js';
@@ -180,7 +180,7 @@ describe('OpenAPI for client generators: named schemas, typed errors, webhooks',
     expect(objectsOf('transaction.completed').anyOf).toEqual([{ $ref: '#/components/schemas/Transaction' }, { $ref: '#/components/schemas/Visit' }]);
     expect(objectsOf('balance.adjusted')).toEqual({ $ref: '#/components/schemas/Adjustment' });
     expect(objectsOf('test.ping')).toEqual({ $ref: '#/components/schemas/WebhookEndpoint' });
-    // TODO(issue 12): the owners of these events name their objects' schemas in src/modules/webhooks/event-objects.ts.
+    // TODO(issue 12): the owners of these events name their objects' schemas in src/http/event-objects.ts.
     expect(untyped, 'event types whose data.object has no schema yet').toEqual(['cashback.expiring', 'cashback.expired']);
   });
 

@@ -8,8 +8,8 @@ import { startTestApp, useTestApp } from '../support/app.js';
 import { createTable, venueWithKey } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { L, launchChromium, ROOT } from '../modules/dashboard/browser-support.js';
-import { PASSWORD, signedUpOwner } from '../modules/dashboard/support.js';
+import { L, launchChromium, ROOT } from '../dashboard/browser-support.js';
+import { PASSWORD, signedUpOwner } from '../dashboard/support.js';
 
 const chromiumGate = await needs('chromium');
 

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { VenueSettings } from '../../src/modules/accounts/schemas.js';
 import type { Venue } from '../../src/modules/accounts/service.js';
+import { addEntry } from '../../src/integrations/core/queue.js';
+import { findIntegrationById } from '../../src/integrations/core/repo.js';
 import type { TestApp } from './app.js';
 import { createProgram, createTable, newCardNumber, seedLedger } from './factories.js';
 import { client, type Response } from './http.js';
@@ -150,6 +152,27 @@ async function campaign({ t, ownerKey }: FixtureContext): Promise<{ id: string; 
   return { id: res.body.id, url: `/api/v1/campaigns/${res.body.id}` };
 }
 
+/** A Square connection made by the owner's venue key. */
+async function integration({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
+  const settings = { access_token: `EAAA-${unique('token')}`, webhook_signature_key: unique('sig') };
+  const res = ok(await client(t, ownerKey).post('/api/v1/integrations', { provider: 'square', settings }), 'connect Square');
+  return { id: res.body.id, url: `/api/v1/integrations/${res.body.id}` };
+}
+
+/** An entry of a new connection's log that "try again" can queue: a payment that found no guest. */
+async function integrationLogEntry(ctx: FixtureContext): Promise<{ id: string; url: string }> {
+  const { id, url } = await integration(ctx);
+  const row = await findIntegrationById(ctx.t.db, id);
+  const payment = { id: unique('pay'), status: 'COMPLETED', amount_money: { amount: 500, currency: 'EUR' }, location_id: 'L1', created_at: ctx.t.clock.now().toISOString() };
+  const entry = await addEntry(
+    ctx.t.db,
+    row!,
+    { kind: 'square.payment', providerIds: { payment_id: payment.id }, dedupKey: null, subject: null, payload: { payment }, queued: false, outcome: 'unmatched_guest', message: 'No member matches.' },
+    ctx.t.clock.now(),
+  );
+  return { id: entry!.id, url: `${url}/log/${entry!.id}` };
+}
+
 /** An applied check of 650 without a member. */
 async function transaction({ t, ownerKey }: FixtureContext): Promise<{ id: string; url: string }> {
   const externalId = unique('chk');
@@ -268,6 +291,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     const { url } = await category(ctx);
     return { url, body: { name: 'Hot drinks' }, readUrl: '/api/v1/catalog/categories' };
   },
+  'POST /v1/integrations': async () => ({ url: '/api/v1/integrations', body: { provider: 'square', settings: { access_token: `EAAA-${unique('token')}`, webhook_signature_key: unique('sig') } } }),
+  'GET /v1/integrations': async (ctx) => ({ url: '/api/v1/integrations', listed: (await integration(ctx)).id }),
+  'GET /v1/integrations/:id': async (ctx) => ({ url: (await integration(ctx)).url }),
+  'PATCH /v1/integrations/:id': async (ctx) => ({ url: (await integration(ctx)).url, body: { name: 'Front till' } }),
+  'DELETE /v1/integrations/:id': async (ctx) => ({ url: (await integration(ctx)).url }),
+  'GET /v1/integrations/:id/log': async (ctx) => ({ url: `${(await integration(ctx)).url}/log` }),
+  'POST /v1/integrations/:id/log/:entry_id/retry': async (ctx) => ({ url: `${(await integrationLogEntry(ctx)).url}/retry` }),
   'POST /v1/campaigns': async () => ({ url: '/api/v1/campaigns', body: { name: 'Happy hour', type: 'bonus', percent: 5 } }),
   'GET /v1/campaigns': async (ctx) => ({ url: '/api/v1/campaigns', listed: (await campaign(ctx)).id }),
   'GET /v1/campaigns/:id': async (ctx) => ({ url: (await campaign(ctx)).url }),

@@ -25,6 +25,7 @@ import { AuditPage } from './pages/Audit';
 import { UsersPage } from './pages/Users';
 import { ProductsPage } from './pages/Products';
 import { BrandPage } from './pages/Brand';
+import { PointOfSalePage } from './pages/PointOfSale';
 
 /** The pages, each shown when the user's role allows the call it is built on. */
 const NAV = [
@@ -39,6 +40,7 @@ const NAV = [
   { to: '/transactions', label: 'Transactions', needs: 'GET /transactions' },
   { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability' },
   { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints' },
+  { to: '/point-of-sale', label: 'Point of sale', needs: 'GET /integrations' },
   { to: '/users', label: 'Users', needs: 'GET /users' },
   { to: '/brand', label: 'Brand', needs: 'GET /brand' },
   { to: '/audit', label: 'Audit log', needs: 'GET /audit-events' },
@@ -132,6 +134,7 @@ function Shell() {
           <Route path="/transactions" element={<TransactionsPage />} />
           <Route path="/transactions/:id" element={<TransactionPage />} />
           <Route path="/webhooks" element={<WebhooksPage />} />
+          <Route path="/point-of-sale" element={<PointOfSalePage />} />
           <Route path="/menu" element={<MenuPage />} />
           <Route path="/orders" element={<OrdersPage />} />
           <Route path="/account" element={<AccountPage />} />

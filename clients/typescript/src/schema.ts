@@ -976,6 +976,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's connections, newest first */
+        get: operations["listIntegrations"];
+        put?: never;
+        /**
+         * Connect a point-of-sale provider: its settings (secrets are write-only) and the locations mapped to the chain's venues
+         * @description The answer's endpoint_url is what to paste into the provider (Square's webhook subscription, Toast's loyalty integration).
+         */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a connection */
+        get: operations["getIntegration"];
+        put?: never;
+        post?: never;
+        /** Remove a connection and its log; what it applied stays */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        /** Change a connection: its name, status (pause or resume), locations, rules, or a setting given again */
+        patch: operations["updateIntegration"];
+        trace?: never;
+    };
+    "/v1/integrations/{id}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's log, newest first: what was applied, refunded or reversed, and what was not and why */
+        get: operations["listIntegrationLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}/log/{entry_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try a failed or waiting entry again: it is queued, due now */
+        post: operations["retryIntegrationLogEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.completed": {
@@ -1358,6 +1432,44 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "integration.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** integration.failing: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["IntegrationFailingEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any other answer, or none within the timeout, is retried. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "test.ping": {
         parameters: {
             query?: never;
@@ -1617,7 +1729,7 @@ export interface components {
         PlainError: {
             type: string;
             /** @enum {string} */
-            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
             message: string;
             param?: string;
             doc_url: string;
@@ -2026,7 +2138,9 @@ export interface components {
          *           "Cashback available: €7.90",
          *           "Level: Member 5%"
          *         ]
-         *       }
+         *       },
+         *       "source": "api",
+         *       "metadata": null
          *     }
          */
         Transaction: {
@@ -2068,6 +2182,12 @@ export interface components {
                 /** @description Lines to print on the receipt. */
                 receipt: string[];
             };
+            /** @description Who sent the check: the API (a till or a script), or a point-of-sale connector (D26). */
+            source: "api" | "square" | "toast";
+            /** @description A connector's own ids for the check (Square's payment, order and location; Toast's check and order); null from the API. */
+            metadata: {
+                [key: string]: string;
+            } | null;
         };
         /** Hold */
         Hold: {
@@ -2638,11 +2758,11 @@ export interface components {
             object: "audit_event";
             /** Format: uuid */
             id: string;
-            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, member.card_link_renewed, member.pass_revoked, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied. */
+            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, member.card_link_renewed, member.pass_revoked, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied, integration.created, integration.updated, integration.deleted. */
             action: string;
             /** @description Who did it. */
             actor: {
-                type: "user" | "api_key" | "cli" | "system";
+                type: "user" | "api_key" | "cli" | "system" | "integration";
                 /** @description The dashboard user's or API key's id; null for the CLI and the service itself. */
                 id: string | null;
             };
@@ -2671,6 +2791,106 @@ export interface components {
             url: string;
             has_more: boolean;
             data: components["schemas"]["AuditEvent"][];
+        };
+        /** Integration */
+        Integration: {
+            /** @enum {string} */
+            object: "integration";
+            /** Format: uuid */
+            id: string;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            provider: "square" | "toast";
+            name: string;
+            /** @description paused: the provider is answered, nothing is applied. */
+            status: "active" | "paused";
+            /** @description The provider's location (Square) or restaurant external id (Toast) → a venue of the chain. */
+            locations: {
+                [key: string]: string;
+            };
+            /** @description The connection's own register rules (D12), over each venue's. */
+            rules: {
+                /** @description Cashback is redeemed only by capturing a hold. */
+                redeem_only_via_holds?: boolean;
+                /** @description external_id is unique per register_id, which is then required. */
+                checks_numbered_per_register?: boolean;
+                /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
+                max_check_age_seconds?: number | null;
+                /** @description Most cashback one check earns, in minor units; null for no cap. */
+                max_cashback_per_check?: number | null;
+                /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
+                max_cashback_per_day?: number | null;
+                /** @description A check needs a card this key scanned shortly before. */
+                card_scan_required?: boolean;
+                /** @description Balance adjustments through the API are allowed. */
+                manual_adjustments_allowed?: boolean;
+                /** @description Lifetime of a hold before it expires. */
+                hold_ttl_seconds?: number;
+            };
+            /** @description Secrets shown as …last4; they are never shown whole after they are set. */
+            settings: {
+                [key: string]: string;
+            };
+            /** @description The URL to paste into the provider's dashboard. */
+            endpoint_url: string;
+            /** @description Since when calls to the provider keep failing; null when they do not. */
+            failing_since: string | null;
+        };
+        /** IntegrationList */
+        IntegrationList: {
+            /** @enum {string} */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["Integration"][];
+        };
+        /** DeletedIntegration */
+        DeletedIntegration: {
+            /** @enum {string} */
+            object: "integration";
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** IntegrationLogEntry */
+        IntegrationLogEntry: {
+            /** @enum {string} */
+            object: "integration_log_entry";
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description What the provider sent or was asked, as `<provider>.<what>` (square.payment, toast.accrue). */
+            kind: string;
+            /**
+             * @description queued and waiting are still to be done; provider_error is retried with backoff, failed is not (try again re-queues it).
+             * @enum {string}
+             */
+            outcome: "queued" | "waiting" | "applied" | "refunded" | "reversed" | "replayed" | "ignored" | "unmatched_guest" | "ambiguous_guest" | "unknown_location" | "bad_signature" | "bad_payload" | "provider_error" | "failed";
+            /** @description The outcome in words: what was applied, or why nothing was. */
+            message: string | null;
+            /** @description The provider's own ids: event, payment, order, refund, location; Toast's transaction GUID. */
+            provider_ids: {
+                [key: string]: string;
+            };
+            attempts: number;
+            next_attempt_at: string | null;
+            venue_id: string | null;
+            transaction_id: string | null;
+            /** @description Whether "try again" (POST …/log/{entry_id}/retry) can queue it again. */
+            retryable: boolean;
+        };
+        /** IntegrationLogEntryList */
+        IntegrationLogEntryList: {
+            /** @enum {string} */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["IntegrationLogEntry"][];
         };
         /** TransactionCompletedEvent */
         TransactionCompletedEvent: components["schemas"]["Event"] & {
@@ -2750,6 +2970,14 @@ export interface components {
             type: "order.created";
             data: {
                 object: components["schemas"]["Order"];
+            };
+        };
+        /** IntegrationFailingEvent */
+        IntegrationFailingEvent: components["schemas"]["Event"] & {
+            /** @constant */
+            type: "integration.failing";
+            data: {
+                object: components["schemas"]["Integration"];
             };
         };
         /** TestPingEvent */
@@ -2975,7 +3203,7 @@ export interface operations {
                 "application/json": {
                     /** @description Public HTTPS URL. */
                     url: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, integration.failing, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string;
                     /**
@@ -3316,7 +3544,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, test.ping, or "*" for all (also types added later). */
+                    /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, integration.failing, test.ping, or "*" for all (also types added later). */
                     events?: string[];
                     description?: string | null;
                     /** @description true re-enables a disabled endpoint; false disables it. */
@@ -8919,7 +9147,9 @@ export interface operations {
                      *           "Cashback available: €7.90",
                      *           "Level: Member 5%"
                      *         ]
-                     *       }
+                     *       },
+                     *       "source": "api",
+                     *       "metadata": null
                      *     }
                      */
                     "application/json": components["schemas"]["Transaction"];
@@ -8993,7 +9223,9 @@ export interface operations {
                      *           "Cashback available: €7.90",
                      *           "Level: Member 5%"
                      *         ]
-                     *       }
+                     *       },
+                     *       "source": "api",
+                     *       "metadata": null
                      *     }
                      */
                     "application/json": components["schemas"]["Transaction"];
@@ -9212,7 +9444,9 @@ export interface operations {
                      *           "Cashback available: €7.90",
                      *           "Level: Member 5%"
                      *         ]
-                     *       }
+                     *       },
+                     *       "source": "api",
+                     *       "metadata": null
                      *     }
                      */
                     "application/json": components["schemas"]["Transaction"];
@@ -9521,7 +9755,9 @@ export interface operations {
                      *           "Cashback available: €7.90",
                      *           "Level: Member 5%"
                      *         ]
-                     *       }
+                     *       },
+                     *       "source": "api",
+                     *       "metadata": null
                      *     }
                      */
                     "application/json": components["schemas"]["Transaction"];
@@ -9694,7 +9930,9 @@ export interface operations {
                      *           "Cashback available: €7.90",
                      *           "Level: Member 5%"
                      *         ]
-                     *       }
+                     *       },
+                     *       "source": "api",
+                     *       "metadata": null
                      *     }
                      */
                     "application/json": components["schemas"]["Transaction"];
@@ -10771,6 +11009,865 @@ export interface operations {
             };
             /** @description missing_scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationList"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    provider: "square" | "toast";
+                    name?: string;
+                    /** @description The provider's location (Square) or restaurant external id (Toast) → a venue of the chain. */
+                    locations?: {
+                        [key: string]: string;
+                    };
+                    rules?: {
+                        /** @description Cashback is redeemed only by capturing a hold. */
+                        redeem_only_via_holds?: boolean;
+                        /** @description external_id is unique per register_id, which is then required. */
+                        checks_numbered_per_register?: boolean;
+                        /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
+                        max_check_age_seconds?: number | null;
+                        /** @description Most cashback one check earns, in minor units; null for no cap. */
+                        max_cashback_per_check?: number | null;
+                        /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
+                        max_cashback_per_day?: number | null;
+                        /** @description A check needs a card this key scanned shortly before. */
+                        card_scan_required?: boolean;
+                        /** @description Balance adjustments through the API are allowed. */
+                        manual_adjustments_allowed?: boolean;
+                        /** @description Lifetime of a hold before it expires. */
+                        hold_ttl_seconds?: number;
+                    };
+                    settings: {
+                        /** @description Square: an access token with PAYMENTS_READ, ORDERS_READ and CUSTOMERS_READ. Write-only. */
+                        access_token?: string;
+                        /** @description Square: the webhook subscription's signature key. Write-only. */
+                        webhook_signature_key?: string;
+                        /** @description Toast: the static API key Toast sends in Authorization. Write-only. */
+                        api_key?: string;
+                        /** @description Toast (deprecated JWT form): the PEM public key of Toast's token_key endpoint. */
+                        public_key?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description parameter_invalid, idempotency_key_reused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description venue_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_content_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedIntegration"];
+                };
+            };
+            /** @description idempotency_key_reused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    status?: "active" | "paused";
+                    /** @description The provider's location (Square) or restaurant external id (Toast) → a venue of the chain. */
+                    locations?: {
+                        [key: string]: string;
+                    };
+                    rules?: {
+                        /** @description Cashback is redeemed only by capturing a hold. */
+                        redeem_only_via_holds?: boolean;
+                        /** @description external_id is unique per register_id, which is then required. */
+                        checks_numbered_per_register?: boolean;
+                        /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
+                        max_check_age_seconds?: number | null;
+                        /** @description Most cashback one check earns, in minor units; null for no cap. */
+                        max_cashback_per_check?: number | null;
+                        /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
+                        max_cashback_per_day?: number | null;
+                        /** @description A check needs a card this key scanned shortly before. */
+                        card_scan_required?: boolean;
+                        /** @description Balance adjustments through the API are allowed. */
+                        manual_adjustments_allowed?: boolean;
+                        /** @description Lifetime of a hold before it expires. */
+                        hold_ttl_seconds?: number;
+                    };
+                    /** @description Only the settings named change. */
+                    settings?: {
+                        /** @description Square: an access token with PAYMENTS_READ, ORDERS_READ and CUSTOMERS_READ. Write-only. */
+                        access_token?: string;
+                        /** @description Square: the webhook subscription's signature key. Write-only. */
+                        webhook_signature_key?: string;
+                        /** @description Toast: the static API key Toast sends in Authorization. Write-only. */
+                        api_key?: string;
+                        /** @description Toast (deprecated JWT form): the PEM public key of Toast's token_key endpoint. */
+                        public_key?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description parameter_invalid, idempotency_key_reused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description integration_not_found, venue_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_body_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_content_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIntegrationLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationLogEntryList"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description integration_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryIntegrationLogEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationLogEntry"];
+                };
+            };
+            /** @description idempotency_key_reused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description integration_not_found, integration_log_entry_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_in_use, integration_entry_not_retryable */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

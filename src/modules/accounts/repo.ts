@@ -167,7 +167,7 @@ export async function keyHashesOfChain(db: Db, chainId: string): Promise<string[
   return rows.map((r) => r.secret_hash);
 }
 
-// Merging a venue, the only one of its chain, into another chain (accounts/merge.ts).
+// Merging a venue, the only one of its chain, into another chain (flows/chain-merge.ts).
 
 /**
  * Every table that holds a chain's rows, besides `chains` and `venues` and the audit log (whose entries stay under
@@ -208,6 +208,9 @@ export const MERGED_TABLES = [
   'holds',
   'scans',
   'campaigns',
+  'integrations',
+  'integration_log',
+  'integration_handled',
 ] as const;
 export type MergedTable = (typeof MERGED_TABLES)[number];
 
@@ -400,6 +403,8 @@ export async function moveChainRows(db: Db, move: ChainMove): Promise<Record<Mer
     webhook_attempts: toVenue,
     // A campaign of the whole chain merged in keeps to the venue it was the chain of (its budget pays for that venue).
     campaigns: sql`, venue_ids = coalesce(venue_ids, array[${move.venueId}::uuid])`,
+    // A connection made for the whole chain merged in is the venue's, as its chain keys are.
+    integrations: toVenue,
   };
   const only: Partial<Record<MergedTable, ReturnType<typeof sql.raw>>> = {
     catalog_categories: sql` and not (${folded}::jsonb ? id::text)`,

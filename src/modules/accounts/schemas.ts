@@ -20,6 +20,8 @@ export const SCOPES = [
   'campaigns:read',
   'campaigns:write',
   'audit:read',
+  'integrations:read',
+  'integrations:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

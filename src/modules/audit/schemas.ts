@@ -43,14 +43,17 @@ export const AUDIT_ACTION_LABELS = {
   'member.updated': "Member's details changed",
   'sign_in.failed': 'Failed sign-in',
   'access.denied': 'Refused: not allowed for the role',
+  'integration.created': 'Point-of-sale connection added',
+  'integration.updated': 'Point-of-sale connection changed',
+  'integration.deleted': 'Point-of-sale connection removed',
 } as const;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as (keyof typeof AUDIT_ACTION_LABELS)[];
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 
-export const ACTOR_TYPES = ['user', 'api_key', 'cli', 'system'] as const;
+export const ACTOR_TYPES = ['user', 'api_key', 'cli', 'system', 'integration'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
-/** Who made a change: a dashboard user, an API key, the CLI or the service itself; `id` the user's or key's. */
+/** Who made a change: a dashboard user, an API key, the CLI, the service itself or a point-of-sale connection (D26); `id` the user's, key's or connection's. */
 export interface Actor {
   type: ActorType;
   id: string | null;
@@ -65,7 +68,7 @@ export const AuditEvent = Type.Object(
     action: Type.String({ description: `What was done: ${AUDIT_ACTIONS.join(', ')}.` }),
     actor: Type.Object(
       {
-        type: Type.Union([Type.Literal('user'), Type.Literal('api_key'), Type.Literal('cli'), Type.Literal('system')]),
+        type: Type.Union([Type.Literal('user'), Type.Literal('api_key'), Type.Literal('cli'), Type.Literal('system'), Type.Literal('integration')]),
         id: Nullable(Type.String(), "The dashboard user's or API key's id; null for the CLI and the service itself."),
       },
       { description: 'Who did it.' },

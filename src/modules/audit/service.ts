@@ -4,7 +4,6 @@ import type { WriteStep } from '../../db/statement.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
 import { formatTimestamp } from '../../shared/time.js';
-import type { Caller } from '../accounts/schemas.js';
 import * as repo from './repo.js';
 import type { Actor, AuditAction, AuditEvent } from './schemas.js';
 
@@ -17,8 +16,21 @@ export interface Who {
 export const CLI: Who = { actor: { type: 'cli', id: null }, address: null };
 export const SYSTEM: Who = { actor: { type: 'system', id: null }, address: null };
 
+/**
+ * What the log needs of an API caller (accounts' Caller has it): declared here, so that the audit log, which every
+ * module writes to, imports none of them.
+ */
+export interface AuditCaller {
+  keyId: string;
+  chainId: string;
+  venueId: string | null;
+  now: Date;
+  actor?: Actor;
+  address?: string | null;
+}
+
 /** Who a caller is: the dashboard user it acts for, else its API key. */
-export const whoOf = (caller: Pick<Caller, 'keyId' | 'actor' | 'address'>): Who => ({
+export const whoOf = (caller: Pick<AuditCaller, 'keyId' | 'actor' | 'address'>): Who => ({
   actor: caller.actor ?? { type: 'api_key', id: caller.keyId },
   address: caller.address ?? null,
 });
@@ -31,7 +43,7 @@ export interface AuditPlace extends Who {
   at?: Date;
 }
 
-export const placeOf = (caller: Caller): AuditPlace => ({ chainId: caller.chainId, venueId: caller.venueId, at: caller.now, ...whoOf(caller) });
+export const placeOf = (caller: AuditCaller): AuditPlace => ({ chainId: caller.chainId, venueId: caller.venueId, at: caller.now, ...whoOf(caller) });
 
 export interface AuditEntry {
   action: AuditAction;

@@ -86,6 +86,7 @@ export function insertStep(db: Db, row: TransactionRow): WriteStep {
       display: JSON.stringify(row.display),
       redeemed_lots: lotsJson(row),
       campaigns: JSON.stringify(row.campaigns),
+      metadata: row.metadata ? JSON.stringify(row.metadata) : null,
     }),
   };
 }

@@ -136,6 +136,12 @@ export const Transaction = Type.Object({
   livemode: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   display: Display,
+  source: Type.Union([Type.Literal('api'), Type.Literal('square'), Type.Literal('toast')], {
+    description: 'Who sent the check: the API (a till or a script), or a point-of-sale connector (D26).',
+  }),
+  metadata: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: "A connector's own ids for the check (Square's payment, order and location; Toast's check and order); null from the API.",
+  }),
 }, {
   title: 'Transaction',
   examples: [
@@ -148,6 +154,7 @@ export const Transaction = Type.Object({
       refunded_amount: 0, refundable: 1000, closed_at: '2026-11-22T12:41:07.000+00:00', hold_id: null, livemode: true,
       created_at: '2026-11-22T12:41:08.214+00:00',
       display: { cashier: 'Anna K. · Member 5% · available €12.40 · up to €12.40 payable', receipt: ['Cashback used: −€5.00', 'Cashback earned: +€0.50', 'To pay: €10.00', 'Cashback available: €7.90', 'Level: Member 5%'] },
+      source: 'api', metadata: null,
     },
   ],
 });

@@ -143,6 +143,8 @@ export function presentTransaction(row: repo.TransactionRow): Transaction {
     livemode: row.livemode,
     created_at: formatTimestamp(row.created_at),
     display: row.display,
+    source: row.source ?? 'api',
+    metadata: row.metadata ?? null,
   };
 }
 

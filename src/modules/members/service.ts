@@ -144,6 +144,15 @@ export async function lookupMember(db: Db, caller: Caller, query: { card_number?
   return memberView(db, caller, record);
 }
 
+/**
+ * The ids of at most `limit` members a guest's phone (E.164) or card number names, newest first: a connector tells one
+ * member from none or several (D26), where a look-up takes the newest.
+ */
+export async function memberIdsMatching(db: Db, caller: Caller, match: { phone: string } | { cardNumber: string }, limit = 2): Promise<string[]> {
+  const by: repo.MemberMatch = 'phone' in match ? { by: 'phone', phone: match.phone } : { by: 'card', cardNumber: match.cardNumber };
+  return (await repo.findMembers(db, caller.chainId, caller.now, by, limit)).map((m) => m.id);
+}
+
 export async function listMembers(
   db: Db,
   caller: Caller,

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'member.level_changed',
   'campaign.budget_exhausted',
   'order.created',
+  'integration.failing',
   'test.ping',
 ] as const;
 

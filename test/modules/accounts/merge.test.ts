@@ -5,10 +5,10 @@ import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import * as accounts from '../../../src/modules/accounts/service.js';
-import { mergeVenueIntoChain, type MergeOutcome } from '../../../src/modules/accounts/merge.js';
+import { mergeVenueIntoChain, type MergeOutcome } from '../../../src/flows/chain-merge.js';
 import { MERGED_TABLES } from '../../../src/modules/accounts/repo.js';
 import * as catalogue from '../../../src/modules/catalogue/service.js';
-import * as dashboard from '../../../src/modules/dashboard/service.js';
+import * as dashboard from '../../../src/dashboard/service.js';
 import * as imports from '../../../src/modules/imports/service.js';
 import * as members from '../../../src/modules/members/service.js';
 import { endpointSecret } from '../../../src/modules/webhooks/sender.js';
@@ -124,6 +124,15 @@ async function busyVenue(shared: { sku: string; category: string }) {
   // A campaign of the whole chain (venue_ids null): after the merge, of the venue alone.
   const campaign = ok(await client(t, chainKey.secret).post('/api/v1/campaigns', { name: 'Welcome', type: 'welcome', amount: 300 }), 'campaign').body;
   expect(campaign.venue_ids).toBeNull();
+  // A Square connection of the whole chain, with its log and a payment it handled: after the merge, the venue's.
+  const square = ok(
+    await client(t, chainKey.secret).post('/api/v1/integrations', { provider: 'square', locations: { [`SQ-${venue.slug}`]: venue.id }, settings: { access_token: 'EAAA-merge', webhook_signature_key: 'sig-merge' } }),
+    'connect Square',
+  ).body;
+  await sql`insert into integration_log (chain_id, integration_id, id, kind, outcome, created_at, updated_at)
+    values (${venue.chainId}, ${square.id}, gen_random_uuid(), 'square.payment', 'applied', now(), now())`.execute(t.db);
+  await sql`insert into integration_handled (chain_id, integration_id, provider_key, venue_id, external_id)
+    values (${venue.chainId}, ${square.id}, 'order:O-1', ${venue.id}, 'B-1')`.execute(t.db);
   await revokeKey(t, chainKey.key);
 
   return { venue, key, api, anna, card, stamper, idempotent, idempotentBody, endpoint, chainEndpoint, chainKey, campaign };

@@ -10,7 +10,7 @@ import { ownerCaller } from '../../../src/modules/accounts/service.js';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { client, ok } from '../../support/http.js';
-import { PASSWORD, dashboardClient, signedUpOwner } from '../dashboard/support.js';
+import { PASSWORD, dashboardClient, signedUpOwner } from '../../dashboard/support.js';
 
 const t = useTestApp({ config: { rateLimitPerMinute: 1_000_000, webhookAllowPrivateUrls: true } });
 

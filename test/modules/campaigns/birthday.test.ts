@@ -3,7 +3,7 @@
 // 28 February in other years, 7 days caught up, budgets and max_per_member kept.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { runBirthdays, dueYear } from '../../../src/modules/campaigns/birthdays.js';
+import { runBirthdays, dueYear } from '../../../src/flows/birthdays.js';
 import { useTestApp } from '../../support/app.js';
 import { createChainKey, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { client, ok } from '../../support/http.js';

@@ -4,7 +4,7 @@
 import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { changeProgram } from '../../../src/modules/dashboard/service.js';
+import { changeProgram } from '../../../src/dashboard/service.js';
 import { importMembers } from '../../../src/modules/members/bulk-import.js';
 import { runExpiry } from '../../../src/modules/members/expiry-service.js';
 import { startOfVenueDay } from '../../../src/modules/members/expiry.js';

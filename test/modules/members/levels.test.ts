@@ -4,7 +4,7 @@
 import { SYSTEM } from '../../../src/modules/audit/service.js';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { changeProgram } from '../../../src/modules/dashboard/service.js';
+import { changeProgram } from '../../../src/dashboard/service.js';
 import * as members from '../../../src/modules/members/service.js';
 import { PROGRAM_SETTINGS, createKey, createProgram, createVenue, newCardNumber } from '../../support/factories.js';
 import { useTestApp } from '../../support/app.js';

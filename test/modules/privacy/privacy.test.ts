@@ -6,7 +6,7 @@ import * as members from '../../../src/modules/members/service.js';
 import { runNextImport } from '../../../src/modules/imports/service.js';
 import { importMembers } from '../../../src/modules/members/bulk-import.js';
 import { runExpiry } from '../../../src/modules/members/expiry-service.js';
-import { freeTextScrubber, personalValuesOf, redactorOf } from '../../../src/modules/privacy/service.js';
+import { freeTextScrubber, personalValuesOf, redactorOf } from '../../../src/flows/privacy/service.js';
 import { newId } from '../../../src/shared/ids.js';
 import { MemberExport } from '../../../src/modules/privacy/schemas.js';
 import { useTestApp } from '../../support/app.js';

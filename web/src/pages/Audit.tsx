@@ -9,7 +9,7 @@ import { useVenue } from '../session';
 
 const PAGE = 50;
 
-const ACTORS = { user: 'Dashboard user', api_key: 'API key', cli: 'Command line', system: 'The service' } as const;
+const ACTORS = { user: 'Dashboard user', api_key: 'API key', cli: 'Command line', system: 'The service', integration: 'Point-of-sale connection' } as const;
 
 /** A value of a change as a person reads it: yes/no, none, the text, or the list. */
 function shown(value: unknown): string {

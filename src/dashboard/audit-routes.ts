@@ -1,0 +1,49 @@
+// The dashboard's audit log (D24): the chain's entries filtered, newest first, and the same as a streamed CSV.
+import { Readable } from 'node:stream';
+import { Type } from 'typebox';
+import type { App } from '../http/context.js';
+import { nonJson, withErrors } from '../http/responses.js';
+import { ListOf, PageQuery, pageFromQuery } from '../shared/pagination.js';
+import { AuditEvent, AuditListQuery } from '../modules/audit/schemas.js';
+import * as audit from '../modules/audit/service.js';
+import { csvLines } from './csv.js';
+import { sessionOf } from './request.js';
+
+const Query = Type.Object({ ...PageQuery, ...AuditListQuery }, { additionalProperties: false });
+const ExportQuery = Type.Object(AuditListQuery, { additionalProperties: false });
+
+const filterOf = (q: { action?: string; target_id?: string; from?: string; to?: string }) => ({
+  action: q.action,
+  targetId: q.target_id,
+  from: q.from ? new Date(q.from) : undefined,
+  to: q.to ? new Date(q.to) : undefined,
+});
+
+/** Registered by dashboardApiRoutes on its own instance (its hooks, CSRF and document). */
+export async function dashboardAuditRoutes(app: App, tags: string[]): Promise<void> {
+  const { db, clock } = app.deps;
+
+  app.get(
+    '/audit-events',
+    { schema: { tags, summary: "The chain's audit log, newest first, filtered by action, object and time", querystring: Query, response: withErrors({ 200: ListOf(AuditEvent) }) } },
+    async (req) => audit.listAuditEvents(db, sessionOf(req).venue.chainId, pageFromQuery(req.query), filterOf(req.query), '/dashboard/api/audit-events'),
+  );
+
+  app.get(
+    '/audit-events/export.csv',
+    {
+      schema: {
+        tags,
+        summary: 'The filtered audit log as CSV, newest first, streamed as it is read',
+        querystring: ExportQuery,
+        response: withErrors({ 200: nonJson('text/csv', 'CSV, one entry a line, newest first') }),
+      },
+    },
+    async (req, reply) => {
+      const lines = audit.auditCsv(db, sessionOf(req).venue.chainId, filterOf(req.query), (fields) => csvLines([fields]));
+      const day = clock.now().toISOString().slice(0, 10);
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="audit-log-${day}.csv"`);
+      return reply.send(Readable.from(lines));
+    },
+  );
+}

@@ -1,0 +1,177 @@
+// Invitations and password resets (D24): the owner invites by e-mail or makes a reset link; whoever holds a link chooses
+// a password on its page and is signed in. Links are e-mailed when SMTP_URL is set, shown to the owner once otherwise.
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { inTransaction } from '../db/transaction.js';
+import type { App } from '../http/context.js';
+import { withErrors } from '../http/responses.js';
+import type { Mail } from '../shared/mailer.js';
+import { formatTimestamp } from '../shared/time.js';
+import * as accounts from '../modules/accounts/service.js';
+import { SessionInfo } from './schemas.js';
+import { sessionOf } from './request.js';
+import * as service from './service.js';
+
+const RoleName = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')]);
+const Email = Type.String({ minLength: 3, maxLength: 254 });
+const Token = Type.String({ minLength: 1, maxLength: 200, description: 'The part of the link after `#`.' });
+const NewPassword = Type.String({ minLength: 10, maxLength: 1024, description: 'At least 10 characters.' });
+
+const Invitation = Type.Object(
+  { id: Type.String({ format: 'uuid' }), email: Type.String(), role: RoleName, created_at: Type.String({ format: 'date-time' }), expires_at: Type.String({ format: 'date-time' }) },
+  { title: 'DashboardInvitation' },
+);
+const Sent = {
+  emailed: Type.Boolean({ description: 'Whether the link was e-mailed (SMTP_URL set and the server accepted it).' }),
+  link: Type.Union([Type.String(), Type.Null()], { description: 'The link, shown here once when it was not e-mailed; null when it was.' }),
+};
+const NewInvitation = Type.Object({ email: Email, role: RoleName }, { additionalProperties: false });
+const SentInvitation = Type.Object({ invitation: Invitation, ...Sent });
+const SentReset = Type.Object({ expires_at: Type.String({ format: 'date-time' }), ...Sent });
+const LinkInfo = Type.Object({
+  purpose: Type.Union([Type.Literal('invitation'), Type.Literal('password_reset')]),
+  email: Type.String(),
+  role: Type.Union([RoleName, Type.Null()]),
+  chain_name: Type.String(),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export interface SessionTools {
+  setCookie(reply: FastifyReply, token: string, maxAgeSeconds: number): void;
+  holdToLimits(what: string, limits: [key: string, { limit: number; windowMs: number }, scope: string][]): Promise<void>;
+}
+
+const presentInvitation = (l: accounts.UserLink) => ({ id: l.id, email: l.email, role: l.role!, created_at: formatTimestamp(l.createdAt), expires_at: formatTimestamp(l.expiresAt) });
+
+/** Registered by dashboardApiRoutes on its own instance (its hooks, CSRF and document). */
+export async function dashboardLinkRoutes(app: App, tags: string[], tools: SessionTools): Promise<void> {
+  const { config, clock, mailer } = app.deps;
+  const perAddress = (req: { ip: string }, what: string) =>
+    tools.holdToLimits(what, [[`dashboard-links:addr:${req.ip}`, { limit: 20, windowMs: 60_000 }, 'from this address']]);
+
+  /** E-mails the link when a mailer is configured; otherwise, or when sending fails, it is shown to the one who made it. */
+  const deliver = async (issued: accounts.IssuedLink, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
+    const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
+    if (!mailer) return { emailed: false, link };
+    try {
+      await mailer.send(linkMail(issued.link, link, chainName));
+      return { emailed: true, link: null };
+    } catch (err) {
+      app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; shown instead');
+      return { emailed: false, link };
+    }
+  };
+  const sendReset = async (email: string, address: string) => {
+    const user = await accounts.findOwnerByEmail(app.deps.db, email);
+    if (!user) return;
+    const where = { chainId: user.chainId, venueId: user.venueId, at: clock.now(), actor: { type: 'user' as const, id: null }, address };
+    const issued = await inTransaction(app.deps.db, (trx) => accounts.passwordResetFor(trx, where, user));
+    await deliver(issued, await chainNameOf(user.chainId));
+  };
+  const chainNameOf = async (chainId: string) => (await accounts.findChain(app.deps.db, chainId))?.name ?? 'your chain';
+
+  app.get('/invitations', { schema: { tags, summary: 'Invitations waiting to be accepted', response: withErrors({ 200: Type.Array(Invitation) }) } }, async (req) =>
+    (await accounts.listInvitations(app.deps.db, sessionOf(req).venue.chainId, clock.now())).map(presentInvitation),
+  );
+
+  app.post(
+    '/invitations',
+    { schema: { tags, summary: 'Invite someone by e-mail with a role (a single-use link valid 7 days)', body: NewInvitation, response: withErrors({ 201: SentInvitation }) } },
+    async (req, reply) => {
+      const session = sessionOf(req);
+      const issued = await inTransaction(app.deps.db, (trx) => accounts.inviteUser(trx, service.linkPlaceOf(session, clock.now()), req.body));
+      const sent = await deliver(issued, await chainNameOf(session.venue.chainId));
+      return reply.code(201).send({ invitation: presentInvitation(issued.link), ...sent });
+    },
+  );
+
+  app.delete('/invitations/:id', { schema: { tags, summary: 'Withdraw an invitation: its link stops working', params: IdParams, response: withErrors({ 200: Invitation }) } }, async (req) => {
+    const session = sessionOf(req);
+    return presentInvitation(await inTransaction(app.deps.db, (trx) => accounts.withdrawInvitation(trx, service.linkPlaceOf(session, clock.now()), req.params.id)));
+  });
+
+  app.post(
+    '/users/:id/password-reset',
+    { schema: { tags, summary: 'Make a password reset link for a user (single use, 24 hours)', params: IdParams, response: withErrors({ 201: SentReset }) } },
+    async (req, reply) => {
+      const session = sessionOf(req);
+      const issued = await inTransaction(app.deps.db, (trx) => service.passwordResetForUser(trx, session, req.params.id, clock.now()));
+      const sent = await deliver(issued, await chainNameOf(session.venue.chainId));
+      return reply.code(201).send({ expires_at: formatTimestamp(issued.link.expiresAt), ...sent });
+    },
+  );
+
+  // Forgotten passwords: answered the same whether or not the address has an account (no one learns who has one).
+  app.post(
+    '/password-reset',
+    {
+      schema: {
+        tags,
+        summary: 'Ask for a password reset link by e-mail (only when this server sends e-mail)',
+        body: Type.Object({ email: Email }, { additionalProperties: false }),
+        response: withErrors({ 202: Type.Object({ emailed: Type.Boolean({ description: 'false: this server sends no e-mail; ask the chain’s owner for a link.' }) }) }),
+      },
+    },
+    async (req, reply) => {
+      const email = req.body.email.trim().toLowerCase();
+      await tools.holdToLimits('password resets', [
+        [`dashboard-reset:addr:${req.ip}`, { limit: 10, windowMs: 3_600_000 }, 'from this address'],
+        [`dashboard-reset:acct:${email}`, { limit: 3, windowMs: 3_600_000 }, 'for this account'],
+      ]);
+      if (!mailer) return reply.code(202).send({ emailed: false });
+      // Answered at once: the link is made and sent afterwards, so how long the answer takes says nothing either.
+      const address = req.ip;
+      setImmediate(() => {
+        sendReset(email, address).catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'a password reset could not be made'));
+      });
+      return reply.code(202).send({ emailed: true });
+    },
+  );
+
+  app.post(
+    '/links/inspect',
+    { schema: { tags, summary: 'What an invitation or reset link is for, before a password is chosen', body: Type.Object({ token: Token }, { additionalProperties: false }), response: withErrors({ 200: LinkInfo }) } },
+    async (req) => {
+      await perAddress(req, 'link checks');
+      const link = await accounts.inspectLink(app.deps.db, req.body.token, clock.now());
+      return { purpose: link.purpose, email: link.email, role: link.role, chain_name: await chainNameOf(link.chainId), expires_at: formatTimestamp(link.expiresAt) };
+    },
+  );
+
+  app.post(
+    '/links/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Use an invitation or reset link with the password chosen, and sign in',
+        body: Type.Object({ token: Token, password: NewPassword }, { additionalProperties: false }),
+        response: withErrors({ 200: SessionInfo }),
+      },
+    },
+    async (req, reply) => {
+      await perAddress(req, 'link uses');
+      const { token, session } = await inTransaction(app.deps.db, (trx) =>
+        service.useLink(trx, req.body.token, req.body.password, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now()),
+      );
+      tools.setCookie(reply, token, service.SESSION_TTL_MS / 1000);
+      return service.presentSession(app.deps.db, session);
+    },
+  );
+}
+
+function linkMail(link: accounts.UserLink, url: string, chainName: string): Mail {
+  const until = link.expiresAt.toUTCString();
+  if (link.purpose === 'invitation') {
+    return {
+      to: link.email,
+      subject: `You are invited to ${chainName} on Venue Loyalty`,
+      text: `You are invited to ${chainName}'s dashboard as ${link.role}.\n\nChoose your password here (the link works once, until ${until}):\n${url}\n`,
+    };
+  }
+  return {
+    to: link.email,
+    subject: 'Reset your Venue Loyalty password',
+    text: `Someone asked to reset the password of your ${chainName} dashboard account.\n\nChoose a new password here (the link works once, until ${until}):\n${url}\n\nIf it was not you, ignore this e-mail: your password stays as it is.\n`,
+  };
+}
