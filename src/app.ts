@@ -5,6 +5,7 @@ import { installKeyAuth, installVenueResolution } from './http/auth.js';
 import { integrationRoutes } from './integrations/core/routes.js';
 import { registerLegacyPos } from './integrations/legacy-pos/routes.js';
 import { squareWebhookRoutes } from './integrations/square/webhook.js';
+import { toastRoutes } from './integrations/toast/routes.js';
 import type { App, AppDeps } from './http/context.js';
 import { installErrorHandling, routerRefusal, sendApiError, writeClientError } from './http/error-handler.js';
 import { decodeBody, installInputChecks, RouteTable } from './http/input.js';
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   await registerLegacyPos(app, [accountRoutes, memberRoutes, checkRoutes, holdRoutes, visitRoutes]);
   // The tills' providers call these (D26), signed by them, not by a key.
   await app.register(squareWebhookRoutes);
+  await app.register(toastRoutes);
   await app.register(guestMenuRoutes);
   // The guest's card page (D23), opened by its link's token, not by a key.
   await app.register(cardRoutes);

@@ -631,7 +631,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'integration create': {
     usage:
-      'integration create --provider square --access-token T --signature-key K [--location LOC=V ...] [--name N] [--venue V | --chain C] [--json]   ' +
+      'integration create --provider square --access-token T [--signature-key K] [--location LOC=V ...] [--name N] [--venue V | --chain C] [--json]   ' +
       "Connects a point-of-sale provider (Toast: --provider toast --api-key K) and prints the URL to paste into it; secrets are never shown again but as their last four characters. --location maps the provider's location LOC to venue V (id or slug, of the chain); with --venue, --location LOC maps it to that venue; none: nothing mapped yet.",
     options: {
       venue: { type: 'string' },

@@ -85,6 +85,8 @@ export interface IntegrationLogTable {
   /** The provider's object the entry is about ('payment:<id>', 'refund:<id>'), so a reconciliation pass finds what was seen. */
   subject: string | null;
   payload: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** What a provider that calls us was answered (Toast), kept so that its retry is answered alike. */
+  answer: ColumnType<{ status: number; body: Record<string, unknown> } | null, string | null | undefined, string | null>;
   attempts: Generated<number>;
   next_attempt_at: NullableTimestamp;
   transaction_id: string | null;

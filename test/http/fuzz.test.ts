@@ -760,10 +760,10 @@ it('every route the app serves is fuzzed: in a document, or from its path alone'
   expect(served.filter((r) => !fuzzed.has(routeKey(r.method, r.template)))).toEqual([]);
   // The routes in no document are only pages, files, health and metrics, the documents' own JSON, Apple's pass
   // web service (Apple documents it; its devices send no more than the path, a token and a push token) and the
-  // point-of-sale providers' endpoints (Square's webhook: the provider documents the body, and a request without its
+  // point-of-sale providers' endpoints (Square's webhook, Toast's loyalty API: the provider documents the body, and a request without its
   // signature is refused before the body is read): an API route left out of its document would be fuzzed blind,
   // without its parameters and body.
-  const outsideDocuments = /^(GET \/(healthz|readyz|metrics|m\/|card\/|wallet\/programs\/|api\/(docs|errors)|dashboard($|\/\{path\}|\/api\/openapi\.json)|api\/(v1|pos\/v1)\/openapi\.json)|(GET|POST|DELETE) \/wallet\/apple\/v1\/|POST \/integrations\/square\/)/;
+  const outsideDocuments = /^(GET \/(healthz|readyz|metrics|m\/|card\/|wallet\/programs\/|api\/(docs|errors)|dashboard($|\/\{path\}|\/api\/openapi\.json)|api\/(v1|pos\/v1)\/openapi\.json)|(GET|POST|DELETE) \/wallet\/apple\/v1\/|POST \/integrations\/(square|toast)\/)/;
   expect(undocumented.map((op) => op.label).filter((label) => !outsideDocuments.test(label))).toEqual([]);
 });
 

@@ -38,6 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     dedup_key text,
     subject text,
     payload jsonb,
+    answer jsonb,
     attempts integer not null default 0,
     next_attempt_at timestamptz,
     transaction_id uuid,

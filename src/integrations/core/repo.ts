@@ -186,6 +186,54 @@ export async function requeueWaiting(db: Db, integration: Pick<IntegrationRow, '
   return Number(result.numUpdatedRows);
 }
 
+/** Keeps what a provider that calls us was answered, with the entry that claimed its transaction. */
+export async function keepAnswer(db: Db, row: Pick<LogRow, 'chain_id' | 'integration_id' | 'id'>, answer: { status: number; body: Record<string, unknown> }): Promise<void> {
+  await db
+    .updateTable('integration_log')
+    .set({ answer: json(answer) })
+    .where('chain_id', '=', row.chain_id)
+    .where('integration_id', '=', row.integration_id)
+    .where('id', '=', row.id)
+    .execute();
+}
+
+/** The answer kept under a dedup key, if any. */
+export async function keptAnswer(db: Db, integration: Pick<IntegrationRow, 'chain_id' | 'id'>, dedupKey: string) {
+  const row = await db
+    .selectFrom('integration_log')
+    .select('answer')
+    .where('chain_id', '=', integration.chain_id)
+    .where('integration_id', '=', integration.id)
+    .where('dedup_key', '=', dedupKey)
+    .executeTakeFirst();
+  return row?.answer ?? undefined;
+}
+
+/** Records, or moves, what a provider's object stands for now (a Toast check applied again under a new number). */
+export async function pointHandled(
+  db: Db,
+  row: { chain_id: string; integration_id: string; provider_key: string; venue_id: string; external_id: string },
+): Promise<void> {
+  await db
+    .insertInto('integration_handled')
+    .values(row)
+    .onConflict((oc) => oc.columns(['chain_id', 'integration_id', 'provider_key']).doUpdateSet({ external_id: row.external_id, venue_id: row.venue_id }))
+    .execute();
+}
+
+/** The connection's entry about `subject` (a Toast transaction by its GUID), the newest. */
+export async function findLogEntryBySubject(db: Db, integration: Pick<IntegrationRow, 'chain_id' | 'id'>, subject: string): Promise<LogRow | undefined> {
+  return db
+    .selectFrom('integration_log')
+    .selectAll()
+    .where('chain_id', '=', integration.chain_id)
+    .where('integration_id', '=', integration.id)
+    .where('subject', '=', subject)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** What a connection handled under `providerKey` (an order, a payment, a refund), or undefined. */
 export async function findHandled(db: Db, chainId: string, integrationId: string, providerKey: string) {
   return db

@@ -2,47 +2,25 @@
 // order's discount over its lines), before tax and service charges; the tip is not a line, so it earns nothing, and
 // what gift cards paid is taken off the lines in proportion, so it earns nothing either.
 import { lineAmount, spreadRedemption } from '../../modules/checks/calculation.js';
-import type { CheckBody } from '../../modules/checks/schemas.js';
+import { lineSoldAt, type Line } from '../core/lines.js';
+import { cut } from '../core/text.js';
 import type { LineItem, Order, Payment } from './objects.js';
 
-type Line = CheckBody['line_items'][number];
-const MAX_NAME = 200;
 const GIFT_CARD = 'SQUARE_GIFT_CARD';
-
-/** At most `max` UTF-16 units, never cutting a character in two. */
-function cut(text: string, max = MAX_NAME): string {
-  let out = '';
-  for (const ch of text) {
-    if (out.length + ch.length > max) break;
-    out += ch;
-  }
-  return out;
-}
 
 /**
  * What a line item sold for, before tax and service charges: Square's line total less its tax (added or included:
  * Square counts an included tax inside the gross sales in some countries, outside in others, and inside the total in
  * all) and its service charges; without a total (an old order), the gross sales less the line's discounts.
  */
-function soldFor(item: LineItem, quantity: number): number {
+function soldFor(item: LineItem): number {
   if (item.total_money) return item.total_money.amount - (item.total_tax_money?.amount ?? 0) - (item.total_service_charge_money?.amount ?? 0);
-  return (item.gross_sales_money?.amount ?? lineAmount(quantity, item.base_price_money?.amount ?? 0)) - (item.total_discount_money?.amount ?? 0);
+  const gross = item.gross_sales_money?.amount ?? lineAmount(Math.round(Number(item.quantity) * 1000) / 1000, item.base_price_money?.amount ?? 0);
+  return gross - (item.total_discount_money?.amount ?? 0);
 }
 
-/**
- * One line per line item: at its base price when that is what it sold for, else (discounts, modifiers, an included
- * tax) at the price it sold for: per unit when that divides evenly, else once for the whole quantity ("2 × Latte").
- */
-function lineOf(item: LineItem): Line {
-  const quantity = Math.round(Number(item.quantity) * 1000) / 1000;
-  const name = cut(item.name?.trim() || 'Item');
-  const sku = item.catalog_object_id ? { sku: cut(item.catalog_object_id, 64) } : {};
-  const base = item.base_price_money?.amount ?? 0;
-  const sold = Math.max(0, soldFor(item, quantity));
-  if (lineAmount(quantity, base) === sold) return { ...sku, name, quantity, unit_price: base };
-  if (Number.isInteger(quantity) && sold % quantity === 0) return { ...sku, name, quantity, unit_price: sold / quantity };
-  return { ...sku, name: cut(`${item.quantity} × ${name}`), quantity: 1, unit_price: sold };
-}
+const lineOf = (item: LineItem): Line =>
+  lineSoldAt({ name: item.name ?? '', sku: item.catalog_object_id, quantity: item.quantity, unitPrice: item.base_price_money?.amount ?? 0, sold: soldFor(item) });
 
 /** The order's lines, or for a payment without an order (or lines) one line of what it paid, tip left out. */
 export function checkLines(order: Order | undefined, payment: Payment): Line[] {

@@ -2,6 +2,7 @@
 // fields the connector uses are checked; the rest of what Square sends is left alone.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { storable } from '../core/text.js';
 
 const Money = Type.Object({ amount: Type.Integer(), currency: Type.String() });
 export type Money = Static<typeof Money>;
@@ -85,16 +86,6 @@ export type Event = Static<typeof Event>;
  */
 export function kept<T>(schema: TSchema, value: T): T {
   return storable(Value.Clean(schema, structuredClone(value))) as T;
-}
-
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** A parsed JSON value with every string made storable. */
-export function storable(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(UNSTORABLE, '');
-  if (Array.isArray(value)) return value.map(storable);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k) as string, storable(v)]));
-  return value;
 }
 
 /** `value` as `schema` says, or the first reason it is not (path and message, for the connection's log). */

@@ -7,7 +7,8 @@ import { isUuid } from '../../shared/ids.js';
 import { addEntry, announceQueued } from '../core/queue.js';
 import { findIntegrationById, type IntegrationRow } from '../core/repo.js';
 import { endpointUrlOf, openSettings, SecretsUnreadable } from '../core/service.js';
-import { Event, Payment, Refund, kept, read, storable } from './objects.js';
+import { storable } from '../core/text.js';
+import { Event, Payment, Refund, kept, read } from './objects.js';
 import { squareSignatureValid } from './signature.js';
 
 const SIGNATURE_HEADER = 'x-square-hmacsha256-signature';

@@ -63,8 +63,13 @@ const idLabel = (key: string) => {
 };
 
 const SECRETS = [
-  { key: 'access_token', label: 'Access token', help: "From Square's Developer Dashboard: your application → Credentials (production). It needs PAYMENTS_READ, ORDERS_READ and CUSTOMERS_READ." },
-  { key: 'webhook_signature_key', label: 'Webhook signature key', help: "From Square's Developer Dashboard: your application → Webhooks → your subscription → Signature key." },
+  { key: 'access_token', label: 'Access token', help: "From Square's Developer Dashboard: your application → Credentials (production). It needs PAYMENTS_READ, ORDERS_READ and CUSTOMERS_READ.", optional: false },
+  {
+    key: 'webhook_signature_key',
+    label: 'Webhook signature key',
+    help: "From Square's Developer Dashboard: your application → Webhooks → your subscription → Signature key. No subscription yet? Leave it empty, make the subscription with the URL of the last step, then add the key here.",
+    optional: true,
+  },
 ] as const;
 type SecretKey = (typeof SECRETS)[number]['key'];
 
@@ -218,7 +223,7 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
     setFieldErrors({});
     if (step === 0 && !name.trim()) return setFieldErrors({ name: 'Give the connection a name, e.g. the tills it is.' });
     if (step === 1) {
-      const missing = Object.fromEntries(SECRETS.filter((s) => !secrets[s.key].trim()).map((s) => [s.key, `Paste the ${s.label.toLowerCase()} from Square.`]));
+      const missing = Object.fromEntries(SECRETS.filter((s) => !s.optional && !secrets[s.key].trim()).map((s) => [s.key, `Paste the ${s.label.toLowerCase()} from Square.`]));
       if (Object.keys(missing).length) return setFieldErrors(missing);
     }
     setStep(step + 1);
@@ -237,7 +242,10 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
             provider: 'square',
             name: name.trim(),
             locations: mapped.locations,
-            settings: { access_token: secrets.access_token.trim(), webhook_signature_key: secrets.webhook_signature_key.trim() },
+            settings: {
+              access_token: secrets.access_token.trim(),
+              ...(secrets.webhook_signature_key.trim() ? { webhook_signature_key: secrets.webhook_signature_key.trim() } : {}),
+            },
           },
         }),
       );
@@ -279,7 +287,7 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
               <Radio.Group label="Point of sale" value="square">
                 <Stack gap="xs" mt={4}>
                   <Radio value="square" label="Square" />
-                  <Radio value="toast" label="Toast — coming soon" disabled />
+                  <Radio value="toast" label="Toast — from the API or the CLI for now" disabled />
                 </Stack>
               </Radio.Group>
               <TextInput label="Name" description="For you: how the log and this page call it" required maxLength={100} value={name} error={fieldErrors.name} onChange={(e) => setName(e.currentTarget.value)} />
@@ -295,7 +303,7 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
                   key={s.key}
                   label={s.label}
                   description={s.help}
-                  required
+                  required={!s.optional}
                   autoComplete="off"
                   value={secrets[s.key]}
                   error={fieldErrors[s.key]}

@@ -1,0 +1,179 @@
+// Toast's Loyalty Integration API (D26) as Toast's POS calls it: every transaction type, each answer validated
+// against Toast's published response schema, money worked out by hand to the cent, retries by GUID, concurrent
+// ACCRUE of one check, credentials (static key and a throw-away RS256 key pair) and restaurants refused.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.js';
+import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../support/factories.js';
+import { client } from '../support/http.js';
+import {
+  accrueBody,
+  checkWithLoyaltyDiscount,
+  inquireBody,
+  redeemBody,
+  reverseBody,
+  searchBody,
+  signupBody,
+  toastCheck,
+  toastHeaders,
+  toastKeys,
+  toastRedemption,
+  toastResponseValidator,
+  transferBody,
+  type ToastLoyaltyTransaction,
+  type ToastTransactionType,
+} from '../support/toast-pos.js';
+
+const t = useTestApp();
+const API_KEY = 'toast-static-key-0123456789abcdef0123456789';
+const valid = toastResponseValidator();
+
+/** A venue with a cashback program (Bronze 3 %), a member with 10.00 and a phone, and a Toast connection for restaurant R. */
+async function connected(settings: Record<string, string> = { api_key: API_KEY }) {
+  const venue = await createVenue(t);
+  await createProgram(t, venue);
+  const api = client(t, (await createKey(t, venue)).secret);
+  const restaurant = randomUUID();
+  const phone = `087${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+  const member = (await api.post('/api/v1/members', { card_number: newCardNumber(), phone, consent: true, name: 'Aoife Byrne' })).body;
+  await seedLedger(t, venue, { memberId: member.id, kind: 'import', cashback: 1000 });
+  const created = await api.post('/api/v1/integrations', { provider: 'toast', locations: { [restaurant]: venue.id }, settings });
+  expect(created.status).toBe(201);
+  const balance = async () => (await api.get(`/api/v1/members/${member.id}`)).body.balance as number;
+  return { venue, api, restaurant, phone, memberId: member.id as string, integrationId: created.body.id as string, balance };
+}
+
+type Connected = Awaited<ReturnType<typeof connected>>;
+
+/** Toast's POS calling the connection: its headers, the body as JSON; the answer checked against Toast's schema. */
+async function toast(c: Connected, type: ToastTransactionType, body: ToastLoyaltyTransaction, options: { guid?: string; authorization?: string; restaurant?: string } = {}) {
+  const headers = toastHeaders({ type, guid: options.guid, restaurant: options.restaurant ?? c.restaurant, authorization: options.authorization ?? API_KEY });
+  const res = await client(t, null).post(`/integrations/toast/${c.integrationId}`, JSON.stringify(body), headers);
+  expect(valid(res.body), JSON.stringify(res.body)).toEqual([]);
+  return res;
+}
+
+/** Burger 12.00 and two fries at 4.00: 20.00. */
+const dinner = () => toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }, { name: 'Fries', price: 8, quantity: 2 }] });
+const checksOf = async (c: Connected) => t.db.selectFrom('transactions').selectAll().where('venue_id', '=', c.venue.id).orderBy('created_at').execute();
+
+describe('Toast loyalty', () => {
+  it('SEARCH by phone finds the member (the id as identifier, 10.00 as pointsBalance); none is 404 ERROR_ACCOUNT_INVALID', async () => {
+    const c = await connected();
+    const found = await toast(c, 'LOYALTY_SEARCH', searchBody({ phone: c.phone }));
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual({
+      transactionStatus: 'ACCEPT',
+      searchResponse: { accounts: [{ identifier: c.memberId, firstName: 'Aoife', lastName: 'Byrne', phone: expect.stringMatching(/^\+353/), pointsBalance: '10.00' }] },
+    });
+    const none = await toast(c, 'LOYALTY_SEARCH', searchBody({ phone: '0860000000' }));
+    expect([none.status, none.body]).toEqual([404, { transactionStatus: 'ERROR_ACCOUNT_INVALID' }]);
+  });
+
+  it('INQUIRE offers cashback up to 10.00 on 20.00; REDEEM takes 5.00 at once, 15.00 paid earning 0.45; ACCRUE of that check changes nothing; REVERSE gives it all back', async () => {
+    const c = await connected();
+    const check = dinner();
+    const inquired = await toast(c, 'LOYALTY_INQUIRE', inquireBody(c.memberId, check));
+    expect(inquired.body.checkResponse).toMatchObject({
+      accountInfo: { identifier: c.memberId, pointsBalance: '10.00' },
+      offers: [{ identifier: 'cashback', applicable: true, selectionType: 'CHECK', amount: 10 }],
+      appliedRedemptions: [],
+      rejectedRedemptions: [],
+    });
+
+    const redemption = toastRedemption({ identifier: 'cashback', amount: 5 });
+    const withDiscount = checkWithLoyaltyDiscount(check, redemption);
+    const redeemGuid = randomUUID();
+    const redeemed = await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, withDiscount, [redemption]), { guid: redeemGuid });
+    expect(redeemed.body).toMatchObject({ transactionStatus: 'ACCEPT', checkResponse: { appliedRedemptions: [redemption], rejectedRedemptions: [] } });
+    // 10.00 − 5.00 redeemed + 3 % of 15.00 (burger 12.00 − 3.00, fries 8.00 − 2.00: 0.27 + 0.18).
+    expect(await c.balance()).toBe(545);
+    const [applied, ...others] = await checksOf(c);
+    expect(others).toEqual([]);
+    expect(applied).toMatchObject({ external_id: `toast:${check.guid}`, subtotal: 2000, redeemed: 500, paid: 1500, earned: 45, source: 'toast' });
+    expect(applied!.metadata).toMatchObject({ check_guid: check.guid, transaction_guid: redeemGuid, restaurant_id: c.restaurant });
+
+    // The same REDEEM again (Toast's retry): the same answer, nothing twice.
+    const again = await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, withDiscount, [redemption]), { guid: redeemGuid });
+    expect(again.body).toEqual(redeemed.body);
+    const accrued = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, { ...withDiscount, paymentStatus: 'CLOSED' }));
+    expect(accrued.body).toMatchObject({ transactionStatus: 'ACCEPT' });
+    expect(await c.balance()).toBe(545);
+    expect(await checksOf(c)).toHaveLength(1);
+
+    const reversed = await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    expect(reversed.body).toEqual({ transactionStatus: 'ACCEPT' });
+    expect(await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid)).then((r) => r.body)).toEqual({ transactionStatus: 'ACCEPT' });
+    expect(await c.balance()).toBe(1000);
+    expect((await checksOf(c))[0]).toMatchObject({ status: 'voided' });
+  });
+
+  it('a redemption over what the check can be paid with is rejected with the reason, still ACCEPT, and takes nothing', async () => {
+    const c = await connected();
+    const redemption = toastRedemption({ identifier: 'cashback', amount: 12.5 });
+    const res = await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, checkWithLoyaltyDiscount(dinner(), redemption), [redemption]));
+    expect(res.body).toMatchObject({ transactionStatus: 'ACCEPT', checkResponse: { appliedRedemptions: [], rejectedRedemptions: [{ redemption, message: expect.stringContaining('10') }] } });
+    expect(await c.balance()).toBe(1000);
+  });
+
+  it('ACCRUE without REDEEM applies the check: 20.00 earning 0.60; a changed check is applied again in its place; a null identifier changes nothing', async () => {
+    const c = await connected();
+    const check = dinner();
+    expect((await toast(c, 'LOYALTY_ACCRUE', accrueBody(null, check))).body).toEqual({ transactionStatus: 'ACCEPT' });
+    expect(await checksOf(c)).toEqual([]);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, check));
+    expect(await c.balance()).toBe(1060);
+    // The guest's fries were taken off and the check paid again: 12.00 now, 0.36.
+    const smaller = { ...check, selections: check.selections.slice(0, 1), amount: 12, totalAmount: 12 };
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, smaller));
+    expect(await c.balance()).toBe(1036);
+    expect((await checksOf(c)).map((x) => [x.status, x.paid])).toEqual([['voided', 2000], ['completed', 1200]]);
+  });
+
+  it('ACCRUE of one check sent twice at once under two GUIDs applies it once', async () => {
+    const c = await connected();
+    const check = dinner();
+    const answers = await Promise.all([toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, check)), toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, check))]);
+    expect(answers.map((a) => a.body.transactionStatus)).toEqual(['ACCEPT', 'ACCEPT']);
+    expect(await checksOf(c)).toHaveLength(1);
+    expect(await c.balance()).toBe(1060);
+  });
+
+  it('SIGNUP enrols by phone and answers the member id; the same phone again is ERROR_ALREADY_REGISTERED; TRANSFER is refused', async () => {
+    const c = await connected();
+    const res = await toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '0861234999' }));
+    expect(res.body).toEqual({ transactionStatus: 'ACCEPT', signupResponse: { loyaltyIdentifier: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    const member = await c.api.get(`/api/v1/members/${res.body.signupResponse.loyaltyIdentifier}`);
+    expect(member.body).toMatchObject({ phone: '+353861234999' });
+    expect((await toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '086 123 4999' }))).body).toEqual({ transactionStatus: 'ERROR_ALREADY_REGISTERED' });
+    const transfer = await toast(c, 'LOYALTY_TRANSFER', transferBody(c.memberId, randomUUID()));
+    expect([transfer.status, transfer.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TRANSFER' }]);
+  });
+
+  it('a wrong static key, a JWT of another key pair, and an unknown restaurant are refused in Toast\'s terms; nothing applied', async () => {
+    const c = await connected();
+    const wrong = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, dinner()), { authorization: 'not-the-key' });
+    expect([wrong.status, wrong.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TOKEN' }]);
+    const elsewhere = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, dinner()), { restaurant: randomUUID() });
+    expect([elsewhere.status, elsewhere.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_RESTAURANT' }]);
+    expect(await checksOf(c)).toEqual([]);
+
+    const keys = await toastKeys();
+    const jwt = await connected({ public_key: keys.publicKeyPem });
+    const signed = await keys.sign({}, { now: new Date() });
+    expect((await toast(jwt, 'LOYALTY_SEARCH', searchBody({ phone: jwt.phone }), { authorization: signed })).status).toBe(200);
+    const forged = await (await toastKeys()).sign({}, { now: new Date() });
+    const refused = await toast(jwt, 'LOYALTY_SEARCH', searchBody({ phone: jwt.phone }), { authorization: forged });
+    expect([refused.status, refused.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TOKEN' }]);
+    const log = (await jwt.api.get(`/api/v1/integrations/${jwt.integrationId}/log`)).body.data;
+    expect(log.map((e: { outcome: string }) => e.outcome)).toEqual(['bad_signature']);
+  });
+
+  it('REVERSE of a transaction Toast never sent is ERROR_TRANSACTION_DOES_NOT_EXIST; an unknown identifier is 404 ERROR_ACCOUNT_INVALID', async () => {
+    const c = await connected();
+    const res = await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, randomUUID()));
+    expect([res.status, res.body]).toEqual([400, { transactionStatus: 'ERROR_TRANSACTION_DOES_NOT_EXIST' }]);
+    const unknown = await toast(c, 'LOYALTY_INQUIRE', inquireBody(randomUUID(), dinner()));
+    expect([unknown.status, unknown.body]).toEqual([404, { transactionStatus: 'ERROR_ACCOUNT_INVALID' }]);
+  });
+});
