@@ -43,7 +43,11 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
     await migrateToLatest(database.db);
     // Before anything is served: a key that cannot open the stored webhook or connection secrets stops the start here.
     const box = openSecretBox(config);
-    await Promise.all([sealStoredSecrets(database.db, box), sealConnectionsAgain(database.db, box)]).catch(async (err: unknown) => {
+    // One after the other: a refusal closes the database, which must not be in use by the other.
+    await (async () => {
+      await sealStoredSecrets(database.db, box);
+      await sealConnectionsAgain(database.db, box);
+    })().catch(async (err: unknown) => {
       await database.close();
       throw err;
     });
