@@ -119,8 +119,12 @@ describe('Toast loyalty', () => {
   it('ACCRUE without REDEEM applies the check: 20.00 earning 0.60; a changed check is applied again in its place; a null identifier changes nothing', async () => {
     const c = await connected();
     const check = dinner();
-    expect((await toast(c, 'LOYALTY_ACCRUE', accrueBody(null, check))).body).toEqual({ transactionStatus: 'ACCEPT' });
+    const unnamed = randomUUID();
+    expect((await toast(c, 'LOYALTY_ACCRUE', accrueBody(null, check), { guid: unnamed })).body).toEqual({ transactionStatus: 'ACCEPT' });
     expect(await checksOf(c)).toEqual([]);
+    // Its REVERSE, also without an identifier, is accepted: there is nothing to give back.
+    const reversed = await toast(c, 'LOYALTY_REVERSE', reverseBody(null, unnamed));
+    expect([reversed.status, reversed.body]).toEqual([200, { transactionStatus: 'ACCEPT' }]);
     await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, check));
     expect(await c.balance()).toBe(1060);
     // The guest's fries were taken off and the check paid again: 12.00 now, 0.36.
@@ -139,12 +143,35 @@ describe('Toast loyalty', () => {
     expect(await c.balance()).toBe(1060);
   });
 
+  it('after a REDEEM, a changed check ACCRUEd twice at once (Toast retrying under a new GUID) ends as one check, as when sent one after the other', async () => {
+    const changedAfterRedeem = async (c: Connected, together: boolean) => {
+      const check = dinner();
+      const redemption = toastRedemption({ identifier: 'cashback', amount: 5 });
+      await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, checkWithLoyaltyDiscount(check, redemption), [redemption]));
+      const withCake = checkWithLoyaltyDiscount(
+        { ...check, selections: [...check.selections, toastCheck({ selections: [{ name: 'Cake', price: 4, quantity: 1 }] }).selections[0]!], amount: 24, totalAmount: 24 },
+        redemption,
+      );
+      const accrue = () => toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, { ...withCake, paymentStatus: 'CLOSED' }));
+      if (together) await Promise.all([accrue(), accrue()]);
+      else await accrue().then(accrue);
+      return { completed: (await checksOf(c)).filter((x) => x.status === 'completed').length, balance: await c.balance() };
+    };
+    const sequential = await changedAfterRedeem(await connected(), false);
+    const concurrent = await changedAfterRedeem(await connected(), true);
+    expect(sequential.completed).toBe(1);
+    expect(concurrent).toEqual(sequential);
+  });
+
   it('SIGNUP enrols by phone and answers the member id; the same phone again is ERROR_ALREADY_REGISTERED; TRANSFER is refused', async () => {
     const c = await connected();
     const res = await toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '0861234999' }));
     expect(res.body).toEqual({ transactionStatus: 'ACCEPT', signupResponse: { loyaltyIdentifier: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     const member = await c.api.get(`/api/v1/members/${res.body.signupResponse.loyaltyIdentifier}`);
     expect(member.body).toMatchObject({ phone: '+353861234999' });
+    // Nameless, as Toast's sign-up sends no name: its account answers without names (Toast's fields are strings).
+    const found = await toast(c, 'LOYALTY_SEARCH', searchBody({ phone: '0861234999' }));
+    expect(found.body.searchResponse.accounts).toEqual([{ identifier: member.body.id, phone: '+353861234999', pointsBalance: '0.00' }]);
     expect((await toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '086 123 4999' }))).body).toEqual({ transactionStatus: 'ERROR_ALREADY_REGISTERED' });
     const transfer = await toast(c, 'LOYALTY_TRANSFER', transferBody(c.memberId, randomUUID()));
     expect([transfer.status, transfer.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TRANSFER' }]);

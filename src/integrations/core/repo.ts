@@ -209,6 +209,14 @@ export async function keptAnswer(db: Db, integration: Pick<IntegrationRow, 'chai
   return row?.answer ?? undefined;
 }
 
+/**
+ * Holds a provider's object (a Toast check) for the rest of the transaction: two calls about it take turns, the
+ * second reading what the first wrote.
+ */
+export async function lockProviderObject(db: Db, integration: Pick<IntegrationRow, 'chain_id' | 'id'>, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`integration:${integration.chain_id}:${integration.id}:${key}`}, 0))`.execute(db);
+}
+
 /** Records, or moves, what a provider's object stands for now (a Toast check applied again under a new number). */
 export async function pointHandled(
   db: Db,

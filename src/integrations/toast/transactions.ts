@@ -65,7 +65,8 @@ async function memberOf(call: ToastCall, identifier: string | null | undefined):
 function accountInfo(call: ToastCall, member: Member) {
   const [firstName, ...rest] = (member.name ?? '').trim().split(/\s+/);
   const balance = member.program_type === 'cashback' ? unitsText(member.available ?? 0, currencyOf(call)) : String(member.stamps?.count ?? 0);
-  return { identifier: member.id, firstName: firstName || null, lastName: rest.join(' ') || null, phone: member.phone, pointsBalance: balance };
+  // Toast's fields are strings: one the member lacks is left out, not null.
+  return { identifier: member.id, ...(firstName ? { firstName } : {}), ...(rest.length ? { lastName: rest.join(' ') } : {}), ...(member.phone ? { phone: member.phone } : {}), pointsBalance: balance };
 }
 
 export async function search(call: ToastCall, criteria: { phone?: string | null } | undefined): Promise<ToastAnswer> {
@@ -126,7 +127,9 @@ export async function inquire(call: ToastCall, info: { loyaltyIdentifier?: strin
 /** The Toast check's current check of ours: its number is kept as what the connection handled under the check's guid. */
 const checkKey = (check: ToastCheck) => `check:${check.guid}`;
 
+/** The Toast check's current check of ours, read after taking the Toast check's turn (REDEEM and ACCRUE). */
 async function applied(call: ToastCall, check: ToastCheck): Promise<Transaction | undefined> {
+  await repo.lockProviderObject(call.trx, call.integration, checkKey(check));
   const handled = await repo.findHandled(call.trx, call.integration.chain_id, call.integration.id, checkKey(check));
   return handled ? getTransaction(call.trx, call.caller, handled.external_id) : undefined;
 }
@@ -185,11 +188,17 @@ export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string
 }
 
 /** REVERSE: the check a REDEEM or ACCRUE applied is voided, once (we make one offer: naming it reverses it all). */
-export async function reverse(call: ToastCall, info: { transactionId?: string | null }): Promise<Done> {
+export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: string | null; transactionId?: string | null }): Promise<Done> {
   const original = info.transactionId ? await repo.findLogEntryBySubject(call.trx, call.integration, `toast-transaction:${info.transactionId}`) : undefined;
-  if (!original) throw new ToastRefusal(refused('ERROR_TRANSACTION_DOES_NOT_EXIST'));
+  // Toast's cookbook: a transaction without a loyalty identifier is accepted, whatever there is to reverse.
+  const nothing = { answer: accept(), outcome: 'ignored' as const, message: 'Nothing was applied: nothing to reverse.' };
+  if (!original) {
+    if (!info.loyaltyIdentifier) return nothing;
+    throw new ToastRefusal(refused('ERROR_TRANSACTION_DOES_NOT_EXIST'));
+  }
+  if (!['toast.redeem', 'toast.accrue'].includes(original.kind)) throw new ToastRefusal(refused('ERROR_TRANSACTION_CANNOT_BE_REVERSED'));
   const externalId = original.provider_ids.external_id;
-  if (!externalId || !['toast.redeem', 'toast.accrue'].includes(original.kind)) throw new ToastRefusal(refused('ERROR_TRANSACTION_CANNOT_BE_REVERSED'));
+  if (!externalId) return nothing;
   const t = await voidTransaction(call.trx, call.caller, externalId, undefined, call.ctx.clock);
   return { answer: accept(), outcome: 'reversed', message: `Voided check ${externalId}.`, externalId, transactionId: t.id };
 }
