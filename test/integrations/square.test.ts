@@ -268,7 +268,7 @@ describe('Square connector', () => {
 
 describe('/v1/integrations', () => {
   it('secrets are write-only (…last4 after creation), changes are audited without them, and pausing applies nothing', async () => {
-    const { api, integration } = await connected('LOC-I1', '+353 87 888 0001');
+    const { venue, api, integration } = await connected('LOC-I1', '+353 87 888 0001');
     const got = await api.get(`/api/v1/integrations/${integration.id}`);
     expect(got.body).toMatchObject({ object: 'integration', provider: 'square', status: 'active', settings: { access_token: '…6789', webhook_signature_key: '…61Dw' } });
     expect(JSON.stringify(got.body)).not.toContain(TOKEN);
@@ -280,6 +280,12 @@ describe('/v1/integrations', () => {
     const entries = audit.body.data.filter((e: { target: { id: string } }) => e.target.id === integration.id);
     expect(entries.map((e: { action: string }) => e.action)).toEqual(['integration.updated', 'integration.created']);
     expect(JSON.stringify(entries)).not.toContain('EAAA');
+    // Paused: a matched guest's completed payment is answered and logged, and applies nothing.
+    const customer = square.addCustomer(squareCustomer({ phone_number: '+353878880001' }));
+    expect((await deliver(integration.id, squareEvent('payment.updated', latteOrder('LOC-I1', customer.id).payment))).status).toBe(200);
+    expect(await runDue(ctx, PROVIDERS)).toBe(1);
+    expect((await log(api, integration.id))[0]).toMatchObject({ outcome: 'ignored', message: expect.stringContaining('paused') });
+    expect(await checksOf(venue)).toEqual([]);
     expect(expectError(await api.post('/api/v1/integrations', { provider: 'square', settings: { webhook_signature_key: SIGNATURE_KEY } }), 400, 'parameter_invalid')).toMatchObject({ param: 'settings.access_token' });
     expect((await api.delete(`/api/v1/integrations/${integration.id}`)).body).toEqual({ object: 'integration', id: integration.id, deleted: true });
     expectError(await api.get(`/api/v1/integrations/${integration.id}`), 404, 'integration_not_found');
