@@ -48,7 +48,8 @@ export function loyaltyDiscountOf(check: ToastCheck, currency: string): number {
 export function checkLinesOf(check: ToastCheck, currency: string): { lines: Line[]; redeemed: number } {
   const kept = check.selections.filter((s) => !s.voided && s.quantity > 0);
   const net = kept.map((s) => Math.max(0, toMinor(s.price, currency)));
-  const redeemed = Math.min(loyaltyDiscountOf(check, currency), Number.MAX_SAFE_INTEGER);
+  const redeemed = loyaltyDiscountOf(check, currency);
+  // A line our discount took to nothing still takes its share back (weighed as one minor unit), so the lines add up.
   const back = spreadRedemption(redeemed, net.map((n) => n || 1), net.map(() => true));
   const lines = kept.map((s, i) =>
     lineSoldAt({ name: s.displayName ?? '', sku: s.item?.guid ?? undefined, quantity: String(s.quantity), unitPrice: 0, sold: net[i]! + back[i]! }),
