@@ -35,6 +35,7 @@ import * as passGeneration from './migrations/0032_pass_generation.js';
 import * as applePassRegistrations from './migrations/0033_apple_pass_registrations.js';
 import * as walletUpdates from './migrations/0034_wallet_updates.js';
 import * as integrations from './migrations/0035_integrations.js';
+import * as handledState from './migrations/0036_handled_state.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0033_apple_pass_registrations': applePassRegistrations,
   '0034_wallet_updates': walletUpdates,
   '0035_integrations': integrations,
+  '0036_handled_state': handledState,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

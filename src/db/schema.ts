@@ -102,6 +102,8 @@ export interface IntegrationHandledTable {
   provider_key: string;
   venue_id: string;
   external_id: string;
+  /** What the object stands for beyond its number (a Toast check's standing redemption and accrual); null: nothing more. */
+  state: JSONColumnType<Record<string, string>, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

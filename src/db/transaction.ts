@@ -1,7 +1,8 @@
 // Transactions that retry what PostgreSQL asks to be retried (serialization failures, deadlocks, a prepared
 // statement a migration made stale), a duplicate caught by a unique constraint and a campaign budget passed by checks
 // written at once, then give up with 409 balance_conflict so the client retries with the same external_id or
-// Idempotency-Key (D11).
+// Idempotency-Key (D11); and the savepoints and rolled-back transactions that judge a change as if it were made.
+import { sql } from 'kysely';
 import { ApiError } from '../shared/errors.js';
 import { isStalePlan, type Db } from './database.js';
 
@@ -36,3 +37,36 @@ export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): P
     }
   }
 }
+
+/**
+ * Runs `work` inside a savepoint of the transaction `trx`: what it wrote is undone when it throws (and the error goes
+ * on) or when it answers `undo`; the transaction carries on either way.
+ */
+export async function inSavepoint<T>(trx: Db, work: () => Promise<{ value: T; undo: boolean }>): Promise<T> {
+  await sql`savepoint work`.execute(trx);
+  try {
+    const { value, undo } = await work();
+    await sql.raw(undo ? 'rollback to savepoint work' : 'release savepoint work').execute(trx);
+    return value;
+  } catch (err) {
+    await sql`rollback to savepoint work`.execute(trx);
+    throw err;
+  }
+}
+
+/** What `work` would answer, in a transaction rolled back whatever it wrote: a judgement made as if a change were made. */
+export async function asIf<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  let answer: { value: T } | undefined;
+  await db
+    .transaction()
+    .execute(async (trx) => {
+      answer = { value: await work(trx) };
+      throw new UndoAll();
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof UndoAll)) throw err;
+    });
+  return answer!.value;
+}
+
+class UndoAll extends Error {}

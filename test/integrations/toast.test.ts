@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { createKey, createProgram, createVenue, newCardNumber, seedLedger } from '../support/factories.js';
-import { client } from '../support/http.js';
+import { callToast, checksOf as checksOfVenue, dinner, toastConnected, type ToastConnected } from '../support/toast-connection.js';
 import {
   accrueBody,
   checkWithLoyaltyDiscount,
@@ -15,47 +14,18 @@ import {
   searchBody,
   signupBody,
   toastCheck,
-  toastHeaders,
   toastKeys,
   toastRedemption,
-  toastResponseValidator,
   transferBody,
   type ToastLoyaltyTransaction,
   type ToastTransactionType,
 } from '../support/toast-pos.js';
 
 const t = useTestApp();
-const API_KEY = 'toast-static-key-0123456789abcdef0123456789';
-const valid = toastResponseValidator();
-
-/** A venue with a cashback program (Bronze 3 %), a member with 10.00 and a phone, and a Toast connection for restaurant R. */
-async function connected(settings: Record<string, string> = { api_key: API_KEY }) {
-  const venue = await createVenue(t);
-  await createProgram(t, venue);
-  const api = client(t, (await createKey(t, venue)).secret);
-  const restaurant = randomUUID();
-  const phone = `087${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
-  const member = (await api.post('/api/v1/members', { card_number: newCardNumber(), phone, consent: true, name: 'Aoife Byrne' })).body;
-  await seedLedger(t, venue, { memberId: member.id, kind: 'import', cashback: 1000 });
-  const created = await api.post('/api/v1/integrations', { provider: 'toast', locations: { [restaurant]: venue.id }, settings });
-  expect(created.status).toBe(201);
-  const balance = async () => (await api.get(`/api/v1/members/${member.id}`)).body.balance as number;
-  return { venue, api, restaurant, phone, memberId: member.id as string, integrationId: created.body.id as string, balance };
-}
-
-type Connected = Awaited<ReturnType<typeof connected>>;
-
-/** Toast's POS calling the connection: its headers, the body as JSON; the answer checked against Toast's schema. */
-async function toast(c: Connected, type: ToastTransactionType, body: ToastLoyaltyTransaction, options: { guid?: string; authorization?: string; restaurant?: string } = {}) {
-  const headers = toastHeaders({ type, guid: options.guid, restaurant: options.restaurant ?? c.restaurant, authorization: options.authorization ?? API_KEY });
-  const res = await client(t, null).post(`/integrations/toast/${c.integrationId}`, JSON.stringify(body), headers);
-  expect(valid(res.body), JSON.stringify(res.body)).toEqual([]);
-  return res;
-}
-
-/** Burger 12.00 and two fries at 4.00: 20.00. */
-const dinner = () => toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }, { name: 'Fries', price: 8, quantity: 2 }] });
-const checksOf = async (c: Connected) => t.db.selectFrom('transactions').selectAll().where('venue_id', '=', c.venue.id).orderBy('created_at').execute();
+const connected = (settings?: Record<string, string>) => toastConnected(t, settings);
+type Connected = ToastConnected;
+const toast = (c: Connected, type: ToastTransactionType, body: ToastLoyaltyTransaction, options?: Parameters<typeof callToast>[4]) => callToast(t, c, type, body, options);
+const checksOf = (c: Connected) => checksOfVenue(t, c);
 
 describe('Toast loyalty', () => {
   it('SEARCH by phone finds the member (the id as identifier, 10.00 as pointsBalance); none is 404 ERROR_ACCOUNT_INVALID', async () => {
@@ -70,7 +40,7 @@ describe('Toast loyalty', () => {
     expect([none.status, none.body]).toEqual([404, { transactionStatus: 'ERROR_ACCOUNT_INVALID' }]);
   });
 
-  it('INQUIRE offers cashback up to 10.00 on 20.00; REDEEM takes 5.00 at once, 15.00 paid earning 0.45; ACCRUE of that check changes nothing; REVERSE gives it all back', async () => {
+  it('INQUIRE offers cashback up to 10.00 on 20.00; REDEEM takes 5.00 at once, 15.00 paid earning 0.45; ACCRUE of that check changes nothing; REVERSE of the ACCRUE leaves the redemption, of the REDEEM gives it all back', async () => {
     const c = await connected();
     const check = dinner();
     const inquired = await toast(c, 'LOYALTY_INQUIRE', inquireBody(c.memberId, check));
@@ -96,11 +66,16 @@ describe('Toast loyalty', () => {
     // The same REDEEM again (Toast's retry): the same answer, nothing twice.
     const again = await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, withDiscount, [redemption]), { guid: redeemGuid });
     expect(again.body).toEqual(redeemed.body);
-    const accrued = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, { ...withDiscount, paymentStatus: 'CLOSED' }));
+    const accrueGuid = randomUUID();
+    const accrued = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, { ...withDiscount, paymentStatus: 'CLOSED' }), { guid: accrueGuid });
     expect(accrued.body).toMatchObject({ transactionStatus: 'ACCEPT' });
     expect(await c.balance()).toBe(545);
     expect(await checksOf(c)).toHaveLength(1);
 
+    // The accrual reversed: the redemption REDEEM took still stands on the check (and the check with it).
+    expect((await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid))).body).toEqual({ transactionStatus: 'ACCEPT' });
+    expect(await c.balance()).toBe(545);
+    expect((await checksOf(c)).map((x) => x.status)).toEqual(['completed']);
     const reversed = await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
     expect(reversed.body).toEqual({ transactionStatus: 'ACCEPT' });
     expect(await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid)).then((r) => r.body)).toEqual({ transactionStatus: 'ACCEPT' });

@@ -29,6 +29,6 @@ export async function connectionCaller(db: Db, integration: IntegrationRow, venu
   };
 }
 
-/** The venue a provider's location is mapped to, or undefined (logged as unknown_location, never guessed). */
+/** The venue a provider's location is mapped to, or undefined (logged as unknown_location, never guessed; `constructor` is no location). */
 export const venueOfLocation = (integration: IntegrationRow, location: string | undefined): string | undefined =>
-  location === undefined ? undefined : integration.locations[location];
+  location !== undefined && Object.hasOwn(integration.locations, location) ? integration.locations[location] : undefined;

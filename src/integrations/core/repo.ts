@@ -217,15 +217,16 @@ export async function lockProviderObject(db: Db, integration: Pick<IntegrationRo
   await sql`select pg_advisory_xact_lock(hashtextextended(${`integration:${integration.chain_id}:${integration.id}:${key}`}, 0))`.execute(db);
 }
 
-/** Records, or moves, what a provider's object stands for now (a Toast check applied again under a new number). */
+/** Records, or moves, what a provider's object stands for now (a Toast check applied again under a new number), and its state. */
 export async function pointHandled(
   db: Db,
-  row: { chain_id: string; integration_id: string; provider_key: string; venue_id: string; external_id: string },
+  row: { chain_id: string; integration_id: string; provider_key: string; venue_id: string; external_id: string; state: Record<string, string> | null },
 ): Promise<void> {
+  const state = row.state ? json(row.state) : null;
   await db
     .insertInto('integration_handled')
-    .values(row)
-    .onConflict((oc) => oc.columns(['chain_id', 'integration_id', 'provider_key']).doUpdateSet({ external_id: row.external_id, venue_id: row.venue_id }))
+    .values({ ...row, state })
+    .onConflict((oc) => oc.columns(['chain_id', 'integration_id', 'provider_key']).doUpdateSet({ external_id: row.external_id, venue_id: row.venue_id, state }))
     .execute();
 }
 

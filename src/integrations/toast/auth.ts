@@ -1,5 +1,6 @@
 // Toast's credential on each call (docs/integrations/toast-reference.md §1): the static API key Toast prefers, sent as
-// the raw Authorization value, or where only Toast's public key is set, its deprecated RS256 JWT.
+// the raw Authorization value, or where only Toast's public key is set, its deprecated RS256 JWT (one that never
+// expires is refused: a token copied once would work for ever).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { importSPKI, jwtVerify, type CryptoKey } from 'jose';
 
@@ -15,7 +16,7 @@ export async function toastAuthorised(settings: Record<string, string>, header: 
   try {
     const pem = settings.public_key;
     if (!keys.has(pem)) keys.set(pem, importSPKI(pem, 'RS256'));
-    await jwtVerify(given, await keys.get(pem)!, { algorithms: ['RS256'] });
+    await jwtVerify(given, await keys.get(pem)!, { algorithms: ['RS256'], requiredClaims: ['exp'] });
     return true;
   } catch {
     return false;

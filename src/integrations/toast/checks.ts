@@ -4,21 +4,29 @@ import { Type, type Static } from 'typebox';
 import { spreadRedemption } from '../../modules/checks/calculation.js';
 import { lineSoldAt, type Line } from '../core/lines.js';
 
-const Discount = Type.Object({ discountAmount: Type.Optional(Type.Union([Type.Number(), Type.Null()])), loyaltyDetails: Type.Optional(Type.Union([Type.Object({}), Type.Null()])) });
+/** A member Toast may leave out or send as null (its own examples do both). */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+const Discount = Type.Object({
+  guid: Nullable(Type.String({ maxLength: 64 })),
+  discountAmount: Nullable(Type.Number()),
+  processingState: Nullable(Type.String()),
+  loyaltyDetails: Nullable(Type.Object({ referenceId: Nullable(Type.String()) })),
+});
+type Discount = Static<typeof Discount>;
 const Selection = Type.Object({
-  displayName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  item: Type.Optional(Type.Union([Type.Object({ guid: Type.Optional(Type.Union([Type.String(), Type.Null()])) }), Type.Null()])),
+  displayName: Nullable(Type.String()),
+  item: Nullable(Type.Object({ guid: Nullable(Type.String()) })),
   quantity: Type.Number({ minimum: 0 }),
-  price: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  voided: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  appliedDiscounts: Type.Optional(Type.Union([Type.Array(Discount), Type.Null()])),
+  price: Nullable(Type.Number()),
+  voided: Nullable(Type.Boolean()),
+  appliedDiscounts: Nullable(Type.Array(Discount)),
 });
 export const ToastCheck = Type.Object({
   guid: Type.String({ minLength: 1, maxLength: 64 }),
   selections: Type.Array(Selection, { maxItems: 500 }),
-  appliedDiscounts: Type.Optional(Type.Union([Type.Array(Discount), Type.Null()])),
-  closedDate: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  voided: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  appliedDiscounts: Nullable(Type.Array(Discount)),
+  closedDate: Nullable(Type.String()),
+  voided: Nullable(Type.Boolean()),
 });
 export type ToastCheck = Static<typeof ToastCheck>;
 
@@ -32,13 +40,29 @@ export const toUnits = (minor: number, currency: string): number => minor / scal
 /** Minor units as Toast's text shows an amount: "10.00". */
 export const unitsText = (minor: number, currency: string): string => toUnits(minor, currency).toFixed(digitsOf(currency));
 
-const loyaltyDiscounts = (discounts: Static<typeof Discount>[] | null | undefined, currency: string) =>
-  (discounts ?? []).filter((d) => d.loyaltyDetails).reduce((sum, d) => sum + toMinor(d.discountAmount, currency), 0);
+/** Our one offer: cashback, as much as the check may be paid with. Toast names it as the referenceId of its discount. */
+export const CASHBACK_OFFER = 'cashback';
 
-/** What our redemption took off the check: every loyalty discount on it, on the check or on a selection. */
-export function loyaltyDiscountOf(check: ToastCheck, currency: string): number {
-  return loyaltyDiscounts(check.appliedDiscounts, currency) + check.selections.reduce((sum, s) => sum + loyaltyDiscounts(s.appliedDiscounts, currency), 0);
+/**
+ * Our redemption's discounts on the check: loyalty discounts naming our offer (or naming none, as Toast's own example
+ * does), on the check or on a selection still on it, not being voided. Another discount is the venue's own: the
+ * price is net of it, and it stays off.
+ */
+export function loyaltyDiscountsOf(check: ToastCheck): Discount[] {
+  const ours = (d: Discount) =>
+    Boolean(d.loyaltyDetails) && !['VOID', 'PENDING_VOID'].includes(d.processingState ?? '') && [CASHBACK_OFFER, null, undefined].includes(d.loyaltyDetails!.referenceId);
+  return [...(check.appliedDiscounts ?? []), ...check.selections.filter((s) => !s.voided).flatMap((s) => s.appliedDiscounts ?? [])].filter(ours);
 }
+
+/** The guid of the loyalty discount on the check that stands for the offer `identifier`. */
+export function loyaltyDiscountGuidOf(check: ToastCheck, identifier: string | null | undefined): string | undefined {
+  const discounts = [...(check.appliedDiscounts ?? []), ...check.selections.flatMap((s) => s.appliedDiscounts ?? [])];
+  return discounts.find((d) => d.guid && d.loyaltyDetails && [identifier, null, undefined].includes(d.loyaltyDetails.referenceId))?.guid ?? undefined;
+}
+
+/** What our redemption took off the check. */
+export const loyaltyDiscountOf = (check: ToastCheck, currency: string): number =>
+  loyaltyDiscountsOf(check).reduce((sum, d) => sum + toMinor(d.discountAmount, currency), 0);
 
 /**
  * The check's lines: each selection not voided at its net price (Toast's `price`: the line's total after every

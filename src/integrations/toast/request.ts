@@ -4,15 +4,16 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { storable } from '../core/text.js';
-import { ToastCheck } from './checks.js';
+import { Nullable, ToastCheck } from './checks.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const Redemption = Type.Object({
   identifier: Nullable(Type.String({ maxLength: 100 })),
   amount: Nullable(Type.Number({ minimum: 0 })),
   quantity: Nullable(Type.Number({ minimum: 0 })),
-  appliedDiscountGuid: Nullable(Type.String()),
-  selectionGuid: Nullable(Type.String()),
+  appliedDiscountGuid: Nullable(Type.String({ maxLength: 64 })),
+  selectionGuid: Nullable(Type.String({ maxLength: 64 })),
+  multiItemDiscountGuid: Nullable(Type.String({ maxLength: 64 })),
+  name: Nullable(Type.String({ maxLength: 200 })),
 });
 const Identifier = Nullable(Type.String({ maxLength: 64 }));
 

@@ -5,7 +5,7 @@
 import type { App } from '../../http/context.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
-import { connectionCaller } from '../core/connection.js';
+import { connectionCaller, venueOfLocation } from '../core/connection.js';
 import { addEntry } from '../core/queue.js';
 import * as repo from '../core/repo.js';
 import { openSettings } from '../core/service.js';
@@ -50,7 +50,7 @@ export async function toastRoutes(app: App): Promise<void> {
     }
     if (!type || !TOAST_TYPES.includes(type) || parsed.value.toastTransactionType !== type) return send(refused('ERROR_INVALID_TOAST_TRANSACTION_TYPE'));
     const restaurant = header('toast-restaurant-external-id');
-    const venueId = restaurant ? integration.locations[restaurant] : undefined;
+    const venueId = venueOfLocation(integration, restaurant);
     const caller = venueId && integration.status === 'active' ? await connectionCaller(db, integration, venueId, now) : undefined;
     if (!caller || !restaurant) return send(refused('ERROR_INVALID_RESTAURANT'));
     const guid = header('toast-transaction-guid');
@@ -98,7 +98,7 @@ async function write(call: transactions.ToastCall, type: ToastType, info: Inform
 /**
  * Does a write once per Toast-Transaction-GUID and loyalty identifier: its log entry is claimed first (a retry racing
  * the first waits on the claim's unique key, then reads the answer kept with it), the write and its answer commit
- * together; a refusal is kept too, so its retry is refused alike.
+ * together; a refusal is kept too, so its retry is refused alike, but for a REVERSE of a transaction not found yet.
  */
 async function once(
   app: App,
@@ -123,7 +123,7 @@ async function once(
         next_attempt_at: null,
         venue_id: null,
         transaction_id: done.transactionId ?? null,
-        provider_ids: { transaction_guid: guid, ...(done.externalId ? { external_id: done.externalId } : {}) },
+        provider_ids: { transaction_guid: guid, ...(done.checkGuid ? { check_guid: done.checkGuid } : {}), ...(done.externalId ? { external_id: done.externalId } : {}) },
         updated_at: clock.now(),
       });
       await repo.keepAnswer(trx, claimed, done.answer);
@@ -133,6 +133,8 @@ async function once(
     if (err instanceof Answered) return (await repo.keptAnswer(db, integration, dedupKey)) ?? accept();
     const refusal = transactions.refusalOf(err);
     if (!refusal) throw err;
+    // A REVERSE can arrive while the transaction it names still runs: its retry (same GUID) must look again.
+    if (refusal.answer.body.transactionStatus === 'ERROR_TRANSACTION_DOES_NOT_EXIST') return refusal.answer;
     const kept = await addEntry(db, integration, { ...entry, payload: null, outcome: 'failed', message: `Refused: ${refusal.answer.body.transactionStatus}` }, clock.now());
     if (kept) await repo.keepAnswer(db, kept, refusal.answer);
     else return (await repo.keptAnswer(db, integration, dedupKey)) ?? refusal.answer;

@@ -1,13 +1,8 @@
 // Toast's loyalty transactions (D26), each through the flows the API uses: SEARCH looks members up, INQUIRE is a
 // calculation, REDEEM applies the check with the redemption at once, ACCRUE makes the applied check Toast's final
-// one, REVERSE voids it, SIGNUP enrols; TRANSFER is not supported.
-import type { Db } from '../../db/database.js';
-import { applyCheck, calculateCheck, type CheckContext } from '../../flows/checks/apply.js';
-import { voidTransaction } from '../../flows/checks/reverse.js';
-import type { PlaceCaller } from '../../modules/accounts/schemas.js';
-import { lineAmount } from '../../modules/checks/calculation.js';
-import { getTransaction } from '../../modules/checks/reads.js';
-import type { CheckBody, CheckCalculation, Transaction } from '../../modules/checks/schemas.js';
+// one, REVERSE takes back what its transaction did, SIGNUP enrols; TRANSFER is not supported.
+import { calculateCheck } from '../../flows/checks/apply.js';
+import type { CheckCalculation, Transaction } from '../../modules/checks/schemas.js';
 import * as members from '../../modules/members/service.js';
 import type { Member } from '../../modules/members/schemas.js';
 import { formatMoney } from '../../shared/display.js';
@@ -16,25 +11,17 @@ import { isUuid } from '../../shared/ids.js';
 import { cut } from '../core/text.js';
 import * as repo from '../core/repo.js';
 import { accept, refused, ToastRefusal, type ToastAnswer } from './answers.js';
-import { checkLinesOf, toMinor, toUnits, unitsText, type ToastCheck } from './checks.js';
+import { CASHBACK_OFFER, checkLinesOf, loyaltyDiscountGuidOf, toMinor, toUnits, unitsText, type ToastCheck } from './checks.js';
+import { asIfWithout, linesOf, replace, standingOf, type ToastCall } from './standing.js';
 
-/** Our one offer: cashback, as much as the check may be paid with. */
-export const CASHBACK_OFFER = 'cashback';
+export type { ToastCall } from './standing.js';
 
-export interface ToastCall {
-  trx: Db;
-  caller: PlaceCaller;
-  ctx: CheckContext;
-  integration: repo.IntegrationRow;
-  guid: string;
-  restaurant: string;
-}
-
-/** What a write did, for the connection's log: its outcome, and the check it applied or voided. */
+/** What a write did, for the connection's log: its outcome, the Toast check, and the check of ours it left standing. */
 export interface Done {
   answer: ToastAnswer;
   outcome: 'applied' | 'reversed' | 'replayed' | 'ignored';
   message: string;
+  checkGuid?: string;
   externalId?: string;
   transactionId?: string;
 }
@@ -45,6 +32,8 @@ interface Redemption {
   quantity?: number | null;
   appliedDiscountGuid?: string | null;
   selectionGuid?: string | null;
+  multiItemDiscountGuid?: string | null;
+  name?: string | null;
 }
 
 const currencyOf = (call: ToastCall) => call.caller.venue.currency;
@@ -94,8 +83,14 @@ async function calculated(call: ToastCall, member: Member, check: ToastCheck) {
 const requestedOf = (redemptions: Redemption[], currency: string) =>
   redemptions.filter((r) => r.identifier === CASHBACK_OFFER).reduce((sum, r) => sum + toMinor((r.amount ?? 0) * (r.quantity ?? 1), currency), 0);
 
+/** Toast's own fields of a redemption, the ones we send back. */
+const REDEMPTION_FIELDS = ['identifier', 'selectionGuid', 'appliedDiscountGuid', 'multiItemDiscountGuid', 'amount', 'quantity', 'name'] as const;
+
+/** A redemption as Toast's schema takes it back: its own fields, none of them null. */
+const echoed = (r: Redemption) => Object.fromEntries(REDEMPTION_FIELDS.flatMap((k) => (r[k] === null || r[k] === undefined ? [] : [[k, r[k]]])));
+
 /** Our offers, and which of the redemptions asked for hold: all of them within the check's cashback, else none. */
-function judged(call: ToastCall, calc: CheckCalculation, redemptions: Redemption[]) {
+function judged(call: ToastCall, calc: CheckCalculation, redemptions: Redemption[], check: ToastCheck) {
   const currency = currencyOf(call);
   const offers =
     calc.program_type === 'cashback'
@@ -106,101 +101,122 @@ function judged(call: ToastCall, calc: CheckCalculation, redemptions: Redemption
   const reason = redemptions.some((r) => r.identifier !== CASHBACK_OFFER)
     ? 'Not an offer of this program.'
     : `Only ${unitsText(calc.max_redeem, currency)} of this check can be paid with cashback.`;
+  // Toast's schema wants a rejected redemption to name its discount on the check.
+  const rejected = (r: Redemption) => ({ redemption: echoed({ ...r, appliedDiscountGuid: r.appliedDiscountGuid ?? loyaltyDiscountGuidOf(check, r.identifier) }), message: reason });
   return {
     offers,
     requested,
     fits,
-    appliedRedemptions: fits ? redemptions : [],
-    rejectedRedemptions: fits ? [] : redemptions.map((redemption) => ({ redemption, message: reason })),
+    appliedRedemptions: fits ? redemptions.map(echoed) : [],
+    rejectedRedemptions: fits ? [] : redemptions.map(rejected),
   };
 }
 
+/** INQUIRE, judged as if the check of ours standing for it were not applied: its own redemption is not counted as spent. */
 export async function inquire(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck; redemptions?: Redemption[] | null }): Promise<ToastAnswer> {
   const member = await memberOf(call, info.loyaltyIdentifier);
-  const { calc } = await calculated(call, member, info.check);
-  const { offers, appliedRedemptions, rejectedRedemptions } = judged(call, calc, info.redemptions ?? []);
+  const { calc } = await asIfWithout(call, info.check.guid, (c) => calculated(c, member, info.check));
+  const { offers, appliedRedemptions, rejectedRedemptions } = judged(call, calc, info.redemptions ?? [], info.check);
   return accept({
     checkResponse: { accountInfo: accountInfo(call, member), offers, appliedRedemptions, rejectedRedemptions, redemptionLimit: { maxRedemptions: 1 }, userMessage: cut(calc.display.cashier, 255) },
   });
 }
 
-/** The Toast check's current check of ours: its number is kept as what the connection handled under the check's guid. */
-const checkKey = (check: ToastCheck) => `check:${check.guid}`;
-
-/** The Toast check's current check of ours, read after taking the Toast check's turn (REDEEM and ACCRUE). */
-async function applied(call: ToastCall, check: ToastCheck): Promise<Transaction | undefined> {
-  await repo.lockProviderObject(call.trx, call.integration, checkKey(check));
-  const handled = await repo.findHandled(call.trx, call.integration.chain_id, call.integration.id, checkKey(check));
-  return handled ? getTransaction(call.trx, call.caller, handled.external_id) : undefined;
-}
-
-/** Applies the check under `externalId` and points the Toast check at it. */
-async function apply(call: ToastCall, check: ToastCheck, externalId: string, body: Omit<CheckBody, 'external_id'>): Promise<Transaction> {
-  const metadata = { check_guid: check.guid, transaction_guid: call.guid, restaurant_id: call.restaurant };
-  const { transaction } = await applyCheck(call.trx, call.caller, { ...body, external_id: externalId }, call.ctx, null, null, { source: 'toast', metadata });
-  await repo.pointHandled(call.trx, { chain_id: call.integration.chain_id, integration_id: call.integration.id, provider_key: checkKey(check), venue_id: call.caller.venueId, external_id: externalId });
-  return transaction;
-}
-
-/** REDEEM: the redemption is taken now, by applying the check as it stands with it (a hold could expire before ACCRUE). */
-export async function redeem(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck; redemptions?: Redemption[] | null }): Promise<Done> {
-  const member = await memberOf(call, info.loyaltyIdentifier);
-  const { lines, calc } = await calculated(call, member, info.check);
-  const judgement = judged(call, calc, info.redemptions ?? []);
-  const respond = (t: Transaction | undefined, j = judgement) =>
-    accept({
-      checkResponse: {
-        accountInfo: accountInfo(call, member),
-        offers: j.offers,
-        appliedRedemptions: j.appliedRedemptions,
-        rejectedRedemptions: j.rejectedRedemptions,
-        ...(t ? { userMessage: cut(t.display.receipt.join(' · '), 255) } : {}),
-      },
-    });
-  if (!judgement.fits || judgement.requested === 0) return { answer: respond(undefined), outcome: 'ignored', message: 'Nothing redeemed.' };
-  const before = await applied(call, info.check);
-  if (before?.status === 'completed') return { answer: respond(before), outcome: 'replayed', message: `Check ${before.external_id} was applied already.`, externalId: before.external_id, transactionId: before.id };
-  const externalId = before ? `toast:${info.check.guid}:${call.guid}` : `toast:${info.check.guid}`;
-  const t = await apply(call, info.check, externalId, { member_id: member.id, line_items: lines, redeem_amount: judgement.requested });
-  return { answer: respond(t), outcome: 'applied', message: `Redeemed ${formatMoney(t.redeemed, call.caller.venue)} on check ${t.external_id}, ${t.earned} earned.`, externalId: t.external_id, transactionId: t.id };
-}
-
-const sameCheck = (t: Transaction, lines: CheckBody['line_items'], redeemed: number) =>
-  t.subtotal === lines.reduce((sum, l) => sum + lineAmount(l.quantity, l.unit_price), 0) && t.redeemed === redeemed;
+const receiptOf = (t: Transaction) => cut(t.display.receipt.join(' · '), 255);
 
 /**
- * ACCRUE: the applied check made Toast's final one. None yet: it is applied (with the loyalty discount on it as its
- * redemption); the same: nothing changes; another: voided and applied again, in this one transaction.
+ * REDEEM: the redemptions listed (Toast lists those taken before with the new ones) are the check's whole
+ * redemption, taken now by applying the check as it stands with it (a hold could expire before ACCRUE), in place of
+ * the check a REDEEM or ACCRUE applied before; what does not fit is rejected and changes nothing.
+ */
+export async function redeem(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck; redemptions?: Redemption[] | null }): Promise<Done> {
+  const member = await memberOf(call, info.loyaltyIdentifier);
+  const checkGuid = info.check.guid;
+  const standing = await standingOf(call, checkGuid);
+  const { value: judgement, applied } = await replace(
+    call,
+    standing,
+    async () => {
+      const { lines, calc } = await calculated(call, member, info.check);
+      const judgement = judged(call, calc, info.redemptions ?? [], info.check);
+      const taken = judgement.fits && judgement.requested > 0;
+      return { wanted: taken ? { memberId: member.id, lines, redeem: judgement.requested } : ('keep' as const), value: { ...judgement, taken } };
+    },
+    { redeemedBy: call.guid, accruedBy: standing.accruedBy },
+  );
+  const answer = accept({
+    checkResponse: {
+      accountInfo: accountInfo(call, member),
+      offers: judgement.offers,
+      appliedRedemptions: judgement.appliedRedemptions,
+      rejectedRedemptions: judgement.rejectedRedemptions,
+      ...(judgement.taken && applied ? { userMessage: receiptOf(applied) } : {}),
+    },
+  });
+  if (!judgement.taken || !applied) return { answer, outcome: 'ignored', message: 'Nothing redeemed.', checkGuid };
+  const message =
+    applied === standing.current
+      ? `Check ${applied.external_id} carries this redemption already.`
+      : `Redeemed ${formatMoney(applied.redeemed, call.caller.venue)} on check ${applied.external_id}, ${applied.earned} earned${standing.current ? `, in place of ${standing.current.external_id}` : ''}.`;
+  return { answer, outcome: applied === standing.current ? 'replayed' : 'applied', message, checkGuid, externalId: applied.external_id, transactionId: applied.id };
+}
+
+/**
+ * ACCRUE: Toast's final check, with the loyalty discount on it as its redemption, in place of the check applied
+ * before (the same check: nothing changes). Where the final check is refused (its discount is more than the program
+ * lets the check be paid with, once lines left it), the check REDEEM applied stands as it was taken, and the log says so.
  */
 export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck }): Promise<Done> {
   if (!info.loyaltyIdentifier) return { answer: accept(), outcome: 'ignored', message: 'The check names no loyalty account: nothing applied.' };
   const member = await memberOf(call, info.loyaltyIdentifier);
+  const checkGuid = info.check.guid;
   const { lines, redeemed } = checkLinesOf(info.check, currencyOf(call));
-  const before = await applied(call, info.check);
-  const answer = (t: Transaction) => accept({ checkResponse: { userMessage: cut(t.display.receipt.join(' · '), 255) } });
-  if (before?.status === 'completed' && sameCheck(before, lines, redeemed)) {
-    return { answer: answer(before), outcome: 'replayed', message: `Check ${before.external_id} is Toast's final check already.`, externalId: before.external_id, transactionId: before.id };
-  }
-  if (before?.status === 'completed') await voidTransaction(call.trx, call.caller, before.external_id, undefined, call.ctx.clock);
-  const externalId = before ? `toast:${info.check.guid}:${call.guid}` : `toast:${info.check.guid}`;
-  const t = await apply(call, info.check, externalId, { member_id: member.id, line_items: lines, ...(redeemed ? { redeem_amount: redeemed } : {}) });
-  return { answer: answer(t), outcome: 'applied', message: `Applied check ${t.external_id}: ${formatMoney(t.paid, call.caller.venue)} paid, ${t.earned} earned${before ? `, in place of ${before.external_id}` : ''}.`, externalId: t.external_id, transactionId: t.id };
+  const standing = await standingOf(call, checkGuid);
+  const before = standing.current;
+  const wanted = { memberId: member.id, lines, redeem: redeemed };
+  const stands = { redeemedBy: redeemed > 0 ? standing.redeemedBy : null, accruedBy: call.guid };
+  const { applied, refusal } = await replace(call, standing, async () => ({ wanted, value: undefined }), stands, 'keep');
+  if (!applied) throw refusal;
+  const done = { answer: accept({ checkResponse: { userMessage: receiptOf(applied) } }), checkGuid, externalId: applied.external_id, transactionId: applied.id };
+  if (refusal) return { ...done, outcome: 'replayed', message: `Toast's final check was refused (${refusal.message}); check ${applied.external_id} stands as it was applied.` };
+  if (applied === before) return { ...done, outcome: 'replayed', message: `Check ${applied.external_id} is Toast's final check already.` };
+  return { ...done, outcome: 'applied', message: `Applied check ${applied.external_id}: ${formatMoney(applied.paid, call.caller.venue)} paid, ${applied.earned} earned${before ? `, in place of ${before.external_id}` : ''}.` };
 }
 
-/** REVERSE: the check a REDEEM or ACCRUE applied is voided, once (we make one offer: naming it reverses it all). */
-export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: string | null; transactionId?: string | null }): Promise<Done> {
-  const original = info.transactionId ? await repo.findLogEntryBySubject(call.trx, call.integration, `toast-transaction:${info.transactionId}`) : undefined;
+/** What a REVERSE of a REDEEM gives back of `standing` (minor units): the redemptions it lists, else all. */
+function givenBack(call: ToastCall, redemptions: Redemption[] | null | undefined, standing: number): number {
+  return redemptions?.length ? Math.min(standing, requestedOf(redemptions, currencyOf(call))) : standing;
+}
+
+/**
+ * REVERSE: takes back what its transaction still does on the Toast check: a REDEEM's redemption (the redemptions it
+ * lists, else all), an ACCRUE's accrual. What is left stands as a check applied again; nothing left, the check is
+ * voided. A transaction since replaced (a later REDEEM or ACCRUE of the check) or reversed already does nothing.
+ */
+export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: string | null; transactionId?: string | null; redemptions?: Redemption[] | null }): Promise<Done> {
+  const guid = info.transactionId;
+  const original = guid ? await repo.findLogEntryBySubject(call.trx, call.integration, `toast-transaction:${guid}`) : undefined;
   // Toast's cookbook: a transaction without a loyalty identifier is accepted, whatever there is to reverse.
-  const nothing = { answer: accept(), outcome: 'ignored' as const, message: 'Nothing was applied: nothing to reverse.' };
-  if (!original) {
-    if (!info.loyaltyIdentifier) return nothing;
+  const nothing = (message: string, checkGuid?: string): Done => ({ answer: accept(), outcome: 'ignored', message, ...(checkGuid ? { checkGuid } : {}) });
+  if (!guid || !original) {
+    if (!info.loyaltyIdentifier) return nothing('Nothing was applied: nothing to reverse.');
     throw new ToastRefusal(refused('ERROR_TRANSACTION_DOES_NOT_EXIST'));
   }
   if (!['toast.redeem', 'toast.accrue'].includes(original.kind)) throw new ToastRefusal(refused('ERROR_TRANSACTION_CANNOT_BE_REVERSED'));
-  const externalId = original.provider_ids.external_id;
-  if (!externalId) return nothing;
-  const t = await voidTransaction(call.trx, call.caller, externalId, undefined, call.ctx.clock);
-  return { answer: accept(), outcome: 'reversed', message: `Voided check ${externalId}.`, externalId, transactionId: t.id };
+  const checkGuid = original.provider_ids.check_guid;
+  if (!checkGuid) return nothing('Nothing was applied: nothing to reverse.');
+  const standing = await standingOf(call, checkGuid);
+  const { current } = standing;
+  const isRedeem = standing.redeemedBy === guid;
+  if (!current || !(isRedeem || standing.accruedBy === guid)) return nothing(`Transaction ${guid} no longer stands on the check: nothing to reverse.`, checkGuid);
+  const redeem = isRedeem ? current.redeemed - givenBack(call, info.redemptions, current.redeemed) : current.redeemed;
+  const stands = { redeemedBy: redeem > 0 ? standing.redeemedBy : null, accruedBy: isRedeem ? standing.accruedBy : null };
+  const wanted = current.member_id && (redeem > 0 || stands.accruedBy) ? { memberId: current.member_id, lines: linesOf(current), redeem } : null;
+  const { applied } = await replace(call, standing, async () => ({ wanted, value: undefined }), stands);
+  const done = { answer: accept(), outcome: 'reversed' as const, checkGuid, externalId: (applied ?? current).external_id, transactionId: (applied ?? current).id };
+  if (!applied) return { ...done, message: `Voided check ${current.external_id}.` };
+  if (applied === current) return { ...done, message: `The accrual is reversed; check ${current.external_id} stands for the redemption still on it.` };
+  return { ...done, message: `Voided check ${current.external_id}; applied again as ${applied.external_id} with ${formatMoney(applied.redeemed, call.caller.venue)} redeemed.` };
 }
 
 /** SIGNUP: a member with consent (Toast's guest agreed at the till), by phone; the member id is the identifier. */
@@ -213,6 +229,8 @@ export async function signup(call: ToastCall, info: { phone?: string | null; ema
   } catch {
     throw new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
   }
+  // Two SIGNUPs of one phone take turns, so the second finds the first's member.
+  await repo.lockProviderObject(call.trx, call.integration, `phone:${phone}`);
   if ((await members.memberIdsMatching(call.trx, call.caller, { phone }, 1)).length) throw new ToastRefusal(refused('ERROR_ALREADY_REGISTERED'));
   const member = await members.enrolMember(call.trx, call.caller, { card_number: `TOAST-${members.newSerial()}`, consent: true, phone }, null);
   return { answer: accept({ signupResponse: { loyaltyIdentifier: member.id } }), memberId: member.id };
