@@ -236,6 +236,26 @@ describe('Square connector', () => {
     expect((await log(api, integration.id))[0]).toMatchObject({ outcome: 'applied', message: expect.stringContaining('Applied'), provider_ids: { payment_id: missed.payment.id } });
   });
 
+  it('a payment authorised in one pass\'s window and captured in a later one, its webhooks missed, is applied by the pass after its capture', async () => {
+    const location = 'LOC-G2';
+    const { venue, integration } = await connected(location, '+353 87 666 0002');
+    const customer = square.addCustomer(squareCustomer({ phone_number: '+353876660002' }));
+    const row = () => t.db.selectFrom('integrations').selectAll().where('id', '=', integration.id).executeTakeFirstOrThrow();
+    t.clock.advance(60_000);
+    const { payment } = latteOrder(location, customer.id);
+    square.updatePayment(payment.id, { status: 'APPROVED', updated_at: payment.created_at });
+    t.clock.advance(5 * 60_000);
+    await reconcile(ctx, await row());
+    expect(await runDue(ctx, PROVIDERS)).toBe(0);
+    // Captured at the end of the evening, an hour later (Square's delayed capture, the tip added).
+    t.clock.advance(60 * 60_000);
+    square.updatePayment(payment.id, { status: 'COMPLETED', updated_at: t.clock.now().toISOString() });
+    t.clock.advance(5 * 60_000);
+    await reconcile(ctx, await row());
+    expect(await runDue(ctx, PROVIDERS)).toBe(1);
+    expect((await checksOf(venue)).map((c) => c.external_id)).toEqual([`square:${payment.id}`]);
+  });
+
   it('the worker of the process applies a queued payment without being called', async () => {
     const location = 'LOC-K1';
     const { venue, integration } = await connected(location, '+353 87 111 0009');

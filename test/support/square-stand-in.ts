@@ -266,7 +266,7 @@ function timeParam(query: Record<string, string>, name: string, fallback: number
 }
 
 type Kind = 'payments' | 'refunds' | 'orders' | 'customers';
-type Position = { id: string; created_at: string };
+type Position = { id: string; created_at: string; updated_at: string };
 
 export class SquareStandIn {
   readonly requests: SquareRequest[] = [];
@@ -366,17 +366,24 @@ export class SquareStandIn {
     const end = timeParam(query, 'end_time', Date.now());
     const sortOrder = query.sort_order ?? 'DESC';
     if (sortOrder !== 'ASC' && sortOrder !== 'DESC') invalid('INVALID_SORT_ORDER', 'sort_order', 'sort_order must be ASC or DESC.');
+    // Square's later filters and order: on updated_at (either bound may be left out), sorted by CREATED_AT (its default) or UPDATED_AT.
+    const updatedBegin = timeParam(query, 'updated_at_begin_time', -Infinity);
+    const updatedEnd = timeParam(query, 'updated_at_end_time', Infinity);
+    const sortField = query.sort_field ?? 'CREATED_AT';
+    if (sortField !== 'CREATED_AT' && sortField !== 'UPDATED_AT') invalid('INVALID_ENUM_VALUE', 'sort_field', 'sort_field must be CREATED_AT or UPDATED_AT.');
+    const field = sortField === 'UPDATED_AT' ? 'updated_at' : 'created_at';
     const limit = Math.min(Number(query.limit ?? 100), 100);
     if (!Number.isInteger(limit) || limit < 1) invalid('INVALID_VALUE', 'limit', 'limit must be a positive integer.');
     // ListPayments covers the main location by default; ListPaymentRefunds every location.
     const location = kind === 'payments' ? (query.location_id ?? this.mainLocation) : query.location_id;
     const sign = sortOrder === 'ASC' ? 1 : -1;
-    const compare = (a: Position, b: Position) => sign * (Date.parse(a.created_at) - Date.parse(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const compare = (a: Position, b: Position) => sign * (Date.parse(a[field]) - Date.parse(b[field]) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const items = [...this.store[kind].values()]
       .map((o) => o as SquarePayment | SquareRefund)
       .filter((o) => {
         const at = Date.parse(o.created_at);
-        return at >= begin && at <= end && (location === undefined || o.location_id === location) && (query.status === undefined || kind !== 'refunds' || o.status === query.status);
+        const updated = Date.parse(o.updated_at);
+        return at >= begin && at <= end && updated >= updatedBegin && updated <= updatedEnd && (location === undefined || o.location_id === location) && (query.status === undefined || kind !== 'refunds' || o.status === query.status);
       })
       .sort(compare);
 
@@ -394,7 +401,7 @@ export class SquareStandIn {
     let cursor: string | undefined;
     if (last && rest.length > shown.length) {
       cursor = squareId(64);
-      this.cursors.set(cursor, { query: paged, after: { id: last.id, created_at: last.created_at } });
+      this.cursors.set(cursor, { query: paged, after: { id: last.id, created_at: last.created_at, updated_at: last.updated_at } });
     }
     // An empty page carries no array at all, as Square's optional fields may be left out.
     return { [kind]: shown.length ? shown : undefined, cursor };

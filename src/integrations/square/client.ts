@@ -53,9 +53,22 @@ export class SquareClient {
     return checked.value;
   }
 
-  /** Every completed payment (or refund) of a location created in [begin, end), oldest first, page by page. */
-  async *completed(kind: 'payments' | 'refunds', location: string, begin: string, end: string): AsyncGenerator<Payment | Refund> {
-    const query: Record<string, string> = { location_id: location, begin_time: begin, end_time: end, sort_order: 'ASC', limit: String(PAGE_LIMIT) };
+  /**
+   * Every completed payment (or refund) of a location changed in [begin, end] and created since `createdSince`, in the
+   * order they changed, page by page: a payment authorised in one window and captured in a later one is listed then.
+   * (Square filters on created_at too, a year back by default: `createdSince` says how far.)
+   */
+  async *completed(kind: 'payments' | 'refunds', location: string, window: { begin: string; end: string; createdSince: string }): AsyncGenerator<Payment | Refund> {
+    const query: Record<string, string> = {
+      location_id: location,
+      begin_time: window.createdSince,
+      end_time: window.end,
+      updated_at_begin_time: window.begin,
+      updated_at_end_time: window.end,
+      sort_field: 'UPDATED_AT',
+      sort_order: 'ASC',
+      limit: String(PAGE_LIMIT),
+    };
     if (kind === 'refunds') query.status = 'COMPLETED';
     for (let cursor: string | undefined; ; ) {
       const body = await this.get(`/v2/${kind}`, cursor ? { ...query, cursor } : query);

@@ -1,5 +1,5 @@
 // Square's reconciliation pass (D26), every SQUARE_RECONCILE_INTERVAL: each mapped location's completed payments and
-// refunds since the last pass are listed, and those the connection's log has never seen are queued, as a webhook's
+// refunds changed since the last pass (by updated_at: one captured late is found too) are listed, and those the connection's log has never seen are queued, as a webhook's
 // would be. What the webhooks delivered is left alone; a pass that fails leaves its window to the next.
 import type { WorkContext } from '../core/queue.js';
 import { addEntry } from '../core/queue.js';
@@ -9,6 +9,8 @@ import { Payment, Refund, kept } from './objects.js';
 
 /** Square lists a payment some seconds after it happens: a pass stops this far short of now, the next covers it. */
 const SETTLING_MS = 60_000;
+/** A card authorisation is captured within a week at most (Square's delayed capture): how far back a payment changed in a window may have been created. */
+const CAPTURE_WINDOW_MS = 7 * 24 * 3600_000;
 
 export async function reconcile(ctx: WorkContext, integration: repo.IntegrationRow): Promise<void> {
   const square = clientFor(ctx, integration);
@@ -17,8 +19,9 @@ export async function reconcile(ctx: WorkContext, integration: repo.IntegrationR
   for (const location of Object.keys(integration.locations)) {
     const begin = covered[location] ?? integration.created_at.toISOString();
     if (begin >= end) continue;
-    for await (const payment of square.completed('payments', location, begin, end)) await queueUnseen(ctx, integration, 'payment', payment);
-    for await (const refund of square.completed('refunds', location, begin, end)) await queueUnseen(ctx, integration, 'refund', refund);
+    const window = { begin, end, createdSince: new Date(Date.parse(begin) - CAPTURE_WINDOW_MS).toISOString() };
+    for await (const payment of square.completed('payments', location, window)) await queueUnseen(ctx, integration, 'payment', payment);
+    for await (const refund of square.completed('refunds', location, window)) await queueUnseen(ctx, integration, 'refund', refund);
     covered[location] = end;
     await repo.updateIntegration(ctx.db, integration.chain_id, integration.id, { reconciled_until: JSON.stringify(covered) });
   }
