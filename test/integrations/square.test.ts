@@ -180,6 +180,47 @@ describe('Square connector', () => {
     expect((await log(api, integration.id)).map((e) => e.outcome)).toEqual(expect.arrayContaining(['refunded', 'replayed']));
   });
 
+  it('an order paid 5.00 by gift card and 9.00 by card (2.00 tip): 7.00 earns 0.21; a refund to the gift card takes nothing back, the card\'s refund all of it', async () => {
+    const location = 'LOC-E3';
+    const { venue, api, memberId, integration } = await connected(location, '+353 87 444 0003');
+    const customer = square.addCustomer(squareCustomer({ phone_number: '+353874440003' }));
+    const at = t.clock.now().toISOString();
+    const giftCard = square.addPayment(squarePayment({ location_id: location, amount_money: EUR(500), customer_id: customer.id, created_at: at }));
+    const card = square.addPayment(squarePayment({ location_id: location, amount_money: EUR(700), tip_money: EUR(200), customer_id: customer.id, created_at: at }));
+    const order = square.addOrder(
+      squareOrder({
+        location_id: location,
+        customer_id: customer.id,
+        line_items: [
+          { name: 'Latte', quantity: '2', base_price_money: EUR(450), catalog_object_id: 'LATTE-VAR-1' },
+          { name: 'Croissant', quantity: '1', base_price_money: EUR(350), total_discount_money: EUR(50) },
+        ],
+        tenders: [
+          { type: 'SQUARE_GIFT_CARD', payment_id: giftCard.id, amount_money: EUR(500) },
+          { type: 'CARD', payment_id: card.id, amount_money: EUR(900), tip_money: EUR(200) },
+        ],
+        state: 'COMPLETED',
+        created_at: at,
+      }),
+    );
+    Object.assign(giftCard, { order_id: order.id });
+    Object.assign(card, { order_id: order.id });
+    await deliver(integration.id, squareEvent('payment.updated', card));
+    await runDue(ctx, PROVIDERS);
+    // 12.00 of lines less the gift card's 5.00 in proportion (latte 9.00 − 3.75, croissant 3.00 − 1.25): 3 % of 5.25 and 1.75.
+    expect((await checksOf(venue))[0]).toMatchObject({ paid: 700, earned: 15 + 5 });
+    const refund = (payment: { id: string }, amount: number) =>
+      squareRefund({ payment_id: payment.id, location_id: location, amount_money: EUR(amount), status: 'COMPLETED', created_at: t.clock.now().toISOString() });
+    await deliver(integration.id, squareEvent('refund.updated', refund(giftCard, 500)));
+    await runDue(ctx, PROVIDERS);
+    expect((await checksOf(venue))[0]).toMatchObject({ refunded_amount: 0 });
+    expect((await log(api, integration.id))[0]).toMatchObject({ outcome: 'ignored', message: expect.stringContaining('gift card') });
+    await deliver(integration.id, squareEvent('refund.updated', refund(card, 900)));
+    await runDue(ctx, PROVIDERS);
+    expect((await checksOf(venue))[0]).toMatchObject({ refunded_amount: 700, earned_reversed: 20 });
+    expect((await api.get(`/api/v1/members/${memberId}`)).body.balance).toBe(0);
+  });
+
   it('a refund handled before its payment could apply waits, and follows once the payment applies', async () => {
     const location = 'LOC-E2';
     const { venue, api, integration } = await connected(location, '+353 87 444 0002');

@@ -74,7 +74,8 @@ export interface SquareOrderInput {
   created_at?: string;
   line_items: SquareLineItemInput[];
   /** amount_money includes tip_money, as on Square's Tender. */
-  tenders?: { payment_id: string; amount_money: SquareMoney; tip_money?: SquareMoney }[];
+  /** Square's Tender.type: CARD unless said (a gift card's is SQUARE_GIFT_CARD, though its payment's source_type is CARD). */
+  tenders?: { payment_id: string; amount_money: SquareMoney; tip_money?: SquareMoney; type?: 'CARD' | 'CASH' | 'SQUARE_GIFT_CARD' | 'OTHER' }[];
   state: 'OPEN' | 'COMPLETED' | 'CANCELED' | 'DRAFT';
 }
 
@@ -148,7 +149,7 @@ export function squareOrder(input: SquareOrderInput) {
     };
   });
   // A tender's id is its payment's ID.
-  const tender = { location_id: input.location_id, transaction_id: id, created_at: at, customer_id: input.customer_id, type: 'CARD' as const };
+  const tender = { location_id: input.location_id, transaction_id: id, created_at: at, customer_id: input.customer_id, type: 'CARD' };
   const tenders = input.tenders?.map((t) => ({ id: t.payment_id, ...tender, ...t, tip_money: t.tip_money ?? zero }));
   const sum = (amounts: SquareMoney[]) => money(amounts.reduce((n, m) => n + m.amount, 0), currency);
   const discount = sum(line_items.map((l) => l.total_discount_money));

@@ -10,7 +10,7 @@ import type { Outcome, WorkContext } from '../core/queue.js';
 import { findHandled, requeueWaiting, type IntegrationRow, type LogRow } from '../core/repo.js';
 import { applyOnce, refundOnce } from '../core/writes.js';
 import { SquareClient } from './client.js';
-import { checkLines } from './lines.js';
+import { checkLines, isGiftCard } from './lines.js';
 import { Payment, Refund, read, type Order } from './objects.js';
 
 export const clientFor = (ctx: WorkContext, integration: IntegrationRow): SquareClient =>
@@ -56,15 +56,19 @@ async function handlePayment(ctx: WorkContext, integration: IntegrationRow, paym
   // One check per order, numbered by the payment that completed it (the order's last tender), whichever event arrives.
   const tenders = (order?.tenders ?? []).map((t) => t.payment_id ?? t.id).filter((id): id is string => Boolean(id));
   const completing = tenders.at(-1) ?? payment.id;
-  // All the guest paid Square, tips, tax and gift cards included: a refund of part of it refunds that share of the check.
-  const paidToSquare = order?.tenders?.length ? order.tenders.reduce((sum, t) => sum + (t.amount_money?.amount ?? 0), 0) : payment.amount_money.amount + (payment.tip_money?.amount ?? 0);
+  // What the guest paid Square besides gift cards, tips and tax included: a refund of part of it refunds that share
+  // of the check. Gift cards paid the part that earned nothing, so a refund to one takes nothing back.
+  const paidToSquare = order?.tenders?.length
+    ? order.tenders.filter((t) => !isGiftCard(t)).reduce((sum, t) => sum + (t.amount_money?.amount ?? 0), 0)
+    : payment.amount_money.amount + (payment.tip_money?.amount ?? 0);
+  const giftCardPayments = (order?.tenders ?? []).filter(isGiftCard).map((t) => t.payment_id ?? t.id).filter(Boolean).join(',');
   const written = await applyOnce(
     ctx.db,
     caller,
     ctx.clock,
     { integration, keys: [...new Set([order ? `order:${order.id}` : `payment:${payment.id}`, ...[payment.id, ...tenders].map((p) => `payment:${p}`)])] },
     { external_id: `square:${completing}`, member_id: match.memberId, line_items: checkLines(order, payment), closed_at: order?.closed_at ?? payment.updated_at ?? payment.created_at },
-    { source: 'square', metadata: { ...withCustomer, payment_id: completing, paid_to_square: String(paidToSquare) } },
+    { source: 'square', metadata: { ...withCustomer, payment_id: completing, paid_to_square: String(paidToSquare), ...(giftCardPayments ? { gift_card_payments: giftCardPayments } : {}) } },
   );
   if (written.kind === 'handled_before') return { outcome: 'replayed', message: `Already applied as check ${written.externalId}: nothing changed.`, venueId, providerIds: withCustomer };
   if (written.kind === 'refused') return { outcome: 'failed', message: `Refused: ${written.error.message}`, venueId, providerIds: withCustomer };
@@ -96,6 +100,9 @@ async function handleRefund(ctx: WorkContext, integration: IntegrationRow, refun
   const caller = await connectionCaller(ctx.db, integration, check.venue_id, ctx.clock.now());
   if (!caller) return { outcome: 'unknown_location', message: 'The check\'s venue is no longer the chain\'s.', providerIds: ids };
   const applied = await getTransaction(ctx.db, caller, check.external_id);
+  if (applied.metadata?.gift_card_payments?.split(',').includes(refund.payment_id)) {
+    return { outcome: 'ignored', message: `A refund to a gift card: what it paid of check ${check.external_id} earned nothing, so nothing is taken back.`, venueId: check.venue_id, providerIds: ids };
+  }
   const paidToSquare = Number(applied.metadata?.paid_to_square ?? applied.paid);
   const amount = paidToSquare > 0 ? mulDiv(refund.amount_money.amount, applied.paid, paidToSquare) : 0;
   if (amount === 0) return { outcome: 'ignored', message: `The refund's share of check ${check.external_id} is nothing.`, venueId: check.venue_id, providerIds: ids };

@@ -7,6 +7,9 @@ import { cut } from '../core/text.js';
 import type { LineItem, Order, Payment } from './objects.js';
 
 const GIFT_CARD = 'SQUARE_GIFT_CARD';
+type Tender = NonNullable<Order['tenders']>[number];
+/** A tender paid with a Square gift card: what it paid earns nothing, and a refund of it takes nothing back. */
+export const isGiftCard = (tender: Tender): boolean => tender.type === GIFT_CARD;
 
 /**
  * What a line item sold for, before tax and service charges: Square's line total less its tax (added or included:
@@ -26,7 +29,7 @@ const lineOf = (item: LineItem): Line =>
 export function checkLines(order: Order | undefined, payment: Payment): Line[] {
   const lines = (order?.line_items ?? []).map(lineOf).filter((l) => l.quantity > 0);
   if (!order || lines.length === 0) return [{ name: cut(`Square payment ${payment.receipt_number ?? payment.id}`), quantity: 1, unit_price: payment.amount_money.amount }];
-  const giftCards = (order.tenders ?? []).filter((t) => t.type === GIFT_CARD).reduce((sum, t) => sum + (t.amount_money?.amount ?? 0) - (t.tip_money?.amount ?? 0), 0);
+  const giftCards = (order.tenders ?? []).filter(isGiftCard).reduce((sum, t) => sum + (t.amount_money?.amount ?? 0) - (t.tip_money?.amount ?? 0), 0);
   if (giftCards <= 0) return lines;
   const amounts = lines.map((l) => lineAmount(l.quantity, l.unit_price));
   const off = spreadRedemption(Math.min(giftCards, amounts.reduce((a, b) => a + b, 0)), amounts, amounts.map(() => true));
