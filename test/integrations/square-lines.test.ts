@@ -36,6 +36,17 @@ describe('Square order lines', () => {
     expect(lines.reduce((s, l) => s + l.unit_price * l.quantity, 0)).toBe(400);
   });
 
+  it('an exchange (a 9.00 latte returned, a 12.00 sandwich bought) earns on the 3.00 the guest paid, not on 12.00 again', () => {
+    const exchange: Order = {
+      ...order([{ name: 'Sandwich', quantity: '1', base_price_money: EUR(1200), total_money: EUR(1200) }], [{ type: 'CARD', amount_money: EUR(300) }]),
+      returns: [{ return_line_items: [{ name: 'Latte', quantity: '2', base_price_money: EUR(450), gross_return_money: EUR(900), total_money: EUR(900) }] }],
+    };
+    expect(checkLines(exchange, payment)).toEqual([{ name: 'Sandwich', quantity: 1, unit_price: 300 }]);
+    // An even exchange earns nothing.
+    const even = { ...exchange, returns: [{ return_line_items: [{ name: 'Latte', quantity: '1', total_money: EUR(1200) }] }] };
+    expect(checkLines(even, payment).map((l) => l.unit_price)).toEqual([0]);
+  });
+
   it('a quantity sold by weight keeps three decimals; a zero quantity is no line; a long name is cut between characters', () => {
     const name = `${'x'.repeat(199)}🍕`;
     const lines = checkLines(

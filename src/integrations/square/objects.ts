@@ -44,6 +44,10 @@ const LineItem = Type.Object({
 });
 export type LineItem = Static<typeof LineItem>;
 
+/** An exchange's or a return's item (Square's OrderReturnLineItem): a line item with its gross as `gross_return_money`. */
+const ReturnLineItem = Type.Object({ ...LineItem.properties, gross_return_money: Type.Optional(Money) });
+export type ReturnLineItem = Static<typeof ReturnLineItem>;
+
 const Tender = Type.Object({
   id: Type.Optional(Type.String()),
   payment_id: Type.Optional(Type.String()),
@@ -60,6 +64,7 @@ export const Order = Type.Object({
   customer_id: Type.Optional(Type.String()),
   line_items: Type.Optional(Type.Array(LineItem)),
   tenders: Type.Optional(Type.Array(Tender)),
+  returns: Type.Optional(Type.Array(Type.Object({ return_line_items: Type.Optional(Type.Array(ReturnLineItem)) }))),
   closed_at: Type.Optional(Type.String()),
 });
 export type Order = Static<typeof Order>;
