@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
-import { newCardNumber, PROGRAM_SETTINGS } from '../support/factories.js';
+import { newCardNumber, PROGRAM_SETTINGS, seedLedger } from '../support/factories.js';
 import { callToast, checksOf, dinner, toastConnected, type ToastConnected } from '../support/toast-connection.js';
 import {
   accrueBody,
@@ -165,6 +165,89 @@ describe('Toast check standing', () => {
     expect(applied.body.checkResponse.appliedRedemptions).toEqual([{ identifier: 'cashback', amount: 5, quantity: 1 }]);
   });
 
+  it('REVERSE of an ACCRUE that brought its own 5.00 redemption (no REDEEM: Toast sends none offline) gives it back: 10.00', async () => {
+    const c = await toastConnected(t);
+    const accrueGuid = randomUUID();
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount(dinner(), cashback(5)))), accrueGuid);
+    expect(await c.balance()).toBe(545);
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid));
+    expect(await c.balance()).toBe(1000);
+  });
+
+  it('REVERSE of a 3.00 REDEEM whose final check carried 5.00 gives back its own 3.00: 2.00 stays redeemed (10.80 and 7.20 earn 0.32 + 0.21: 8.53)', async () => {
+    const c = await toastConnected(t);
+    const redeemGuid = randomUUID();
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(3));
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(3)]), redeemGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed({ ...checkWithLoyaltyDiscount(dinner(), cashback(5)), guid: check.guid })));
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    expect(await c.balance()).toBe(1000 - 200 + 32 + 21);
+  });
+
+  it('REVERSE of the REDEEM after its final check was refused makes the final check stand unredeemed (12.00 earning 0.36: 10.36)', async () => {
+    const c = await toastConnected(t, undefined, { settings: { ...PROGRAM_SETTINGS.cashback, max_redeem_percent: 50 } });
+    const redeemGuid = randomUUID();
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(10));
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(10)]), redeemGuid);
+    const burgerOnly = { ...toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }] }), guid: check.guid };
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount(burgerOnly, cashback(10)))));
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    expect(await c.balance()).toBe(1036);
+  });
+
+  it('a REDEEM for one guest and an ACCRUE refused for another (no cashback): reversing the REDEEM gives the first 10.00 back and the second earns 0.60', async () => {
+    const c = await toastConnected(t);
+    const other = (await c.api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body.id as string;
+    const redeemGuid = randomUUID();
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(5));
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(5)]), redeemGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(other, closed(check)));
+    expect([await c.balance(), await c.balanceOf(other)]).toEqual([545, 0]);
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    expect([await c.balance(), await c.balanceOf(other)]).toEqual([1000, 60]);
+  });
+
+  it('REVERSE of an ACCRUE that added a 10.00 cake brings back the check REDEEM applied (5.74 back to 5.45)', async () => {
+    const c = await toastConnected(t);
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(5));
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(5)]));
+    const bigger = toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }, { name: 'Fries', price: 8, quantity: 2 }, { name: 'Cake', price: 10, quantity: 1 }] });
+    const accrueGuid = randomUUID();
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount({ ...bigger, guid: check.guid }, cashback(5)))), accrueGuid);
+    // Toast takes 5.00 off as 2.01 / 1.33 / 1.66: 3 % of 9.99, 6.67 and 8.34 is 0.29 + 0.20 + 0.25.
+    expect(await c.balance()).toBe(574);
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid));
+    expect(await c.balance()).toBe(545);
+  });
+
+  it('a 25.00 loyalty discount on a check of 20.00 before discounts redeems at most 20.00', async () => {
+    const c = await toastConnected(t);
+    await seedLedger(t, c.venue, { memberId: c.memberId, kind: 'import', cashback: 2000 });
+    const d = dinner();
+    const check: ToastCheck = closed({
+      ...d,
+      selections: d.selections.map((s) => ({ ...s, price: 0 })),
+      appliedDiscounts: [{ guid: randomUUID(), entityType: 'AppliedLoyaltyProviderDiscount', discountAmount: 25, processingState: 'APPLIED', loyaltyDetails: { vendor: 'INTEGRATION', referenceId: 'cashback' } }],
+    });
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, check));
+    expect(await c.balance()).toBe(1000);
+  });
+
+  it('two checks changing guests at once, each way round, end applied for their new guests, never a 500', async () => {
+    const c = await toastConnected(t);
+    const other = (await c.api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body.id as string;
+    const [first, second] = [closed(dinner()), closed(dinner())];
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(other, first));
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, second));
+    for (let round = 0; round < 6; round++) {
+      const [x, y] = round % 2 ? [other, c.memberId] : [c.memberId, other];
+      const answers = await Promise.all([toast(c, 'LOYALTY_ACCRUE', accrueBody(x, first)), toast(c, 'LOYALTY_ACCRUE', accrueBody(y, second))]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    }
+    // Each guest ends with one of the two checks: 0.60 each.
+    expect([await c.balance(), await c.balanceOf(other)]).toEqual([1060, 60]);
+  });
+
   it('two SIGNUPs of one phone at once enrol one member; the other is ERROR_ALREADY_REGISTERED', async () => {
     const c = await toastConnected(t);
     const answers = await Promise.all([toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '0861230001' })), toast(c, 'LOYALTY_SIGNUP', signupBody({ phone: '0861230001' }))]);
@@ -173,8 +256,9 @@ describe('Toast check standing', () => {
     expect(found.body.data).toHaveLength(1);
   });
 
-  it('a restaurant id named like an object\'s own property, and a JWT that never expires, are refused', async () => {
+  it('a restaurant GUID in capitals is the same restaurant; one named like an object\'s own property, and a JWT that never expires, are refused', async () => {
     const c = await toastConnected(t);
+    expect((await callToast(t, c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, dinner()), { restaurant: c.restaurant.toUpperCase() })).status).toBe(200);
     for (const restaurant of ['constructor', '__proto__', 'toString']) {
       const res = await callToast(t, c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, dinner()), { restaurant });
       expect([res.status, res.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_RESTAURANT' }]);
@@ -185,6 +269,7 @@ describe('Toast check standing', () => {
     const res = await callToast(t, jwt, 'LOYALTY_ACCRUE', accrueBody(jwt.memberId, dinner()), { authorization: forever });
     expect([res.status, res.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TOKEN' }]);
     expect(await checksOf(t, jwt)).toEqual([]);
+    expect(await checksOf(t, c)).toHaveLength(1);
   });
 });
 

@@ -220,7 +220,7 @@ export async function lockProviderObject(db: Db, integration: Pick<IntegrationRo
 /** Records, or moves, what a provider's object stands for now (a Toast check applied again under a new number), and its state. */
 export async function pointHandled(
   db: Db,
-  row: { chain_id: string; integration_id: string; provider_key: string; venue_id: string; external_id: string; state: Record<string, string> | null },
+  row: { chain_id: string; integration_id: string; provider_key: string; venue_id: string; external_id: string; state: Record<string, unknown> | null },
 ): Promise<void> {
   const state = row.state ? json(row.state) : null;
   await db

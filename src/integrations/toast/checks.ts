@@ -18,6 +18,7 @@ const Selection = Type.Object({
   item: Nullable(Type.Object({ guid: Nullable(Type.String()) })),
   quantity: Type.Number({ minimum: 0 }),
   price: Nullable(Type.Number()),
+  preDiscountPrice: Nullable(Type.Number()),
   voided: Nullable(Type.Boolean()),
   appliedDiscounts: Nullable(Type.Array(Discount)),
 });
@@ -66,13 +67,15 @@ export const loyaltyDiscountOf = (check: ToastCheck, currency: string): number =
 
 /**
  * The check's lines: each selection not voided at its net price (Toast's `price`: the line's total after every
- * discount), with the loyalty discount spread back over them in proportion, so that the lines are what the guest
- * would pay without our redemption and `redeem_amount` takes it off again.
+ * discount), with our redemption spread back over them in proportion, so that the lines are what the guest would pay
+ * without it and `redeem_amount` takes it off again. Toast never takes a line below nothing, so what it took off is at
+ * most what the lines were before discounts (`preDiscountPrice`, where every line has it).
  */
 export function checkLinesOf(check: ToastCheck, currency: string): { lines: Line[]; redeemed: number } {
   const kept = check.selections.filter((s) => !s.voided && s.quantity > 0);
   const net = kept.map((s) => Math.max(0, toMinor(s.price, currency)));
-  const redeemed = loyaltyDiscountOf(check, currency);
+  const gross = kept.every((s) => typeof s.preDiscountPrice === 'number') ? kept.reduce((sum, s, i) => sum + Math.max(0, toMinor(s.preDiscountPrice, currency) - net[i]!), 0) : Infinity;
+  const redeemed = Math.min(loyaltyDiscountOf(check, currency), gross);
   // A line our discount took to nothing still takes its share back (weighed as one minor unit), so the lines add up.
   const back = spreadRedemption(redeemed, net.map((n) => n || 1), net.map(() => true));
   const lines = kept.map((s, i) =>

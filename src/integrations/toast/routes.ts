@@ -3,6 +3,7 @@
 // ERROR_INVALID_RESTAURANT, what fails on our side 500 ERROR. A write's answer is kept under its
 // Toast-Transaction-GUID and loyalty identifier, in the transaction that makes the change: a retry gets it back.
 import type { App } from '../../http/context.js';
+import { inTransaction } from '../../db/transaction.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import { connectionCaller, venueOfLocation } from '../core/connection.js';
@@ -50,7 +51,7 @@ export async function toastRoutes(app: App): Promise<void> {
     }
     if (!type || !TOAST_TYPES.includes(type) || parsed.value.toastTransactionType !== type) return send(refused('ERROR_INVALID_TOAST_TRANSACTION_TYPE'));
     const restaurant = header('toast-restaurant-external-id');
-    const venueId = venueOfLocation(integration, restaurant);
+    const venueId = venueOfLocation(integration, mappedRestaurant(integration, restaurant));
     const caller = venueId && integration.status === 'active' ? await connectionCaller(db, integration, venueId, now) : undefined;
     if (!caller || !restaurant) return send(refused('ERROR_INVALID_RESTAURANT'));
     const guid = header('toast-transaction-guid');
@@ -72,6 +73,10 @@ export async function toastRoutes(app: App): Promise<void> {
     }
   });
 }
+
+/** The connection's key for Toast's restaurant GUID: a GUID is the same whatever the case of its letters. */
+const mappedRestaurant = (integration: repo.IntegrationRow, restaurant: string | undefined) =>
+  restaurant === undefined ? undefined : Object.keys(integration.locations).find((key) => key.toLowerCase() === restaurant.toLowerCase());
 
 const guidOf = (header: (name: string) => string | undefined): Record<string, string> => {
   const guid = header('toast-transaction-guid');
@@ -113,7 +118,8 @@ async function once(
   const dedupKey = `toast:${guid}:${identifier ?? ''}`;
   const entry = { kind, providerIds: { transaction_guid: guid }, dedupKey, subject: `toast-transaction:${guid}`, queued: false };
   try {
-    return await db.transaction().execute(async (trx) => {
+    // Two Toast checks moving between two guests at once can deadlock on the guests' rows: the loser runs again.
+    return await inTransaction(db, async (trx) => {
       const claimed = await addEntry(trx, integration, { ...entry, payload: null, outcome: 'queued' }, clock.now());
       if (!claimed) throw new Answered();
       const done = await write(trx);

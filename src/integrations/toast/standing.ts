@@ -1,6 +1,6 @@
-// A Toast check's standing (D26): the check of ours that stands for it, and which REDEEM's redemption and which
-// ACCRUE stand on it. REDEEM, ACCRUE and REVERSE of one Toast check take turns on it, and each replaces the check of
-// ours in its own transaction: the old one voided, the new one applied, or neither.
+// A Toast check's standing (D26): what its standing REDEEM and ACCRUE did (their guest, lines and redemption), and
+// the check of ours that stands for them. REDEEM, ACCRUE and REVERSE of one Toast check take turns on it, and each
+// settles it in its own transaction: the check its standing wants applied in place of the old one, or neither.
 import type { Db } from '../../db/database.js';
 import { asIf, inSavepoint } from '../../db/transaction.js';
 import { applyCheck, type CheckContext } from '../../flows/checks/apply.js';
@@ -21,25 +21,31 @@ export interface ToastCall {
   restaurant: string;
 }
 
+/** A check as a Toast transaction left it: its guest, lines and redemption (minor units). */
+export interface Wanted {
+  guid: string;
+  memberId: string;
+  lines: Line[];
+  redeem: number;
+}
+
+/** What stands on a Toast check: the REDEEM whose redemption it carries, the ACCRUE that made it final. */
+export interface CheckState {
+  redeemed: Wanted | null;
+  accrued: Wanted | null;
+}
+
 export interface Standing {
   checkGuid: string;
   /** Whether a check of ours was ever applied for it (a later one is numbered with its transaction's GUID). */
   numbered: boolean;
   /** The check of ours that stands for it now; none once everything on it was reversed. */
   current: Transaction | undefined;
-  /** The Toast transactions standing on it: the REDEEM whose redemption it carries, the ACCRUE that made it final. */
-  redeemedBy: string | null;
-  accruedBy: string | null;
-}
-
-/** The check as it should stand: its member, lines and redemption. */
-export interface Wanted {
-  memberId: string;
-  lines: Line[];
-  redeem: number;
+  state: CheckState;
 }
 
 const checkKey = (checkGuid: string) => `check:${checkGuid}`;
+const NOTHING: CheckState = { redeemed: null, accrued: null };
 
 /** The Toast check's standing, read after taking its turn. */
 export async function standingOf(call: ToastCall, checkGuid: string): Promise<Standing> {
@@ -50,68 +56,74 @@ export async function standingOf(call: ToastCall, checkGuid: string): Promise<St
     checkGuid,
     numbered: Boolean(handled),
     current: applied?.status === 'completed' ? applied : undefined,
-    redeemedBy: handled?.state?.redeemed_by ?? null,
-    accruedBy: handled?.state?.accrued_by ?? null,
+    state: { ...NOTHING, ...(handled?.state as Partial<CheckState> | null) },
   };
 }
 
-/** What `judge` answers with the Toast check's standing check voided, in a transaction rolled back after. */
-export function asIfWithout<T>(call: ToastCall, checkGuid: string, judge: (call: ToastCall) => Promise<T>): Promise<T> {
-  return asIf(call.trx, async (trx) => {
-    const inside = { ...call, trx };
-    const { current } = await standingOf(inside, checkGuid);
-    if (current) await voidTransaction(trx, call.caller, current.external_id, undefined, call.ctx.clock);
-    return judge(inside);
+/** What `judge` answers with the standing check voided (its redemption and earning given back), undone after. */
+export function judgedWithout<T>(call: ToastCall, standing: Standing, judge: () => Promise<T>): Promise<T> {
+  return inSavepoint(call.trx, async () => {
+    if (standing.current) await voidTransaction(call.trx, call.caller, standing.current.external_id, undefined, call.ctx.clock);
+    return { value: await judge(), undo: true };
   });
 }
 
-/** A check's lines as they were applied, to apply them again. */
-export const linesOf = (t: Transaction): Line[] =>
-  t.line_items.map((l) => ({ ...(l.sku ? { sku: l.sku } : {}), name: l.name, quantity: l.quantity, unit_price: l.unit_price }));
+/** As `judgedWithout`, for a call outside a transaction (INQUIRE): in one rolled back after. */
+export function asIfWithout<T>(call: ToastCall, checkGuid: string, judge: (call: ToastCall) => Promise<T>): Promise<T> {
+  return asIf(call.trx, async (trx) => {
+    const inside = { ...call, trx };
+    return judgedWithout(inside, await standingOf(inside, checkGuid), () => judge(inside));
+  });
+}
 
-const sameLines = (a: Line[], b: Line[]) => JSON.stringify(a.map((l) => [l.sku ?? null, l.name, l.quantity, l.unit_price])) === JSON.stringify(b.map((l) => [l.sku ?? null, l.name, l.quantity, l.unit_price]));
-
-/** Whether `current` already is the check `wanted` describes. */
-export const isWanted = (current: Transaction | undefined, wanted: Wanted | null): boolean =>
-  wanted === null ? current === undefined : current !== undefined && current.member_id === wanted.memberId && current.redeemed === wanted.redeem && sameLines(linesOf(current), wanted.lines);
-
-type Stands = { redeemedBy: string | null; accruedBy: string | null };
-
-/** What `judge` answered, and the check that stands now (a refusal kept the current one). */
-export interface Replaced<T> {
-  value: T;
+/** What applies, and what stands after a settlement. */
+export interface Settled {
   applied: Transaction | undefined;
+  /** Toast's final check was refused and the REDEEM's check stands instead, for this reason. */
   refusal?: ApiError;
 }
 
 /**
- * Runs `judge` with the current check voided (its redemption and earning given back, so that what replaces it is
- * judged on the member's balance without it), then makes what it wants stand (null: nothing), with `stands` on it.
- * `keep`, or a refusal of the new check when `refused` is 'keep', leaves the current check standing after all.
+ * Makes `state` the Toast check's standing: the check it wants (Toast's final check once ACCRUEd, else the one its
+ * REDEEM took the redemption with, else none) in place of the current one. Where Toast's final check is refused
+ * (its discount more than the program lets it be paid with, or than its guest has), the REDEEM's check stands
+ * instead; with none, the refusal goes on and nothing changes.
  */
-export async function replace<T>(
-  call: ToastCall,
-  standing: Standing,
-  judge: () => Promise<{ wanted: Wanted | null | 'keep'; value: T }>,
-  stands: Stands,
-  refused: 'keep' | 'throw' = 'throw',
-): Promise<Replaced<T>> {
-  const { current } = standing;
-  const replaced = await inSavepoint<Replaced<T> & { kept?: boolean }>(call.trx, async () => {
-    if (current) await voidTransaction(call.trx, call.caller, current.external_id, undefined, call.ctx.clock);
-    const { wanted, value } = await judge();
-    if (wanted === 'keep') return { value: { value, applied: current, kept: true }, undo: true };
-    if (isWanted(current, wanted)) return { value: { value, applied: current }, undo: true };
+export async function settle(call: ToastCall, standing: Standing, state: CheckState): Promise<Settled> {
+  const wanted = [state.accrued ?? state.redeemed, ...(state.accrued && state.redeemed ? [state.redeemed] : [])];
+  let refusal: ApiError | undefined;
+  for (const check of wanted) {
     try {
-      return { value: { value, applied: wanted ? await apply(call, standing, wanted) : undefined }, undo: false };
+      const applied = await make(call, standing, check);
+      const external = applied?.external_id ?? standing.current?.external_id;
+      if (external) await point(call, standing.checkGuid, external, state);
+      return { applied, ...(refusal ? { refusal } : {}) };
     } catch (err) {
-      if (refused === 'throw' || !(err instanceof ApiError)) throw err;
-      return { value: { value, applied: current, refusal: err }, undo: true };
+      if (!(err instanceof ApiError)) throw err;
+      refusal = err;
     }
+  }
+  throw refusal;
+}
+
+/** A check's lines as they were applied. */
+export const linesOf = (t: Transaction): Line[] =>
+  t.line_items.map((l) => ({ ...(l.sku ? { sku: l.sku } : {}), name: l.name, quantity: l.quantity, unit_price: l.unit_price }));
+
+const shapeOf = (lines: Line[]) => JSON.stringify(lines.map((l) => [l.sku ?? null, l.name, l.quantity, l.unit_price]));
+
+/** Whether `current` already is the check `wanted` describes. */
+const isWanted = (current: Transaction | undefined, wanted: Wanted | null): boolean =>
+  wanted === null ? current === undefined : current !== undefined && current.member_id === wanted.memberId && current.redeemed === wanted.redeem && shapeOf(linesOf(current)) === shapeOf(wanted.lines);
+
+/** `wanted` in place of the current check (the same check: nothing written), both or neither. */
+async function make(call: ToastCall, standing: Standing, wanted: Wanted | null): Promise<Transaction | undefined> {
+  const { current } = standing;
+  if (isWanted(current, wanted)) return current;
+  return inSavepoint(call.trx, async () => {
+    if (current) await voidTransaction(call.trx, call.caller, current.external_id, undefined, call.ctx.clock);
+    return { value: wanted ? await apply(call, standing, wanted) : undefined, undo: false };
   });
-  const external = replaced.applied?.external_id ?? current?.external_id;
-  if (external && !replaced.kept) await point(call, standing.checkGuid, external, replaced.applied ? stands : { redeemedBy: null, accruedBy: null });
-  return replaced;
 }
 
 /** Applies the wanted check under the next number of the Toast check. */
@@ -123,14 +135,13 @@ async function apply(call: ToastCall, standing: Standing, wanted: Wanted): Promi
   return transaction;
 }
 
-async function point(call: ToastCall, checkGuid: string, externalId: string, stands: Stands) {
-  const state = { ...(stands.redeemedBy ? { redeemed_by: stands.redeemedBy } : {}), ...(stands.accruedBy ? { accrued_by: stands.accruedBy } : {}) };
+async function point(call: ToastCall, checkGuid: string, externalId: string, state: CheckState) {
   await repo.pointHandled(call.trx, {
     chain_id: call.integration.chain_id,
     integration_id: call.integration.id,
     provider_key: checkKey(checkGuid),
     venue_id: call.caller.venueId,
     external_id: externalId,
-    state: Object.keys(state).length ? state : null,
+    state: state.redeemed || state.accrued ? { ...state } : null,
   });
 }

@@ -12,7 +12,7 @@ import { cut } from '../core/text.js';
 import * as repo from '../core/repo.js';
 import { accept, refused, ToastRefusal, type ToastAnswer } from './answers.js';
 import { CASHBACK_OFFER, checkLinesOf, loyaltyDiscountGuidOf, toMinor, toUnits, unitsText, type ToastCheck } from './checks.js';
-import { asIfWithout, linesOf, replace, standingOf, type ToastCall } from './standing.js';
+import { asIfWithout, judgedWithout, settle, standingOf, type CheckState, type ToastCall } from './standing.js';
 
 export type { ToastCall } from './standing.js';
 
@@ -125,35 +125,31 @@ export async function inquire(call: ToastCall, info: { loyaltyIdentifier?: strin
 const receiptOf = (t: Transaction) => cut(t.display.receipt.join(' · '), 255);
 
 /**
- * REDEEM: the redemptions listed (Toast lists those taken before with the new ones) are the check's whole
- * redemption, taken now by applying the check as it stands with it (a hold could expire before ACCRUE), in place of
- * the check a REDEEM or ACCRUE applied before; what does not fit is rejected and changes nothing.
+ * REDEEM: the redemptions listed (Toast lists those validated before with the new ones) are the check's whole
+ * redemption, judged with the standing check voided and, when they fit, taken at once by applying the check as it
+ * stands with them (a hold could expire before ACCRUE), in place of the standing one; the check is open again, so a
+ * final check ACCRUEd before no longer stands. What does not fit is rejected and changes nothing.
  */
 export async function redeem(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck; redemptions?: Redemption[] | null }): Promise<Done> {
   const member = await memberOf(call, info.loyaltyIdentifier);
   const checkGuid = info.check.guid;
   const standing = await standingOf(call, checkGuid);
-  const { value: judgement, applied } = await replace(
-    call,
-    standing,
-    async () => {
-      const { lines, calc } = await calculated(call, member, info.check);
-      const judgement = judged(call, calc, info.redemptions ?? [], info.check);
-      const taken = judgement.fits && judgement.requested > 0;
-      return { wanted: taken ? { memberId: member.id, lines, redeem: judgement.requested } : ('keep' as const), value: { ...judgement, taken } };
-    },
-    { redeemedBy: call.guid, accruedBy: standing.accruedBy },
-  );
+  const { lines, judgement } = await judgedWithout(call, standing, async () => {
+    const { lines, calc } = await calculated(call, member, info.check);
+    return { lines, judgement: judged(call, calc, info.redemptions ?? [], info.check) };
+  });
+  const taken = judgement.fits && judgement.requested > 0;
+  const { applied } = taken ? await settle(call, standing, { redeemed: { guid: call.guid, memberId: member.id, lines, redeem: judgement.requested }, accrued: null }) : { applied: undefined };
   const answer = accept({
     checkResponse: {
       accountInfo: accountInfo(call, member),
       offers: judgement.offers,
       appliedRedemptions: judgement.appliedRedemptions,
       rejectedRedemptions: judgement.rejectedRedemptions,
-      ...(judgement.taken && applied ? { userMessage: receiptOf(applied) } : {}),
+      ...(applied ? { userMessage: receiptOf(applied) } : {}),
     },
   });
-  if (!judgement.taken || !applied) return { answer, outcome: 'ignored', message: 'Nothing redeemed.', checkGuid };
+  if (!applied) return { answer, outcome: 'ignored', message: 'Nothing redeemed.', checkGuid };
   const message =
     applied === standing.current
       ? `Check ${applied.external_id} carries this redemption already.`
@@ -162,9 +158,10 @@ export async function redeem(call: ToastCall, info: { loyaltyIdentifier?: string
 }
 
 /**
- * ACCRUE: Toast's final check, with the loyalty discount on it as its redemption, in place of the check applied
- * before (the same check: nothing changes). Where the final check is refused (its discount is more than the program
- * lets the check be paid with, once lines left it), the check REDEEM applied stands as it was taken, and the log says so.
+ * ACCRUE: Toast's final check stands, for the guest it names, with the loyalty discount on it as its redemption, in
+ * place of the check standing before (the same check: nothing changes). Where it is refused (lines left the check
+ * after REDEEM and its discount is now more than the program lets it be paid with, or its guest has), the check
+ * REDEEM applied stands as it was taken, and the log says so: the guest had the discount at the till.
  */
 export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string | null; check: ToastCheck }): Promise<Done> {
   if (!info.loyaltyIdentifier) return { answer: accept(), outcome: 'ignored', message: 'The check names no loyalty account: nothing applied.' };
@@ -173,25 +170,31 @@ export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string
   const { lines, redeemed } = checkLinesOf(info.check, currencyOf(call));
   const standing = await standingOf(call, checkGuid);
   const before = standing.current;
-  const wanted = { memberId: member.id, lines, redeem: redeemed };
-  const stands = { redeemedBy: redeemed > 0 ? standing.redeemedBy : null, accruedBy: call.guid };
-  const { applied, refusal } = await replace(call, standing, async () => ({ wanted, value: undefined }), stands, 'keep');
-  if (!applied) throw refusal;
+  const { applied, refusal } = await settle(call, standing, { ...standing.state, accrued: { guid: call.guid, memberId: member.id, lines, redeem: redeemed } });
+  if (!applied) throw new Error('A final check settled to nothing.');
   const done = { answer: accept({ checkResponse: { userMessage: receiptOf(applied) } }), checkGuid, externalId: applied.external_id, transactionId: applied.id };
-  if (refusal) return { ...done, outcome: 'replayed', message: `Toast's final check was refused (${refusal.message}); check ${applied.external_id} stands as it was applied.` };
+  if (refusal) return { ...done, outcome: 'replayed', message: `Toast's final check was refused (${refusal.message}); check ${applied.external_id}, as REDEEM took it, stands.` };
   if (applied === before) return { ...done, outcome: 'replayed', message: `Check ${applied.external_id} is Toast's final check already.` };
   return { ...done, outcome: 'applied', message: `Applied check ${applied.external_id}: ${formatMoney(applied.paid, call.caller.venue)} paid, ${applied.earned} earned${before ? `, in place of ${before.external_id}` : ''}.` };
 }
 
-/** What a REVERSE of a REDEEM gives back of `standing` (minor units): the redemptions it lists, else all. */
-function givenBack(call: ToastCall, redemptions: Redemption[] | null | undefined, standing: number): number {
-  return redemptions?.length ? Math.min(standing, requestedOf(redemptions, currencyOf(call))) : standing;
+/** The check's state once the REDEEM or ACCRUE `guid` is reversed (the redemptions listed, else all of a REDEEM's). */
+function reversed(call: ToastCall, state: CheckState, guid: string, redemptions: Redemption[] | null | undefined): CheckState | undefined {
+  const { redeemed, accrued } = state;
+  if (accrued?.guid === guid) return { redeemed, accrued: null };
+  if (redeemed?.guid !== guid) return undefined;
+  const back = redemptions?.length ? Math.min(redeemed.redeem, requestedOf(redemptions, currencyOf(call))) : redeemed.redeem;
+  // The final check's discount carried this redemption: as much comes off it.
+  return {
+    redeemed: redeemed.redeem > back ? { ...redeemed, redeem: redeemed.redeem - back } : null,
+    accrued: accrued && { ...accrued, redeem: Math.max(0, accrued.redeem - back) },
+  };
 }
 
 /**
- * REVERSE: takes back what its transaction still does on the Toast check: a REDEEM's redemption (the redemptions it
- * lists, else all), an ACCRUE's accrual. What is left stands as a check applied again; nothing left, the check is
- * voided. A transaction since replaced (a later REDEEM or ACCRUE of the check) or reversed already does nothing.
+ * REVERSE: takes back what its transaction still does on the Toast check (a REDEEM's redemption, the redemptions it
+ * lists or all; an ACCRUE's final check), and the check settles to what stands then: the final check with the
+ * redemption given back, the REDEEM's check, or none. A transaction since replaced or reversed already does nothing.
  */
 export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: string | null; transactionId?: string | null; redemptions?: Redemption[] | null }): Promise<Done> {
   const guid = info.transactionId;
@@ -206,17 +209,15 @@ export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: strin
   const checkGuid = original.provider_ids.check_guid;
   if (!checkGuid) return nothing('Nothing was applied: nothing to reverse.');
   const standing = await standingOf(call, checkGuid);
+  const state = reversed(call, standing.state, guid, info.redemptions);
+  if (!state) return nothing(`Transaction ${guid} no longer stands on the check: nothing to reverse.`, checkGuid);
   const { current } = standing;
-  const isRedeem = standing.redeemedBy === guid;
-  if (!current || !(isRedeem || standing.accruedBy === guid)) return nothing(`Transaction ${guid} no longer stands on the check: nothing to reverse.`, checkGuid);
-  const redeem = isRedeem ? current.redeemed - givenBack(call, info.redemptions, current.redeemed) : current.redeemed;
-  const stands = { redeemedBy: redeem > 0 ? standing.redeemedBy : null, accruedBy: isRedeem ? standing.accruedBy : null };
-  const wanted = current.member_id && (redeem > 0 || stands.accruedBy) ? { memberId: current.member_id, lines: linesOf(current), redeem } : null;
-  const { applied } = await replace(call, standing, async () => ({ wanted, value: undefined }), stands);
-  const done = { answer: accept(), outcome: 'reversed' as const, checkGuid, externalId: (applied ?? current).external_id, transactionId: (applied ?? current).id };
-  if (!applied) return { ...done, message: `Voided check ${current.external_id}.` };
-  if (applied === current) return { ...done, message: `The accrual is reversed; check ${current.external_id} stands for the redemption still on it.` };
-  return { ...done, message: `Voided check ${current.external_id}; applied again as ${applied.external_id} with ${formatMoney(applied.redeemed, call.caller.venue)} redeemed.` };
+  const { applied } = await settle(call, standing, state);
+  const shown = applied ?? current;
+  const done = { answer: accept(), outcome: 'reversed' as const, checkGuid, ...(shown ? { externalId: shown.external_id, transactionId: shown.id } : {}) };
+  if (!applied) return { ...done, message: current ? `Voided check ${current.external_id}.` : 'Nothing stands on the check.' };
+  if (applied === current) return { ...done, message: `Reversed; check ${applied.external_id} stands as it was.` };
+  return { ...done, message: `${current ? `Voided check ${current.external_id}; ` : ''}applied ${applied.external_id} with ${formatMoney(applied.redeemed, call.caller.venue)} redeemed.` };
 }
 
 /** SIGNUP: a member with consent (Toast's guest agreed at the till), by phone; the member id is the identifier. */
@@ -239,6 +240,7 @@ export async function signup(call: ToastCall, info: { phone?: string | null; ema
 /** Flows refuse what a till sent wrong with an ApiError: to Toast, its input was not acceptable. */
 export function refusalOf(err: unknown): ToastRefusal | undefined {
   if (err instanceof ToastRefusal) return err;
-  if (err instanceof ApiError && err.status < 500) return new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
+  // A conflict that did not resolve itself in the retries is our side's: 500 ERROR, sent again by Toast.
+  if (err instanceof ApiError && err.status < 500 && err.code !== 'balance_conflict') return new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
   return undefined;
 }
