@@ -1,13 +1,15 @@
-// The dashboard's Point of sale page (D26): owners and managers connect Square (Toast later), map its locations to the
-// chain's venues, pause and resume a connection, and read its log with "try again". Each route is the connection
-// service's own, called as the session's user for the whole chain (audited as that user).
+// The dashboard's Point of sale page (D26): owners and managers connect Square or Toast, map its locations (Toast's
+// restaurant GUIDs) to the chain's venues, have a Toast API key generated, pause and resume a connection, and read
+// its log with "try again". Each route is the connection service's own, called as the session's user for the whole
+// chain (audited as that user).
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../db/transaction.js';
 import type { App } from '../http/context.js';
 import { withErrors } from '../http/responses.js';
-import { ApiError } from '../shared/errors.js';
+import { ApiError, parameterInvalid } from '../shared/errors.js';
 import { ListOf } from '../shared/pagination.js';
 import * as accounts from '../modules/accounts/service.js';
 import type { Caller } from '../modules/accounts/schemas.js';
@@ -20,6 +22,7 @@ import {
   LogEntryParams,
   UpdateIntegration,
   type Integration as IntegrationAnswer,
+  type Provider,
 } from '../integrations/core/schemas.js';
 import * as integrations from '../integrations/core/service.js';
 import { sessionOf } from './request.js';
@@ -55,6 +58,63 @@ const DashboardIntegration = Type.Object(
   },
   { title: 'DashboardIntegration' },
 );
+
+/** The answer that made or changed a connection: as the page shows it, with a Toast key generated for it, this once. */
+const DashboardIntegrationWritten = Type.Object(
+  {
+    ...DashboardIntegration.properties,
+    generated_api_key: Type.Optional(
+      Type.String({ description: "The Toast API key generated at generate_api_key: in this answer only; the owner gives it to Toast's integrations team." }),
+    ),
+  },
+  { title: 'DashboardIntegrationWritten' },
+);
+
+const GenerateApiKey = Type.Optional(
+  Type.Boolean({ description: 'Toast: the server draws a strong random API key (settings.api_key), answered once as generated_api_key.' }),
+);
+const DashboardCreateIntegration = Type.Object(
+  { ...CreateIntegration.properties, generate_api_key: GenerateApiKey },
+  { additionalProperties: false, title: 'DashboardCreateIntegration' },
+);
+const DashboardUpdateIntegration = Type.Object(
+  { ...UpdateIntegration.properties, generate_api_key: GenerateApiKey },
+  { additionalProperties: false, title: 'DashboardUpdateIntegration' },
+);
+
+/** 32 random bytes, base64url: 43 characters, within Toast's 255, and nothing a header would have to escape. */
+const newToastApiKey = () => randomBytes(32).toString('base64url');
+
+/**
+ * The settings with a key generated when asked: only a Toast connection has one, and it is generated or given, not
+ * both. Undefined settings stay undefined (a change that names none).
+ */
+function withGeneratedKey<S extends { api_key?: string } | undefined>(provider: Provider, generate: boolean | undefined, settings: S): { settings: S; generated?: string } {
+  if (!generate) return { settings };
+  if (provider !== 'toast') throw parameterInvalid('generate_api_key', 'Only a Toast connection has an API key to generate.');
+  if (settings?.api_key !== undefined) throw parameterInvalid('generate_api_key', 'Generate a key or give settings.api_key, not both.');
+  const generated = newToastApiKey();
+  return { settings: { ...settings, api_key: generated } as S, generated };
+}
+
+// Toast names a restaurant by its GUID (Toast-Restaurant-External-ID), written in lower case; Toast lists none to us,
+// so the owner types each one and a typo would refuse every call from that restaurant.
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A Toast connection's locations with each restaurant GUID checked and in lower case; another provider's as given. */
+function restaurantsOf(provider: Provider, locations: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (provider !== 'toast' || locations === undefined) return locations;
+  const out: Record<string, string> = {};
+  for (const [restaurant, venueId] of Object.entries(locations)) {
+    const guid = restaurant.trim().toLowerCase();
+    if (!GUID.test(guid)) {
+      throw parameterInvalid(`locations.${restaurant}`, `${restaurant} is not a Toast restaurant GUID (32 hexadecimal digits in groups of 8-4-4-4-12).`);
+    }
+    if (guid in out) throw parameterInvalid(`locations.${restaurant}`, `Toast restaurant ${guid} is named twice: a restaurant is one venue.`);
+    out[guid] = venueId;
+  }
+  return out;
+}
 
 const DashboardIntegrations = Type.Object(
   {
@@ -113,15 +173,18 @@ export async function dashboardIntegrationRoutes(app: App, tags: string[]): Prom
     {
       schema: {
         tags,
-        summary: "Connect a point-of-sale provider: its settings (secrets are write-only) and its locations mapped to the chain's venues",
-        body: CreateIntegration,
-        response: withErrors({ 201: DashboardIntegration }),
+        summary: "Connect a point-of-sale provider: its settings (secrets are write-only, a Toast key may be generated) and its locations mapped to the chain's venues",
+        body: DashboardCreateIntegration,
+        response: withErrors({ 201: DashboardIntegrationWritten }),
       },
     },
     async (req, reply) => {
-      refuseOutside(req, req.body.locations);
-      const created = await inTransaction(db, (trx) => integrations.createIntegration(trx, callerOf(req), req.body, box, base));
-      return reply.code(201).send(shown(created));
+      const { generate_api_key: generate, ...input } = req.body;
+      const locations = restaurantsOf(input.provider, input.locations);
+      refuseOutside(req, locations);
+      const { settings, generated } = withGeneratedKey(input.provider, generate, input.settings);
+      const created = await inTransaction(db, (trx) => integrations.createIntegration(trx, callerOf(req), { ...input, locations, settings }, box, base));
+      return reply.code(201).send({ ...shown(created), ...(generated ? { generated_api_key: generated } : {}) });
     },
   );
 
@@ -136,20 +199,22 @@ export async function dashboardIntegrationRoutes(app: App, tags: string[]): Prom
     {
       schema: {
         tags,
-        summary: 'Change a connection: its name, status (paused or active), locations, or a secret given again',
+        summary: 'Change a connection: its name, status (paused or active), locations, or a secret given again (a Toast key generated anew)',
         params: IntegrationParams,
-        body: UpdateIntegration,
-        response: withErrors({ 200: DashboardIntegration }),
+        body: DashboardUpdateIntegration,
+        response: withErrors({ 200: DashboardIntegrationWritten }),
       },
     },
     async (req) =>
-      shown(
-        await inTransaction(db, async (trx) => {
-          await reachable(req, trx, req.params.id);
-          if (req.body.locations !== undefined) refuseOutside(req, req.body.locations);
-          return integrations.updateIntegration(trx, callerOf(req), req.params.id, req.body, box, base);
-        }),
-      ),
+      inTransaction(db, async (trx) => {
+        const { provider } = await reachable(req, trx, req.params.id);
+        const { generate_api_key: generate, ...input } = req.body;
+        const locations = restaurantsOf(provider, input.locations);
+        if (locations !== undefined) refuseOutside(req, locations);
+        const { settings, generated } = withGeneratedKey(provider, generate, input.settings);
+        const changed = await integrations.updateIntegration(trx, callerOf(req), req.params.id, { ...input, locations, settings }, box, base);
+        return { ...shown(changed), ...(generated ? { generated_api_key: generated } : {}) };
+      }),
   );
 
   app.delete(

@@ -5,19 +5,26 @@
 // with "Copy URL", pauses and resumes; the connection's log in plain words for every outcome, paged with "Load more",
 // the failing banner, and "Try again" on a retryable entry (queued afterwards); a connection deleted after a
 // confirmation; staff have no such page in their menu and the API refuses them (403); nothing is wider than a 390 px
-// phone, and axe finds no serious violation at either width.
+// phone, and axe finds no serious violation at either width. Toast, on a server with a public PUBLIC_BASE_URL: connected
+// step by step (a key generated, a pasted one too short refused in words, a restaurant id that is not a GUID refused
+// beside its row by the server), the URL and the key shown once and copied, the key never on the page again; Toast's
+// till then finds a member with that key at that restaurant; a wrong key in the log in Toast's words, pause and resume,
+// a new key generated; at 390 px every step fits the screen.
 // Screenshots: test-artifacts/dashboard-point-of-sale*.png and dashboard-mobile-point-of-sale*.png.
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import * as accounts from '../../src/modules/accounts/service.js';
 import { addEntry } from '../../src/integrations/core/queue.js';
 import * as integrationRepo from '../../src/integrations/core/repo.js';
-import { useTestApp } from '../support/app.js';
+import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
+import { createKey, newCardNumber } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
 import { L, openDashboard, phoneLike, pickOption, shot } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
+import { searchBody, toastHeaders, toastResponseValidator } from '../support/toast-pos.js';
 
 const chromiumGate = await needs('chromium');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -104,12 +111,12 @@ chromiumGate.describe('the Point of sale page', () => {
     await page.goto(`${baseUrl}/dashboard/point-of-sale`);
     await page.locator('nav[aria-label="Pages"] a', { hasText: /^Point of sale$/ }).waitFor();
     await page.getByText('No point of sale connected yet.').waitFor();
-    await page.getByRole('button', { name: 'Connect Square' }).click();
+    await page.getByRole('button', { name: 'Connect a point of sale' }).click();
     const wizard = page.getByRole('region', { name: 'Connect Square' });
 
-    // 1. Name: Square; Toast is connected from the API or the CLI for now.
-    expect(await wizard.getByLabel('Toast — from the API or the CLI for now').isDisabled()).toBe(true);
+    // 1. Name: Square, the first offered (Toast has its own test below).
     expect(await wizard.getByLabel('Square', { exact: true }).isChecked()).toBe(true);
+    expect(await wizard.getByLabel('Toast', { exact: true }).isChecked()).toBe(false);
     await wizard.getByLabel(L('Name')).fill('');
     await wizard.getByRole('button', { name: 'Next' }).click();
     await wizard.getByText('Give the connection a name').waitFor();
@@ -271,7 +278,7 @@ chromiumGate.describe('the Point of sale page', () => {
     await failed.getByRole('button', { name: /^Try again/ }).click();
     await failed.waitFor({ state: 'detached' });
 
-    await phone.getByRole('button', { name: 'Connect Square' }).click();
+    await phone.getByRole('button', { name: 'Connect a point of sale' }).click();
     const wizard = phone.getByRole('region', { name: 'Connect Square' });
     await wizard.getByLabel(L('Name')).fill('Phone tills');
     await wizard.getByRole('button', { name: 'Next' }).click();
@@ -366,9 +373,198 @@ chromiumGate.describe('the Point of sale page', () => {
       await sp.goto(`${baseUrl}/dashboard/point-of-sale`);
       await sp.getByText('Your role does not open this page').waitFor();
       expect(await sp.getByText('Harbour tills').count()).toBe(0);
-      expect(await sp.getByRole('button', { name: 'Connect Square' }).count()).toBe(0);
+      expect(await sp.getByRole('button', { name: 'Connect a point of sale' }).count()).toBe(0);
       if (width === 390) await shot(sp, 'mobile-point-of-sale-staff');
       await context.close();
     });
   }
+});
+
+chromiumGate.describe('connecting Toast from the Point of sale page', () => {
+  // A server on the internet, as Toast needs: its URL is offered, not refused as localhost's would be.
+  const PUBLIC = 'https://loyalty.example.com';
+  let app: TestApp;
+  let toastBrowser: Browser;
+  let owner: Page;
+  let url: string;
+  const toastState: { venueId?: string; terraceId?: string; restaurant?: string; integrationId?: string; key?: string; phone?: string; memberId?: string } = {};
+
+  /** Toast's till looking a guest up by phone, as Toast sends it. */
+  const search = async (key: string, restaurant = toastState.restaurant!) => {
+    const headers = toastHeaders({ type: 'LOYALTY_SEARCH', restaurant, authorization: key });
+    const res = await client(app, null).post(`/integrations/toast/${toastState.integrationId}`, JSON.stringify(searchBody({ phone: toastState.phone! })), headers);
+    expect(toastResponseValidator()(res.body), JSON.stringify(res.body)).toEqual([]);
+    return res;
+  };
+
+  beforeAll(async () => {
+    app = await startTestApp({ config: { publicBaseUrl: PUBLIC } });
+    ({ baseUrl: url, browser: toastBrowser } = await openDashboard(app));
+    const context = await toastBrowser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], bypassCSP: true });
+    owner = await context.newPage();
+    owner.setDefaultTimeout(10_000);
+    const signup = await owner.request.post(`${url}/dashboard/api/signup`, { data: { venue_name: 'Quayside Grill', email: newEmail(), password: PASSWORD } });
+    expect(signup.status()).toBe(201);
+    toastState.venueId = (await signup.json()).venue.id;
+    const session = await (await owner.request.get(`${url}/dashboard/api/session`)).json();
+    const headers = { 'x-csrf-token': session.csrf_token };
+    const terrace = await owner.request.post(`${url}/dashboard/api/venues`, { data: { name: 'Quayside Terrace', slug: `quayside-terrace-${Date.now().toString(36)}` }, headers });
+    expect(terrace.status()).toBe(201);
+    toastState.terraceId = (await terrace.json()).venue.id;
+    expect((await owner.request.put(`${url}/dashboard/api/session/venue`, { data: { venue_id: toastState.venueId }, headers })).status()).toBe(200);
+    // A member of the Grill with a phone, enrolled as a till would.
+    const venue = (await accounts.findVenue(app.db, toastState.venueId!))!;
+    const api = client(app, (await createKey(app, venue, { livemode: true })).secret);
+    toastState.phone = `087${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    const member = await api.post('/api/v1/members', { card_number: newCardNumber(), phone: toastState.phone, consent: true, name: 'Ciara Doyle' });
+    expect(member.status).toBe(201);
+    toastState.memberId = member.body.id;
+  }, 300_000);
+  afterAll(async () => {
+    await toastBrowser?.close();
+    await app?.close();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && owner) await shot(owner, `failed-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
+  });
+
+  chromiumGate.it('at 1280 px: Toast step by step, the URL and the generated key once, a restaurant mapped; Toast finds a member with that key', async () => {
+    await owner.goto(`${url}/dashboard/point-of-sale`);
+    await owner.getByText('No point of sale connected yet.').waitFor();
+    await owner.getByRole('button', { name: 'Connect a point of sale' }).click();
+    await owner.getByRole('region', { name: 'Connect Square' }).getByLabel('Toast', { exact: true }).check();
+    const wizard = owner.getByRole('region', { name: 'Connect Toast' });
+
+    // 1. Toast, and a name (Toast's own until one is typed).
+    expect(await wizard.getByLabel(L('Name')).inputValue()).toBe('Toast');
+    await wizard.getByLabel(L('Name')).fill('Quayside tills');
+    await shot(owner, 'point-of-sale-toast-1-name');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+
+    // 2. The API key: a pasted one is held to Toast's limits in words; generated is the default.
+    expect(await wizard.getByLabel('Generate a key').isChecked()).toBe(true);
+    expect(await wizard.textContent()).toContain('public key (JWT) is deprecated: it is set from the API or the command line only');
+    await shot(owner, 'point-of-sale-toast-2-key');
+    await wizard.getByLabel('Paste a key').check();
+    await wizard.getByLabel(L('Toast API key')).fill('too-short');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByText('A key is 16 to 255 characters; this one is 9.').waitFor();
+    await wizard.getByLabel('Generate a key').check();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+
+    // 3. A restaurant: its GUID typed in; one that is not a GUID is refused by the server beside the row.
+    const rows = wizard.getByTestId('location-row');
+    await rows.nth(0).getByLabel(L('Toast restaurant GUID')).fill('Quayside-1');
+    await pickOption(owner, rows.nth(0).getByLabel(L('Venue')), 'Quayside Grill');
+    await wizard.getByRole('button', { name: 'Connect' }).click();
+    await rows.nth(0).getByText('quayside-1 is not a Toast restaurant GUID').waitFor();
+    await shot(owner, 'point-of-sale-toast-3-refused');
+    toastState.restaurant = randomUUID();
+    // Typed as someone might copy it, in capitals: saved as Toast writes it.
+    await rows.nth(0).getByLabel(L('Toast restaurant GUID')).fill(toastState.restaurant.toUpperCase());
+    await shot(owner, 'point-of-sale-toast-3-restaurants');
+    await wizard.getByRole('button', { name: 'Connect' }).click();
+
+    // 4. What to send Toast: the URL and the key, this once, each with its copy button.
+    const endpoint = wizard.getByTestId('endpoint-url');
+    await endpoint.waitFor();
+    const [stored] = (await (await owner.request.get(`${url}/dashboard/api/integrations`)).json()).data;
+    toastState.integrationId = stored.id;
+    const endpointUrl = `${PUBLIC}/integrations/toast/${stored.id}`;
+    await endpoint.getByText(endpointUrl).waitFor();
+    expect(await endpoint.textContent()).toContain('Send this URL to Toast’s integrations team');
+    const key = (await wizard.getByTestId('generated-api-key').textContent())!.trim();
+    toastState.key = key;
+    expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stored).toMatchObject({ provider: 'toast', name: 'Quayside tills', locations: { [toastState.restaurant]: toastState.venueId }, settings: { api_key: `…${key.slice(-4)}` } });
+    await wizard.getByRole('button', { name: 'Copy URL' }).click();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(endpointUrl);
+    await wizard.getByRole('button', { name: 'Copy key' }).click();
+    expect(await owner.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shot(owner, 'point-of-sale-toast-4-send');
+    // Away from the copy button, whose hover shade is not what is read.
+    await owner.mouse.move(0, 0);
+    expect(await seriousViolations(owner)).toEqual([]);
+    await wizard.getByRole('button', { name: 'Done' }).click();
+    await wizard.waitFor({ state: 'detached' });
+
+    // Toast's till, with that key at that restaurant, finds the member.
+    const found = await search(key);
+    expect([found.status, found.body.transactionStatus]).toEqual([200, 'ACCEPT']);
+    expect(found.body.searchResponse.accounts).toEqual([expect.objectContaining({ identifier: toastState.memberId, firstName: 'Ciara' })]);
+
+    // The key is never on the page again: …last4 only.
+    const card = owner.getByRole('region', { name: 'Quayside tills' });
+    expect(await card.getByTestId('secret-api_key').textContent()).toContain(`…${key.slice(-4)}`);
+    expect(await owner.content()).not.toContain(key);
+    expect(await card.getByTestId('location-row').getByLabel(L('Toast restaurant GUID')).inputValue()).toBe(toastState.restaurant);
+    await card.getByTestId('endpoint-url').getByText(endpointUrl).waitFor();
+  });
+
+  chromiumGate.it('at 1280 px: a wrong key in the log in Toast’s words, pause and resume reach Toast, a new key generated and shown once', async () => {
+    await owner.goto(`${url}/dashboard/point-of-sale`);
+    const card = owner.getByRole('region', { name: 'Quayside tills' });
+    const wrong = await search('not-the-key-0123456789');
+    expect([wrong.status, wrong.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TOKEN' }]);
+    await card.getByRole('button', { name: 'Refresh' }).click();
+    const refused = card.locator('tr[data-outcome="bad_signature"]');
+    await refused.getByText('Refused: not sent with this connection’s API key').waitFor();
+    expect(await refused.textContent()).toContain('Call from Toast');
+    expect(await refused.getByRole('button', { name: /^Try again/ }).count()).toBe(0);
+
+    await card.getByRole('button', { name: 'Pause Quayside tills' }).click();
+    await card.getByTestId('paused-note').getByText('Toast’s tills are told the restaurant is not known').waitFor();
+    expect((await search(toastState.key!)).body).toEqual({ transactionStatus: 'ERROR_INVALID_RESTAURANT' });
+    await card.getByRole('button', { name: 'Resume Quayside tills' }).click();
+    await card.getByRole('button', { name: 'Pause Quayside tills' }).waitFor();
+    expect((await search(toastState.key!)).status).toBe(200);
+
+    await card.getByRole('button', { name: 'Replace API key' }).click();
+    await card.getByRole('button', { name: 'Generate a new key' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'New API key for Quayside tills' });
+    const newKey = (await dialog.getByTestId('generated-secret').textContent())!.trim();
+    expect(newKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await shot(owner, 'point-of-sale-toast-new-key');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card.getByTestId('secret-api_key').getByText(`…${newKey.slice(-4)}`).waitFor();
+    expect(await owner.content()).not.toContain(newKey);
+    expect((await search(toastState.key!)).body).toEqual({ transactionStatus: 'ERROR_INVALID_TOKEN' });
+    expect((await search(newKey)).status).toBe(200);
+    await shot(owner, 'point-of-sale-toast');
+  });
+
+  chromiumGate.it('at 390 px: every step of connecting Toast, and the connection, fit the screen', async () => {
+    const phone = await phoneLike(toastBrowser, owner);
+    await phone.goto(`${url}/dashboard/point-of-sale`);
+    await phone.getByRole('region', { name: 'Quayside tills' }).waitFor();
+    expect(await overflowing(phone)).toEqual([]);
+    await phone.getByRole('button', { name: 'Connect a point of sale' }).click();
+    await phone.getByRole('region', { name: 'Connect Square' }).getByLabel('Toast', { exact: true }).check();
+    const wizard = phone.getByRole('region', { name: 'Connect Toast' });
+    const step = async (n: number, name: string) => {
+      expect(await wizard.getByTestId('wizard-step').textContent()).toContain(`Step ${n} of 4`);
+      expect(await overflowing(phone)).toEqual([]);
+      await shot(phone, `mobile-point-of-sale-toast-${n}-${name}`);
+    };
+    await wizard.getByLabel(L('Name')).fill('Terrace tills');
+    await step(1, 'name');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByLabel('Generate a key').waitFor();
+    await step(2, 'key');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByTestId('location-row').first().getByLabel(L('Toast restaurant GUID')).fill(randomUUID());
+    await pickOption(phone, wizard.getByTestId('location-row').first().getByLabel(L('Venue')), 'Quayside Terrace');
+    await step(3, 'restaurants');
+    await wizard.getByRole('button', { name: 'Connect' }).click();
+    await wizard.getByTestId('generated-api-key').waitFor();
+    await wizard.getByTestId('endpoint-url').waitFor();
+    await step(4, 'send');
+    await wizard.getByRole('button', { name: 'Done' }).click();
+    const card = phone.getByRole('region', { name: 'Terrace tills' });
+    await card.waitFor();
+    expect(await overflowing(phone)).toEqual([]);
+    await shot(phone, 'mobile-point-of-sale-toast');
+    await phone.close();
+  });
 });

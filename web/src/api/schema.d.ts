@@ -3004,7 +3004,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Connect a point-of-sale provider: its settings (secrets are write-only) and its locations mapped to the chain's venues */
+        /** Connect a point-of-sale provider: its settings (secrets are write-only, a Toast key may be generated) and its locations mapped to the chain's venues */
         post: {
             parameters: {
                 query?: never;
@@ -3015,6 +3015,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Toast: the server draws a strong random API key (settings.api_key), answered once as generated_api_key. */
+                        generate_api_key?: boolean;
                         /** @description The provider's location (Square) or restaurant external id (Toast) → a venue of the chain. */
                         locations?: {
                             [key: string]: string;
@@ -3116,6 +3118,8 @@ export interface paths {
                             endpoint_url: string;
                             /** @description Since when calls to the provider keep failing; null when they do not. */
                             failing_since: string | null;
+                            /** @description The Toast API key generated at generate_api_key: in this answer only; the owner gives it to Toast's integrations team. */
+                            generated_api_key?: string;
                             /** Format: uuid */
                             id: string;
                             livemode: boolean;
@@ -3378,7 +3382,7 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        /** Change a connection: its name, status (paused or active), locations, or a secret given again */
+        /** Change a connection: its name, status (paused or active), locations, or a secret given again (a Toast key generated anew) */
         patch: {
             parameters: {
                 query?: never;
@@ -3391,6 +3395,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Toast: the server draws a strong random API key (settings.api_key), answered once as generated_api_key. */
+                        generate_api_key?: boolean;
                         /** @description The provider's location (Square) or restaurant external id (Toast) → a venue of the chain. */
                         locations?: {
                             [key: string]: string;
@@ -3493,6 +3499,8 @@ export interface paths {
                             endpoint_url: string;
                             /** @description Since when calls to the provider keep failing; null when they do not. */
                             failing_since: string | null;
+                            /** @description The Toast API key generated at generate_api_key: in this answer only; the owner gives it to Toast's integrations team. */
+                            generated_api_key?: string;
                             /** Format: uuid */
                             id: string;
                             livemode: boolean;

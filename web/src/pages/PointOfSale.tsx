@@ -1,6 +1,7 @@
-// Point of sale (D26): connect Square step by step (name, its secrets, its locations mapped to the chain's venues,
-// then the URL to paste into Square, refused while the server's public address is localhost), pause and resume a
-// connection, replace a secret, see when it keeps failing, and read its log with "Try again".
+// Point of sale (D26): connect Square or Toast step by step (name, its secrets or Toast's API key, its locations or
+// Toast's restaurants mapped to the chain's venues, then the URL to give the provider, refused while the server's public
+// address is localhost), pause and resume a connection, replace a secret, see when it keeps failing, and read its log
+// with "Try again". What differs between the providers is their words (ProviderText) and Toast's key (PointOfSaleToast).
 import {
   Alert,
   Anchor,
@@ -28,50 +29,33 @@ import { ApiError, call, client, when } from '../api';
 import type { paths } from '../api/schema';
 import { DataTable, type Column } from '../components/DataTable';
 import { LoadMore } from '../components/LoadMore';
+import { SecretOnceModal } from '../components/SecretOnce';
 import { useCan, useChain, useVenue } from '../session';
+import { OUTCOME_WORDS, PROVIDER_TEXT, wordsOf, type Connection, type Provider, type ProviderText, type SecretField } from './PointOfSaleProviders';
+import { ToastJwtNote, ToastKeyHandover, ToastKeyStep, toastKeyProblem, type ToastKey } from './PointOfSaleToast';
 
-type Connection = paths['/dashboard/api/integrations/{id}']['get']['responses']['200']['content']['application/json'];
 type LogEntry = paths['/dashboard/api/integrations/{id}/log']['get']['responses']['200']['content']['application/json']['data'][number];
-type Outcome = LogEntry['outcome'];
+type Written = paths['/dashboard/api/integrations']['post']['responses']['201']['content']['application/json'];
+type Change = NonNullable<paths['/dashboard/api/integrations/{id}']['patch']['requestBody']>['content']['application/json'];
 
 const LOG_PAGE = 10;
 
-/** Each outcome of the log in plain words, and the colour it is written in (grape: needs you; red: refused or given up). */
-export const OUTCOME_WORDS: Record<Outcome, { words: string; color: string }> = {
-  applied: { words: 'Applied: the guest earned on it', color: 'teal' },
-  refunded: { words: 'Refunded', color: 'teal' },
-  reversed: { words: 'Reversed', color: 'teal' },
-  replayed: { words: 'Already done: sent again, nothing changed', color: 'gray' },
-  waiting: { words: "Waiting for the order's other payments", color: 'blue' },
-  queued: { words: 'Queued: it will be done in a moment', color: 'blue' },
-  ignored: { words: 'Nothing applied', color: 'gray' },
-  unmatched_guest: { words: 'No member matches this guest', color: 'grape' },
-  ambiguous_guest: { words: 'More than one member matches this guest', color: 'grape' },
-  unknown_location: { words: 'Square location not mapped to a venue', color: 'grape' },
-  bad_signature: { words: 'Refused: not signed by Square', color: 'red' },
-  bad_payload: { words: 'Could not be read', color: 'red' },
-  provider_error: { words: 'Square did not answer: trying again later', color: 'cyan' },
-  failed: { words: 'Failed: gave up', color: 'red' },
+const KIND_WORDS: Record<string, string> = {
+  'square.payment': 'Payment',
+  'square.refund': 'Refund',
+  'square.webhook': 'Call from Square',
+  'toast.request': 'Call from Toast',
+  'toast.redeem': 'Cashback taken off a check',
+  'toast.accrue': 'A paid check',
+  'toast.reverse': 'Undone at the till',
+  'toast.signup': 'Sign-up at the till',
 };
 
-const KIND_WORDS: Record<string, string> = { 'square.payment': 'Payment', 'square.refund': 'Refund', 'square.webhook': 'Call from Square' };
-
-/** Square's ids as the log names them: payment_id → Payment. */
+/** The provider's ids as the log names them: payment_id → Payment, transaction_guid → Transaction GUID. */
 const idLabel = (key: string) => {
-  const words = key.replace(/_id$/, '').replaceAll('_', ' ');
+  const words = key.replace(/_id$/, '').replaceAll('_', ' ').replace(/\bguid\b/, 'GUID');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
-
-const SECRETS = [
-  { key: 'access_token', label: 'Access token', help: "From Square's Developer Dashboard: your application → Credentials (production). It needs PAYMENTS_READ, ORDERS_READ and CUSTOMERS_READ.", optional: false },
-  {
-    key: 'webhook_signature_key',
-    label: 'Webhook signature key',
-    help: "From Square's Developer Dashboard: your application → Webhooks → your subscription → Signature key. No subscription yet? Leave it empty, make the subscription with the URL of the last step, then add the key here.",
-    optional: true,
-  },
-] as const;
-type SecretKey = (typeof SECRETS)[number]['key'];
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -86,12 +70,19 @@ export function PointOfSalePage() {
     <Stack>
       <Group justify="space-between">
         <Title order={2}>Point of sale</Title>
-        {!connecting && !forbidden && can('POST /integrations') && <Button onClick={() => setConnecting(true)}>Connect Square</Button>}
+        {!connecting && !forbidden && can('POST /integrations') && <Button onClick={() => setConnecting(true)}>Connect a point of sale</Button>}
       </Group>
-      <Text c="dimmed" size="sm">
-        Connect the tills you already run: each payment a guest makes at a connected till earns (and each refund takes back) as a check sent to the loyalty API
-        would. The guest is found by the phone on their Square customer profile, or a card number in its reference id; nobody is enrolled or guessed.
-      </Text>
+      <Stack gap={4}>
+        <Text c="dimmed" size="sm">
+          Connect the tills you already run: each payment a guest makes at a connected till earns (and each refund takes back) as a check sent to the loyalty
+          API would.
+        </Text>
+        {Object.values(PROVIDER_TEXT).map((p) => (
+          <Text key={p.name} c="dimmed" size="sm">
+            {p.about}
+          </Text>
+        ))}
+      </Stack>
       {forbidden ? (
         <Alert color="orange">Your role does not open this page: point-of-sale connections are for owners and managers. The chain’s owner can change your role.</Alert>
       ) : (
@@ -122,29 +113,32 @@ interface RowProblem {
 }
 
 /** The rows as the API's locations, or the first problem in words (a row half filled, a location named twice). */
-function locationsOf(rows: LocationRow[]): { locations: Record<string, string> } | RowProblem {
+function locationsOf(rows: LocationRow[], { place }: ProviderText): { locations: Record<string, string> } | RowProblem {
   const locations: Record<string, string> = {};
   for (const [index, row] of rows.entries()) {
-    const location = row.location.trim();
+    const location = place.normalise(row.location);
     if (!location && !row.venueId) continue;
-    if (!location) return { error: "Type Square's location ID, or remove the row.", index, field: 'location' };
-    if (!row.venueId) return { error: 'Choose the venue this location is.', index, field: 'venue' };
-    if (location in locations) return { error: `${location} is named twice: a location is one venue.`, index, field: 'location' };
+    if (!location) return { error: place.missing, index, field: 'location' };
+    if (!row.venueId) return { error: `Choose the venue this ${place.noun} is.`, index, field: 'venue' };
+    if (location in locations) return { error: `${location} is named twice: a ${place.noun} is one venue.`, index, field: 'location' };
     locations[location] = row.venueId;
   }
   return { locations };
 }
 
-/** The server's refusal of one location (`locations.<id>`: its venue is not one of yours) beside that row's venue. */
-function rowProblemOf(err: unknown, rows: LocationRow[]): RowProblem | undefined {
+/**
+ * The server's refusal of one location (`locations.<id>`) beside that row: beside its venue when the venue is not one
+ * of yours, beside its id when the id is refused (not a Toast GUID, mapped by another connection).
+ */
+function rowProblemOf(err: unknown, rows: LocationRow[], { place }: ProviderText): RowProblem | undefined {
   const param = err instanceof ApiError ? err.param : undefined;
   if (!param?.startsWith('locations.')) return undefined;
-  const index = rows.findIndex((r) => r.location.trim() === param.slice('locations.'.length));
-  return index < 0 ? undefined : { error: messageOf(err), index, field: 'venue' };
+  const index = rows.findIndex((r) => place.normalise(r.location) === param.slice('locations.'.length));
+  return index < 0 ? undefined : { error: messageOf(err), index, field: (err as ApiError).code === 'venue_not_found' ? 'venue' : 'location' };
 }
 
-/** A row per Square location: its id and the venue it is; add and remove rows. */
-function LocationRows({ rows, onChange, problem }: { rows: LocationRow[]; onChange: (rows: LocationRow[]) => void; problem?: RowProblem }) {
+/** A row per location (Toast: restaurant): its id and the venue it is; add and remove rows. */
+function LocationRows({ rows, onChange, problem, text: { place } }: { rows: LocationRow[]; onChange: (rows: LocationRow[]) => void; problem?: RowProblem; text: ProviderText }) {
   const chain = useChain();
   const venues = chain.venues.map((v) => ({ value: v.id, label: v.name }));
   const set = (key: number, change: Partial<LocationRow>) => onChange(rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
@@ -152,7 +146,7 @@ function LocationRows({ rows, onChange, problem }: { rows: LocationRow[]; onChan
     <Stack gap="xs">
       {rows.length === 0 && (
         <Text size="sm" c="dimmed">
-          No location mapped: payments are logged as “Square location not mapped to a venue” and earn nothing until you map their location.
+          {place.unmapped}
         </Text>
       )}
       {rows.map((row, index) => {
@@ -162,8 +156,8 @@ function LocationRows({ rows, onChange, problem }: { rows: LocationRow[]; onChan
         return (
           <Group key={row.key} align="flex-start" gap="xs" wrap="wrap" data-testid="location-row">
             <TextInput
-              label="Square location ID"
-              placeholder="L88917AVBK2S5"
+              label={place.label}
+              placeholder={place.placeholder}
               style={{ flex: '1 1 12rem', minWidth: 0 }}
               value={row.location}
               onChange={(e) => set(row.key, { location: e.currentTarget.value })}
@@ -179,7 +173,7 @@ function LocationRows({ rows, onChange, problem }: { rows: LocationRow[]; onChan
               error={error('venue')}
               allowDeselect={false}
             />
-            <Button variant="subtle" color="red" mt={25} onClick={() => onChange(rows.filter((r) => r.key !== row.key))} aria-label={`Remove location ${row.location.trim() || index + 1}`}>
+            <Button variant="subtle" color="red" mt={25} onClick={() => onChange(rows.filter((r) => r.key !== row.key))} aria-label={`Remove ${place.noun} ${row.location.trim() || index + 1}`}>
               Remove
             </Button>
           </Group>
@@ -187,68 +181,70 @@ function LocationRows({ rows, onChange, problem }: { rows: LocationRow[]; onChan
       })}
       <Group>
         <Button variant="default" size="xs" onClick={() => onChange([...rows, blankRow()])}>
-          Add location
+          Add {place.noun}
         </Button>
       </Group>
       <Text size="xs" c="dimmed">
-        Square’s location IDs are in its Dashboard under Account &amp; Settings → Business → Locations (each location’s “Location ID”).
+        {place.where}
       </Text>
     </Stack>
   );
 }
 
-const STEPS = [
-  { label: 'Name', description: 'Which till' },
-  { label: 'Secrets', description: 'From Square' },
-  { label: 'Locations', description: 'Which venue' },
-  { label: 'URL', description: 'Paste into Square' },
-];
-
-/** Connecting Square in four steps: name, secrets, locations, then the URL to paste into Square. */
+/** Connecting a point of sale in four steps: provider and name, its credentials, its places mapped to venues, then the URL to give it. */
 function ConnectWizard({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const narrow = useMediaQuery('(max-width: 48em)');
+  const [provider, setProvider] = useState<Provider>('square');
+  const text = PROVIDER_TEXT[provider];
   const [step, setStep] = useState(0);
-  const [name, setName] = useState('Square');
-  const [secrets, setSecrets] = useState<Record<SecretKey, string>>({ access_token: '', webhook_signature_key: '' });
+  const [name, setName] = useState(text.name);
+  const [secrets, setSecrets] = useState<Partial<Record<SecretField['key'], string>>>({});
+  const [toastKey, setToastKey] = useState<ToastKey>({ mode: 'generate', pasted: '' });
   const [rows, setRows] = useState<LocationRow[]>([blankRow()]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<RowProblem>();
   const [error, setError] = useState<string>();
-  const [created, setCreated] = useState<Connection>();
+  const [created, setCreated] = useState<Written>();
   const [saving, setSaving] = useState(false);
-  const stepLabels = (n: number) => (narrow ? { 'aria-label': `Step ${n + 1}: ${STEPS[n]!.label}` } : { label: STEPS[n]!.label, description: STEPS[n]!.description });
+  const stepLabels = (n: number) => (narrow ? { 'aria-label': `Step ${n + 1}: ${text.steps[n]!.label}` } : { label: text.steps[n]!.label, description: text.steps[n]!.description });
+
+  const choose = (chosen: Provider) => {
+    // A name still the other provider's default follows the choice; one the owner typed stays.
+    if (name === text.name) setName(PROVIDER_TEXT[chosen].name);
+    setProvider(chosen);
+    setFieldErrors({});
+    setProblem(undefined);
+  };
 
   const next = () => {
     setFieldErrors({});
     if (step === 0 && !name.trim()) return setFieldErrors({ name: 'Give the connection a name, e.g. the tills it is.' });
-    if (step === 1) {
-      const missing = Object.fromEntries(SECRETS.filter((s) => !s.optional && !secrets[s.key].trim()).map((s) => [s.key, `Paste the ${s.label.toLowerCase()} from Square.`]));
+    if (step === 1 && provider === 'square') {
+      const missing = Object.fromEntries(text.secrets.filter((s) => !s.optional && !secrets[s.key]?.trim()).map((s) => [s.key, `Paste the ${s.noun} from Square.`]));
       if (Object.keys(missing).length) return setFieldErrors(missing);
     }
+    if (step === 1 && provider === 'toast') {
+      const wrong = toastKeyProblem(toastKey);
+      if (wrong) return setFieldErrors({ api_key: wrong });
+    }
     setStep(step + 1);
+  };
+
+  const credentials = () => {
+    if (provider === 'toast') return toastKey.mode === 'generate' ? { settings: {}, generate_api_key: true } : { settings: { api_key: toastKey.pasted.trim() } };
+    const given = text.secrets.map((s) => [s.key, secrets[s.key]?.trim()]).filter(([, value]) => value);
+    return { settings: Object.fromEntries(given) };
   };
 
   const connect = async () => {
     setError(undefined);
     setProblem(undefined);
-    const mapped = locationsOf(rows);
+    const mapped = locationsOf(rows, text);
     if ('error' in mapped) return setProblem(mapped);
     setSaving(true);
     try {
-      const answer = await call(
-        client.POST('/dashboard/api/integrations', {
-          body: {
-            provider: 'square',
-            name: name.trim(),
-            locations: mapped.locations,
-            settings: {
-              access_token: secrets.access_token.trim(),
-              ...(secrets.webhook_signature_key.trim() ? { webhook_signature_key: secrets.webhook_signature_key.trim() } : {}),
-            },
-          },
-        }),
-      );
+      const answer = await call(client.POST('/dashboard/api/integrations', { body: { provider, name: name.trim(), locations: mapped.locations, ...credentials() } }));
       setCreated(answer);
       setStep(3);
       void qc.invalidateQueries({ queryKey: ['integrations'] });
@@ -258,11 +254,11 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
       if (param === 'name') {
         setStep(0);
         setFieldErrors({ name: messageOf(err) });
-      } else if (param?.startsWith('settings.')) {
+      } else if (param?.startsWith('settings.') || param === 'generate_api_key') {
         setStep(1);
-        setFieldErrors({ [param.slice('settings.'.length)]: messageOf(err) });
+        setFieldErrors({ [param.startsWith('settings.') ? param.slice('settings.'.length) : 'api_key']: messageOf(err) });
       } else {
-        const row = rowProblemOf(err, rows);
+        const row = rowProblemOf(err, rows, text);
         if (row) setProblem(row);
         else setError(messageOf(err));
       }
@@ -272,62 +268,66 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Paper withBorder p="md" aria-label="Connect Square" component="section">
+    <Paper withBorder p="md" aria-label={`Connect ${text.name}`} component="section">
       <Stack>
-        <Title order={3}>Connect Square</Title>
+        <Title order={3}>Connect {text.name}</Title>
         {/* On a phone the steps are numbered circles only, and the step at hand is named above them. */}
         {narrow && (
           <Text fw={600} size="sm" data-testid="wizard-step">
-            Step {step + 1} of 4: {STEPS[step]!.label}
+            Step {step + 1} of 4: {text.steps[step]!.label}
           </Text>
         )}
         <Stepper active={step} size="sm" allowNextStepsSelect={false} onStepClick={created ? undefined : setStep}>
           <Stepper.Step {...stepLabels(0)}>
             <Stack mt="md">
-              <Radio.Group label="Point of sale" value="square">
+              <Radio.Group label="Point of sale" value={provider} onChange={(v) => choose(v as Provider)}>
                 <Stack gap="xs" mt={4}>
                   <Radio value="square" label="Square" />
-                  <Radio value="toast" label="Toast — from the API or the CLI for now" disabled />
+                  <Radio value="toast" label="Toast" />
                 </Stack>
               </Radio.Group>
               <TextInput label="Name" description="For you: how the log and this page call it" required maxLength={100} value={name} error={fieldErrors.name} onChange={(e) => setName(e.currentTarget.value)} />
             </Stack>
           </Stepper.Step>
           <Stepper.Step {...stepLabels(1)}>
-            <Stack mt="md">
-              <Text size="sm" c="dimmed">
-                Kept encrypted. After saving, only their last four characters are shown; you can replace them, never read them back.
-              </Text>
-              {SECRETS.map((s) => (
-                <PasswordInput
-                  key={s.key}
-                  label={s.label}
-                  description={s.help}
-                  required={!s.optional}
-                  autoComplete="off"
-                  value={secrets[s.key]}
-                  error={fieldErrors[s.key]}
-                  onChange={(e) => setSecrets({ ...secrets, [s.key]: e.currentTarget.value })}
-                />
-              ))}
-            </Stack>
+            {provider === 'toast' ? (
+              <ToastKeyStep value={toastKey} onChange={setToastKey} error={fieldErrors.api_key} />
+            ) : (
+              <Stack mt="md">
+                <Text size="sm" c="dimmed">
+                  Kept encrypted. After saving, only their last four characters are shown; you can replace them, never read them back.
+                </Text>
+                {text.secrets.map((s) => (
+                  <PasswordInput
+                    key={s.key}
+                    label={s.label}
+                    description={s.help}
+                    required={!s.optional}
+                    autoComplete="off"
+                    value={secrets[s.key] ?? ''}
+                    error={fieldErrors[s.key]}
+                    onChange={(e) => setSecrets({ ...secrets, [s.key]: e.currentTarget.value })}
+                  />
+                ))}
+              </Stack>
+            )}
           </Stepper.Step>
           <Stepper.Step {...stepLabels(2)}>
             <Stack mt="md">
               <Text size="sm" c="dimmed">
-                Each Square location is one of your venues: a payment there earns at that venue, under its rules.
+                {text.place.intro}
               </Text>
-              <LocationRows rows={rows} onChange={(r) => (setRows(r), setProblem(undefined))} problem={problem} />
+              <LocationRows rows={rows} onChange={(r) => (setRows(r), setProblem(undefined))} problem={problem} text={text} />
             </Stack>
           </Stepper.Step>
           <Stepper.Step {...stepLabels(3)}>
             {created && (
               <Stack mt="md">
                 <Alert color="teal">
-                  {created.name} is connected.{' '}
-                  {created.public_base_url_is_local ? 'Square cannot be given its URL yet: see why below.' : 'Last step: give Square the URL to send its payments to.'}
+                  {created.name} is connected. {created.public_base_url_is_local ? `${text.name} cannot be given its URL yet: see why below.` : text.connected}
                 </Alert>
                 <EndpointUrl connection={created} />
+                {provider === 'toast' && <ToastKeyHandover connection={created} generated={created.generated_api_key} />}
               </Stack>
             )}
           </Stepper.Step>
@@ -355,21 +355,22 @@ function ConnectWizard({ onClose }: { onClose: () => void }) {
 }
 
 /**
- * The URL Square is to call, with a copy button; refused while PUBLIC_BASE_URL is this machine, since Square calls
- * from the internet and cannot reach localhost.
+ * The URL the provider is to call, with a copy button; refused while PUBLIC_BASE_URL is this machine, since the
+ * provider calls from the internet and cannot reach localhost.
  */
 function EndpointUrl({ connection: c }: { connection: Connection }) {
+  const { name, url } = PROVIDER_TEXT[c.provider];
   if (c.public_base_url_is_local) {
     return (
-      <Alert color="red" title="Square cannot reach this server yet" data-testid="endpoint-url-refused">
+      <Alert color="red" title={`${name} cannot reach this server yet`} data-testid="endpoint-url-refused">
         <Stack gap="xs">
           <Text size="sm">
             This server’s public address (PUBLIC_BASE_URL) is <Code>{c.public_base_url}</Code>: that is localhost, the computer the server runs on, which
-            only that computer can open. Square sends payments from the internet, so it cannot reach localhost, and a URL built on it would never be called.
+            only that computer can open. {url.caller}, so it cannot reach localhost, and a URL built on it would never be called.
           </Text>
           <Text size="sm">
             Whoever runs the server sets PUBLIC_BASE_URL to the public address this server is reached at (for example https://loyalty.example.com, or a
-            tunnel’s address while trying it out) and restarts it. The URL to paste into Square then shows here.
+            tunnel’s address while trying it out) and restarts it. {url.give} then shows here.
           </Text>
         </Stack>
       </Alert>
@@ -377,10 +378,7 @@ function EndpointUrl({ connection: c }: { connection: Connection }) {
   }
   return (
     <Stack gap="xs" data-testid="endpoint-url">
-      <Text size="sm">
-        In Square’s Developer Dashboard, open your application → Webhooks → Add subscription, paste this URL, and choose the events payment.created,
-        payment.updated, refund.created and refund.updated.
-      </Text>
+      <Text size="sm">{url.how}</Text>
       <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
         {c.endpoint_url}
       </Code>
@@ -394,7 +392,7 @@ function EndpointUrl({ connection: c }: { connection: Connection }) {
         </CopyButton>
       </Group>
       <Text size="xs" c="dimmed">
-        The subscription’s signature key must be the webhook signature key saved here: if Square shows another one, replace it above.
+        {url.after}
       </Text>
     </Stack>
   );
@@ -403,6 +401,7 @@ function EndpointUrl({ connection: c }: { connection: Connection }) {
 function ConnectionCard({ connection: c }: { connection: Connection }) {
   const qc = useQueryClient();
   const venue = useVenue();
+  const text = PROVIDER_TEXT[c.provider];
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const refresh = () => {
@@ -410,8 +409,7 @@ function ConnectionCard({ connection: c }: { connection: Connection }) {
     void qc.invalidateQueries({ queryKey: ['integration-log', c.id] });
   };
   const change = useMutation({
-    mutationFn: (body: NonNullable<paths['/dashboard/api/integrations/{id}']['patch']['requestBody']>['content']['application/json']) =>
-      call(client.PATCH('/dashboard/api/integrations/{id}', { params: { path: { id: c.id } }, body })),
+    mutationFn: (body: Change) => call(client.PATCH('/dashboard/api/integrations/{id}', { params: { path: { id: c.id } }, body })),
     onSuccess: () => {
       setError(undefined);
       refresh();
@@ -428,7 +426,7 @@ function ConnectionCard({ connection: c }: { connection: Connection }) {
               <Title order={3} style={{ overflowWrap: 'anywhere' }}>
                 {c.name}
               </Title>
-              <Badge variant="light">{c.provider === 'square' ? 'Square' : 'Toast'}</Badge>
+              <Badge variant="light">{text.name}</Badge>
               <Badge color={paused ? 'gray' : 'teal'} data-testid="connection-status">
                 {paused ? 'Paused' : 'Active'}
               </Badge>
@@ -459,13 +457,12 @@ function ConnectionCard({ connection: c }: { connection: Connection }) {
         </Group>
         {c.failing_since && (
           <Alert color="red" title="This connection is failing" data-testid="failing-banner">
-            Since {when(c.failing_since, venue)}, Square refuses the access token or keeps failing: payments are not being applied. Check the access token in
-            Square’s Developer Dashboard and replace it below; once a call succeeds again this goes away, and the entries below can be tried again.
+            Since {when(c.failing_since, venue)}, {text.failing}
           </Alert>
         )}
         {paused && (
           <Alert color="gray" data-testid="paused-note">
-            Paused: Square’s calls are still answered and logged, but nothing is applied to guests’ cards until you resume.
+            {text.paused}
           </Alert>
         )}
         {error && (
@@ -476,7 +473,7 @@ function ConnectionCard({ connection: c }: { connection: Connection }) {
         <Secrets connection={c} />
         <Locations connection={c} />
         <Stack gap="xs">
-          <Title order={4}>URL to paste into Square</Title>
+          <Title order={4}>{text.url.title}</Title>
           <EndpointUrl connection={c} />
         </Stack>
         <ConnectionLog connection={c} />
@@ -486,40 +483,49 @@ function ConnectionCard({ connection: c }: { connection: Connection }) {
   );
 }
 
-/** The secrets as Square's dashboard shows them at last: …last4, each with "Replace". */
+/** The secrets as the server shows them once set: …last4, each with "Replace" (a Toast key also generated anew). */
 function Secrets({ connection: c }: { connection: Connection }) {
   const qc = useQueryClient();
-  const [replacing, setReplacing] = useState<SecretKey>();
+  const text = PROVIDER_TEXT[c.provider];
+  const [replacing, setReplacing] = useState<SecretField['key']>();
   const [value, setValue] = useState('');
   const [error, setError] = useState<string>();
-  const [saving, setSaving] = useState(false);
-  const save = async (key: SecretKey) => {
-    if (!value.trim()) return setError('Paste the new value, or cancel.');
-    setSaving(true);
+  const [saving, setSaving] = useState<'pasted' | 'generated'>();
+  const [generated, setGenerated] = useState<{ field: SecretField; key: string }>();
+  const close = () => (setReplacing(undefined), setValue(''), setError(undefined));
+  const save = async (field: SecretField, how: 'pasted' | 'generated') => {
+    if (how === 'pasted' && !value.trim()) return setError('Paste the new value, or cancel.');
+    setSaving(how);
     try {
-      await call(client.PATCH('/dashboard/api/integrations/{id}', { params: { path: { id: c.id } }, body: { settings: { [key]: value.trim() } } }));
-      setReplacing(undefined);
-      setValue('');
-      setError(undefined);
+      const body: Change = how === 'generated' ? { generate_api_key: true } : { settings: { [field.key]: value.trim() } };
+      const answer = await call(client.PATCH('/dashboard/api/integrations/{id}', { params: { path: { id: c.id } }, body }));
+      if (answer.generated_api_key) setGenerated({ field, key: answer.generated_api_key });
+      close();
       void qc.invalidateQueries({ queryKey: ['integrations'] });
     } catch (err) {
       setError(messageOf(err));
     } finally {
-      setSaving(false);
+      setSaving(undefined);
     }
   };
   return (
     <Stack gap="xs">
       <Title order={4}>Secrets</Title>
-      {SECRETS.map((s) =>
+      {c.provider === 'toast' && <ToastJwtNote connection={c} />}
+      {text.secrets.map((s) =>
         replacing === s.key ? (
           <Stack key={s.key} gap="xs">
-            <PasswordInput label={`New ${s.label.toLowerCase()}`} description={s.help} autoComplete="off" value={value} error={error} onChange={(e) => setValue(e.currentTarget.value)} />
+            <PasswordInput label={`New ${s.noun}`} description={s.help} autoComplete="off" value={value} error={error} onChange={(e) => setValue(e.currentTarget.value)} />
             <Group gap="xs">
-              <Button size="xs" loading={saving} onClick={() => void save(s.key)}>
-                Save {s.label.toLowerCase()}
+              <Button size="xs" loading={saving === 'pasted'} disabled={saving === 'generated'} onClick={() => void save(s, 'pasted')}>
+                Save {s.noun}
               </Button>
-              <Button size="xs" variant="default" onClick={() => (setReplacing(undefined), setValue(''), setError(undefined))}>
+              {s.generated && (
+                <Button size="xs" variant="light" loading={saving === 'generated'} disabled={saving === 'pasted'} onClick={() => void save(s, 'generated')}>
+                  Generate a new key
+                </Button>
+              )}
+              <Button size="xs" variant="default" onClick={close}>
                 Cancel
               </Button>
             </Group>
@@ -529,12 +535,19 @@ function Secrets({ connection: c }: { connection: Connection }) {
             <Text size="sm" style={{ minWidth: 0 }}>
               {s.label}: <Code>{c.settings[s.key] ?? 'not set'}</Code>
             </Text>
-            <Button size="xs" variant="default" onClick={() => (setReplacing(s.key), setValue(''), setError(undefined))} aria-label={`Replace ${s.label.toLowerCase()}`}>
+            <Button size="xs" variant="default" onClick={() => (close(), setReplacing(s.key))} aria-label={`Replace ${s.noun}`}>
               Replace
             </Button>
           </Group>
         ),
       )}
+      <SecretOnceModal
+        secret={generated?.key}
+        title={`New ${generated?.field.noun ?? 'key'} for ${c.name}`}
+        warning={generated?.field.generated?.warning ?? ''}
+        testId="generated-secret"
+        onClose={() => setGenerated(undefined)}
+      />
     </Stack>
   );
 }
@@ -542,12 +555,13 @@ function Secrets({ connection: c }: { connection: Connection }) {
 /** The connection's locations, changed in rows and saved together. */
 function Locations({ connection: c }: { connection: Connection }) {
   const qc = useQueryClient();
+  const text = PROVIDER_TEXT[c.provider];
   const [rows, setRows] = useState<LocationRow[]>(() => rowsOf(c.locations));
   const [problem, setProblem] = useState<RowProblem>();
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
-  const mapped = locationsOf(rows);
+  const mapped = locationsOf(rows, text);
   const changed = !('locations' in mapped) || JSON.stringify(Object.entries(mapped.locations).sort()) !== JSON.stringify(Object.entries(c.locations).sort());
   const save = async () => {
     setProblem(undefined);
@@ -560,7 +574,7 @@ function Locations({ connection: c }: { connection: Connection }) {
       setSaved(true);
       void qc.invalidateQueries({ queryKey: ['integrations'] });
     } catch (err) {
-      const row = rowProblemOf(err, rows);
+      const row = rowProblemOf(err, rows, text);
       if (row) setProblem(row);
       else setError(messageOf(err));
     } finally {
@@ -569,12 +583,12 @@ function Locations({ connection: c }: { connection: Connection }) {
   };
   return (
     <Stack gap="xs">
-      <Title order={4}>Locations</Title>
-      <LocationRows rows={rows} onChange={(r) => (setRows(r), setSaved(false), setProblem(undefined))} problem={problem} />
+      <Title order={4}>{text.place.title}</Title>
+      <LocationRows rows={rows} onChange={(r) => (setRows(r), setSaved(false), setProblem(undefined))} problem={problem} text={text} />
       {error && <Alert color="red">{error}</Alert>}
       <Group gap="xs">
-        <Button size="xs" disabled={!changed} loading={saving} onClick={() => void save()} aria-label={`Save locations of ${c.name}`}>
-          Save locations
+        <Button size="xs" disabled={!changed} loading={saving} onClick={() => void save()} aria-label={`Save ${text.place.title.toLowerCase()} of ${c.name}`}>
+          Save {text.place.title.toLowerCase()}
         </Button>
         {saved && !changed && (
           <Text size="sm" c="teal">
@@ -588,6 +602,7 @@ function Locations({ connection: c }: { connection: Connection }) {
 
 /** What the connection did, newest first, page by page; entries that can be done again have "Try again". */
 function ConnectionLog({ connection: c }: { connection: Connection }) {
+  const text = PROVIDER_TEXT[c.provider];
   const venue = useVenue();
   const can = useCan();
   const qc = useQueryClient();
@@ -611,7 +626,7 @@ function ConnectionLog({ connection: c }: { connection: Connection }) {
       render: (e) => (
         <Stack gap={2} align="flex-start">
           <Text size="sm" fw={600} c={`${OUTCOME_WORDS[e.outcome]?.color ?? 'gray'}.9`}>
-            {OUTCOME_WORDS[e.outcome]?.words ?? e.outcome}
+            {wordsOf(e.outcome, text)}
           </Text>
           <Text size="xs" c="dimmed">
             {KIND_WORDS[e.kind] ?? e.kind}
@@ -643,7 +658,7 @@ function ConnectionLog({ connection: c }: { connection: Connection }) {
     },
     {
       key: 'ids',
-      label: 'Square’s ids',
+      label: `${text.name}’s ids`,
       render: (e) =>
         Object.keys(e.provider_ids).length === 0 ? (
           '—'
@@ -662,7 +677,7 @@ function ConnectionLog({ connection: c }: { connection: Connection }) {
       label: '',
       render: (e) =>
         e.retryable ? (
-          <Button size="xs" variant="default" loading={retry.isPending && retry.variables === e.id} onClick={() => retry.mutate(e.id)} aria-label={`Try again: ${OUTCOME_WORDS[e.outcome]?.words ?? e.outcome}, ${when(e.created_at, venue)}`}>
+          <Button size="xs" variant="default" loading={retry.isPending && retry.variables === e.id} onClick={() => retry.mutate(e.id)} aria-label={`Try again: ${wordsOf(e.outcome, text)}, ${when(e.created_at, venue)}`}>
             Try again
           </Button>
         ) : null,
@@ -685,7 +700,7 @@ function ConnectionLog({ connection: c }: { connection: Connection }) {
           {retry.error.message}
         </Alert>
       )}
-      <DataTable label={`Log of ${c.name}`} columns={columns} rows={rows} rowKey={(e) => e.id} rowProps={(e) => ({ 'data-outcome': e.outcome })} empty="Nothing from Square yet." />
+      <DataTable label={`Log of ${c.name}`} columns={columns} rows={rows} rowKey={(e) => e.id} rowProps={(e) => ({ 'data-outcome': e.outcome })} empty={`Nothing from ${text.name} yet.`} />
       <LoadMore list={log} />
     </Stack>
   );
@@ -704,8 +719,8 @@ function DeleteModal({ connection: c, opened, onClose }: { connection: Connectio
     <Modal opened={opened} onClose={onClose} title={`Delete ${c.name}`}>
       <Stack>
         <Text>
-          Square’s calls to this connection are refused from now on and its log is deleted. What it already applied stays on guests’ cards. Remove the webhook
-          subscription in Square’s Developer Dashboard too.
+          {PROVIDER_TEXT[c.provider].name}’s calls to this connection are refused from now on and its log is deleted. What it already applied stays on guests’
+          cards. {PROVIDER_TEXT[c.provider].deleted}
         </Text>
         {remove.error && <Alert color="red">{remove.error.message}</Alert>}
         <Group justify="flex-end">
