@@ -216,7 +216,7 @@ const settingsText = (i: Integration) => Object.entries(i.settings).map(([k, val
 async function unreachableFromInternet(url: string): Promise<boolean> {
   const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  const { isPublicAddress } = await import('./modules/webhooks/url-guard.js');
+  const { isPublicAddress } = await import('./modules/webhooks/special-addresses.js');
   const ipaddr = (await import('ipaddr.js')).default;
   return ipaddr.isValid(host) && !isPublicAddress(host);
 }

@@ -5,7 +5,8 @@ import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
 import { undici } from '../../shared/on-first-use.js';
 import type { SecretBox, Sealed } from '../../shared/secret-box.js';
-import { isPublicAddress, type WebhookUrlPolicy } from './url-guard.js';
+import { isPublicAddress } from './special-addresses.js';
+import type { WebhookUrlPolicy } from './url-guard.js';
 
 export interface SignedMessage {
   id: string;

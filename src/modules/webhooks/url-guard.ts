@@ -2,6 +2,7 @@
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../../shared/errors.js';
 import type { HostResolver } from '../../shared/host-resolver.js';
+import { isPublicAddress } from './special-addresses.js';
 
 export interface WebhookUrlPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http and private targets, for local development and tests. */
@@ -13,16 +14,6 @@ const refuse = (message: string) => new ApiError('parameter_invalid', { param: '
 /** Said with every refusal a developer testing on their own machine meets: how the operator allows it (its name only). */
 const LOCAL_TESTING = ' To test with a receiver on your machine or network, the service must run with WEBHOOK_ALLOW_PRIVATE_URLS=true (development only).';
 const refuseLocal = (message: string) => refuse(message + LOCAL_TESTING);
-
-/** True for an address the public internet routes to: not loopback, private, link-local, CGNAT, multicast… */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
-}
 
 /** Checks a webhook URL and returns it normalised with the addresses it resolved to. */
 export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy): Promise<{ url: string; addresses: string[] }> {
