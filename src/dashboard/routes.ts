@@ -63,7 +63,10 @@ const HOUR_MS = 3_600_000;
 
 export const SIGN_IN_LIMITS = {
   perAddress: { limit: 20, windowMs: 60_000 },
+  /** Failed sign-ins only: someone who knows the address cannot lock its owner out with right or wrong guesses of theirs. */
   perAccount: { limit: 10, windowMs: 15 * 60_000 },
+  /** Wrong current passwords in one session (a session left open, or taken): then it is ended. */
+  perSession: { limit: 5, windowMs: 15 * 60_000 },
 };
 
 declare module 'fastify' {
@@ -117,11 +120,14 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     reply.header('set-cookie', parts.join('; '));
   };
 
-  /** Counts one more of `what` against each limit (shared by every process when Redis is configured); 429 over one. */
-  const holdToLimits = async (what: string, limits: [key: string, { limit: number; windowMs: number }, scope: string][]) => {
+  /**
+   * Counts one more of `what` against each limit (shared by every process when Redis is configured), or with `peek`
+   * only looks whether one more is within it (failures are counted once they fail); 429 over one.
+   */
+  const holdToLimits = async (what: string, limits: [key: string, { limit: number; windowMs: number }, scope: string][], how: 'hit' | 'peek' = 'hit') => {
     const at = clock.now().getTime();
     for (const [key, { limit, windowMs }, scope] of limits) {
-      const decision = await limiter.hit(key, limit, windowMs, at);
+      const decision = await limiter[how](key, limit, windowMs, at);
       if (!decision.allowed) {
         const wait = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
         throw new ApiError('rate_limited', { message: `Too many ${what} ${scope}; try again in ${wait} s.`, headers: { 'retry-after': String(wait) } });
@@ -193,12 +199,14 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     { schema: { tags, summary: 'Sign in', body: SignIn, response: withErrors({ 200: SessionInfo }) } },
     async (req, reply) => {
       const email = req.body.email.trim().toLowerCase();
-      await holdToLimits('sign-in attempts', [
-        [`dashboard-signin:addr:${req.ip}`, SIGN_IN_LIMITS.perAddress, 'from this address'],
-        [`dashboard-signin:acct:${email}`, SIGN_IN_LIMITS.perAccount, 'for this account'],
-      ]);
+      const failures = `dashboard-signin:failed:${email}`;
+      await holdToLimits('sign-in attempts', [[`dashboard-signin:addr:${req.ip}`, SIGN_IN_LIMITS.perAddress, 'from this address']]);
+      await holdToLimits('failed sign-ins', [[failures, SIGN_IN_LIMITS.perAccount, 'for this account']], 'peek');
       const owner = await accounts.verifyOwnerPassword(app.deps.db, email, req.body.password, req.ip);
-      if (!owner) throw new ApiError('sign_in_failed');
+      if (!owner) {
+        await limiter.hit(failures, SIGN_IN_LIMITS.perAccount.limit, SIGN_IN_LIMITS.perAccount.windowMs, clock.now().getTime());
+        throw new ApiError('sign_in_failed');
+      }
       const { token, session } = await inTransaction(app.deps.db, (trx) =>
         service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, clock.now()),
       );
@@ -249,8 +257,20 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   app.post(
     '/password',
     { schema: { tags, summary: 'Change the password; other sessions are signed out', body: ChangePassword, response: withErrors({ 200: Ok }) } },
-    async (req) => {
-      await inTransaction(app.deps.db, (trx) => service.changePassword(trx, sessionOf(req), req.body.current_password, req.body.new_password, clock.now()));
+    async (req, reply) => {
+      const session = sessionOf(req);
+      try {
+        await inTransaction(app.deps.db, (trx) => service.changePassword(trx, session, req.body.current_password, req.body.new_password, clock.now()));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.param === 'current_password')) throw err;
+        // Guessing the password from a session left open: each wrong guess is audited, and the fifth ends the session.
+        const { limit, windowMs } = SIGN_IN_LIMITS.perSession;
+        const { remaining } = await limiter.hit(`dashboard-password:failed:${session.id}`, limit, windowMs, clock.now().getTime());
+        await service.passwordChangeRefused(app.deps.db, session, clock.now(), remaining === 0);
+        if (remaining > 0) throw err;
+        setCookie(reply, '', 0);
+        throw new ApiError('session_required', { message: `${limit} wrong current passwords: this session is ended. Sign in again.` });
+      }
       return { ok: true as const };
     },
   );

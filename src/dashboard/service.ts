@@ -211,6 +211,13 @@ export async function changePassword(db: Db, session: OwnerSession, current: str
   await audit.recordAudit(db, where, { action: 'user.password_changed', target: { type: 'user', id: session.owner.id } });
 }
 
+/** A wrong current password in a password change: audited (in a statement of its own), and with `end` the session ended. */
+export async function passwordChangeRefused(db: Db, session: OwnerSession, now: Date, end: boolean): Promise<void> {
+  const where = { chainId: session.venue.chainId, venueId: null, at: now, ...sessionWho(session) };
+  await audit.recordAudit(db, where, { action: 'user.password_change_refused', target: { type: 'user', id: session.owner.id }, ...(end ? { changes: { session: ['open', 'ended'] } } : {}) });
+  if (end) await repo.revokeSession(db, session.venue.chainId, session.owner.id, session.id, now);
+}
+
 /** Where the session's user makes a link (an invitation, a reset): their chain, the venue they are at, now. */
 export const linkPlaceOf = (session: OwnerSession, at: Date): accounts.LinkPlace => ({ chainId: session.venue.chainId, venueId: session.venue.id, at, ...sessionWho(session) });
 

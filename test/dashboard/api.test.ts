@@ -1,4 +1,5 @@
 // The dashboard API over HTTP: sessions, CSRF, no API keys, tenant isolation, secrets never shown again, sign-in limits.
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { venueWithKey } from '../support/factories.js';
@@ -219,6 +220,31 @@ describe('dashboard API security', () => {
     }
     const limited = expectError(await c.post('/dashboard/api/session', { email, password: PASSWORD }), 429, 'rate_limited', 'rate_limit_error');
     expect(limited.message).toMatch(/for this account/);
+  });
+
+  it('the per-account limit counts failed sign-ins only: twelve good ones lock nobody out; ten bad ones refuse even the right password until the window passes', async () => {
+    const { email } = await signedUpOwner(t);
+    const c = dashboardClient(t);
+    // A minute apart, so that the per-address limit (20 a minute, whatever the outcome) is not what refuses.
+    t.clock.advance(61_000);
+    for (let i = 0; i < 12; i++) expect((await c.post('/dashboard/api/session', { email, password: PASSWORD })).status).toBe(200);
+    t.clock.advance(61_000);
+    for (let i = 0; i < 10; i++) expectError(await c.post('/dashboard/api/session', { email, password: `wrong ${i} password` }), 401, 'sign_in_failed');
+    expect(expectError(await c.post('/dashboard/api/session', { email, password: PASSWORD }), 429, 'rate_limited').message).toMatch(/^Too many failed sign-ins for this account/);
+    t.clock.advance(15 * 60_000 + 1);
+    expect((await c.post('/dashboard/api/session', { email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it('wrong current passwords are audited, and the fifth in a session ends it', async () => {
+    const { c, venue } = await signedUpOwner(t);
+    const change = (current: string) => c.post('/dashboard/api/password', { current_password: current, new_password: 'a new long password' });
+    for (let i = 0; i < 4; i++) expect(expectError(await change(`guess number ${i}`), 400, 'parameter_invalid').param).toBe('current_password');
+    expect(expectError(await change('guess number 5'), 401, 'session_required').message).toMatch(/^5 wrong current passwords/);
+    expectError(await c.get('/dashboard/api/session'), 401, 'session_required');
+    expectError(await change(PASSWORD), 401, 'session_required');
+    const chainId = (await t.db.selectFrom('venues').select('chain_id').where('venue_id', '=', venue.id).executeTakeFirstOrThrow()).chain_id;
+    const { rows } = await sql<{ changes: unknown }>`select changes from audit_events where chain_id = ${chainId} and action = 'user.password_change_refused' order by id`.execute(t.db);
+    expect(rows.map((r) => r.changes)).toEqual([{}, {}, {}, {}, { session: ['open', 'ended'] }]);
   });
 
   it('sign-in is rate limited per address', async () => {

@@ -40,7 +40,8 @@ const SEED = process.env.FUZZ_SEED === 'random' || process.env.FUZZ_SEED === '' 
 const KNOWN_5XX: ReadonlyArray<{ operation: string; request: RegExp; why: string }> = [];
 
 // No rate limit here: thousands of requests through one key and one address would otherwise be mostly 429s.
-const unlimited: RateLimiter = { hit: async () => ({ allowed: true, remaining: 1_000_000, retryAfterMs: 0 }) };
+const within = async () => ({ allowed: true, remaining: 1_000_000, retryAfterMs: 0 });
+const unlimited: RateLimiter = { hit: within, peek: within };
 const t: TestApp = await startTestApp({ limiter: unlimited });
 
 /**

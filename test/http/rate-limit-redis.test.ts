@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
 import { RedisRateLimiter } from '../../src/http/rate-limit.js';
+import { peekCountsNothing } from '../support/limiter-peek.js';
 import { TEST_PEPPER, useTestApp } from '../support/app.js';
 import { venueWithKey } from '../support/factories.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
@@ -27,6 +28,8 @@ redisGate.describe('Redis rate limit', () => {
     expect(decisions[3]!.retryAfterMs).toBe(700);
     expect((await limiter.hit(key, 3, 1000, 11_001)).allowed).toBe(true);
   });
+
+  it('peek counts nothing, and refuses once the limit is taken', () => peekCountsNothing(new RedisRateLimiter(redis), `test:${randomUUID()}`));
 
   // Two processes can share a database only on PostgreSQL (an embedded data directory admits one process).
   postgresGate.it(

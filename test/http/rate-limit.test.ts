@@ -1,6 +1,7 @@
 // Rate limits (D8): 300 per rolling minute per key, the 429 shape, the IETF headers, other keys untouched.
 import { describe, expect, it } from 'vitest';
 import { MemoryRateLimiter } from '../../src/http/rate-limit.js';
+import { peekCountsNothing } from '../support/limiter-peek.js';
 import { useTestApp } from '../support/app.js';
 import { createKey, venueWithKey } from '../support/factories.js';
 import { client, expectError } from '../support/http.js';
@@ -53,4 +54,6 @@ describe('MemoryRateLimiter', () => {
     expect(decisions[3]!.retryAfterMs).toBe(700);
     expect((await limiter.hit('k', 3, 1000, 11_001)).allowed).toBe(true);
   });
+
+  it('peek counts nothing, and refuses once the limit is taken', () => peekCountsNothing(new MemoryRateLimiter(), 'p'));
 });

@@ -36,6 +36,7 @@ export const AUDIT_ACTION_LABELS = {
   'user.reset_requested': 'Password reset link made',
   'user.password_reset': 'Password reset by link',
   'user.password_changed': 'Password changed',
+  'user.password_change_refused': 'Wrong current password when changing it',
   'chain.merged': 'Venue merged into another chain',
   'venue.created': 'Venue added',
   'venue.updated': "Venue's details or rules changed",
