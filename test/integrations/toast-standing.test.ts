@@ -26,6 +26,10 @@ const toast = (c: ToastConnected, type: ToastTransactionType, body: ToastLoyalty
 const statuses = async (c: ToastConnected) => (await checksOf(t, c)).map((x) => [x.status, Number(x.redeemed), Number(x.earned)]);
 const cashback = (amount: number, extra: { quantity?: number; appliedDiscountGuid?: string } = {}) => toastRedemption({ identifier: 'cashback', amount, ...extra });
 const closed = (check: ToastCheck): ToastCheck => ({ ...check, paymentStatus: 'CLOSED' });
+const ACCEPT = { transactionStatus: 'ACCEPT' };
+/** Burger 12.00, two fries at 4.00 and a cake at 10.00: 30.00. */
+const withCake = (guid: string) =>
+  toastCheck({ guid, selections: [{ name: 'Burger', price: 12, quantity: 1 }, { name: 'Fries', price: 8, quantity: 2 }, { name: 'Cake', price: 10, quantity: 1 }] });
 
 describe('Toast check standing', () => {
   it('REVERSE of the REDEEM after ACCRUE gives 5.00 back and the check stands unredeemed, 20.00 earning 0.60 (10.60); REVERSE of the ACCRUE then voids it (10.00)', async () => {
@@ -211,9 +215,8 @@ describe('Toast check standing', () => {
     const c = await toastConnected(t);
     const check = checkWithLoyaltyDiscount(dinner(), cashback(5));
     await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(5)]));
-    const bigger = toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }, { name: 'Fries', price: 8, quantity: 2 }, { name: 'Cake', price: 10, quantity: 1 }] });
     const accrueGuid = randomUUID();
-    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount({ ...bigger, guid: check.guid }, cashback(5)))), accrueGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount(withCake(check.guid), cashback(5)))), accrueGuid);
     // Toast takes 5.00 off as 2.01 / 1.33 / 1.66: 3 % of 9.99, 6.67 and 8.34 is 0.29 + 0.20 + 0.25.
     expect(await c.balance()).toBe(574);
     await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid));
@@ -246,6 +249,78 @@ describe('Toast check standing', () => {
     }
     // Each guest ends with one of the two checks: 0.60 each.
     expect([await c.balance(), await c.balanceOf(other)]).toEqual([1060, 60]);
+  });
+
+  it('Toast voids a check whose guest spent the cashback elsewhere: both REVERSEs are accepted (a retry too) and everything is undone (5.74 − 5.74 + 5.00 − 0.74 = 4.26)', async () => {
+    const c = await toastConnected(t);
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(5));
+    const [redeemGuid, accrueGuid, reverseAccrue] = [randomUUID(), randomUUID(), randomUUID()];
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(5)]), redeemGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount(withCake(check.guid), cashback(5)))), accrueGuid);
+    expect(await c.balance()).toBe(574);
+    await c.api.post('/api/v1/checks', { external_id: `elsewhere-${randomUUID()}`, member_id: c.memberId, redeem_amount: 574, line_items: [{ name: 'Gift', quantity: 1, unit_price: 574 }] });
+    expect(await c.balance()).toBe(0);
+    const answers = [
+      await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid), reverseAccrue),
+      await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid)),
+      await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, accrueGuid), reverseAccrue),
+    ];
+    expect(answers.map((a) => a.body)).toEqual([ACCEPT, ACCEPT, ACCEPT]);
+    expect(await c.balance()).toBe(426);
+  });
+
+  it('a REDEEM reversed after staff voided its check by hand is not taken again by a later refused final check', async () => {
+    const c = await toastConnected(t, undefined, { settings: { ...PROGRAM_SETTINGS.cashback, max_redeem_percent: 50 } });
+    const check = checkWithLoyaltyDiscount(dinner(), cashback(10));
+    const redeemGuid = randomUUID();
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(10)]), redeemGuid);
+    expect((await c.api.post(`/api/v1/transactions/${encodeURIComponent(`toast:${check.guid}`)}/void`)).status).toBe(200);
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    const burgerOnly = { ...toastCheck({ selections: [{ name: 'Burger', price: 12, quantity: 1 }] }), guid: check.guid };
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(checkWithLoyaltyDiscount(burgerOnly, cashback(10)))));
+    // The 10.00 on the final check is more than half its 12.00 and no REDEEM stands for it: refused, nothing taken.
+    expect(await c.balance()).toBe(1000);
+  });
+
+  it('two REDEEMs (3.00, then 3.00 again with 2.00 more), ACCRUE, REVERSE of the first naming its 3.00: 2.00 stays redeemed (8.53)', async () => {
+    const c = await toastConnected(t);
+    const a = cashback(3, { appliedDiscountGuid: randomUUID() });
+    const once = checkWithLoyaltyDiscount(dinner(), a);
+    const first = randomUUID();
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, once, [a]), first);
+    const b = cashback(2, { appliedDiscountGuid: randomUUID() });
+    const twice = checkWithLoyaltyDiscount(once, b);
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, twice, [a, b]));
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(twice)));
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, first, [a]));
+    // 2.00 spread 1.20 / 0.80: 3 % of 10.80 and 7.20.
+    expect(await c.balance()).toBe(1000 - 200 + 32 + 21);
+  });
+
+  it('a check applied again two hours later is judged as of when it was paid: its happy-hour bonus stays (8.89)', async () => {
+    const c = await toastConnected(t);
+    await c.api.post('/api/v1/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5, ends_at: new Date(t.clock.now().getTime() + 3600_000).toISOString() });
+    const redemption = cashback(2.5, { quantity: 2 });
+    const check = checkWithLoyaltyDiscount(dinner(), redemption);
+    const redeemGuid = randomUUID();
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [redemption]), redeemGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(check)));
+    expect(await c.balance()).toBe(620);
+    t.clock.advance(2 * 3600_000);
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid, [cashback(2.5)]));
+    // 17.50 paid (10.50 and 7.00): 3 % is 0.31 + 0.21, the bonus 5 % is 0.52 + 0.35.
+    expect(await c.balance()).toBe(1000 - 250 + 52 + 87);
+  });
+
+  it('lines are rebuilt from Toast\'s own figures: 12 / 8 / 10 with 5.00 off (2.01 / 1.33 / 1.66), the redemption reversed, earn 0.36 + 0.24 + 0.30', async () => {
+    const c = await toastConnected(t);
+    const check = checkWithLoyaltyDiscount(withCake(randomUUID()), cashback(5));
+    const redeemGuid = randomUUID();
+    await toast(c, 'LOYALTY_REDEEM', redeemBody(c.memberId, check, [cashback(5)]), redeemGuid);
+    await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, closed(check)));
+    await toast(c, 'LOYALTY_REVERSE', reverseBody(c.memberId, redeemGuid));
+    expect(await c.balance()).toBe(1090);
+    expect((await checksOf(t, c)).at(-1)).toMatchObject({ status: 'completed', subtotal: 3000, redeemed: 0 });
   });
 
   it('two SIGNUPs of one phone at once enrol one member; the other is ERROR_ALREADY_REGISTERED', async () => {

@@ -44,16 +44,17 @@ export const unitsText = (minor: number, currency: string): string => toUnits(mi
 /** Our one offer: cashback, as much as the check may be paid with. Toast names it as the referenceId of its discount. */
 export const CASHBACK_OFFER = 'cashback';
 
+/** A discount still on the check (not being voided). */
+const live = (d: Discount) => !['VOID', 'PENDING_VOID'].includes(d.processingState ?? '');
+
 /**
- * Our redemption's discounts on the check: loyalty discounts naming our offer (or naming none, as Toast's own example
- * does), on the check or on a selection still on it, not being voided. Another discount is the venue's own: the
- * price is net of it, and it stays off.
+ * Our redemption's discount: a live loyalty discount naming our offer (or naming none, as Toast's own example does).
+ * Any other discount is the venue's own: the price is net of it, and it stays off.
  */
-export function loyaltyDiscountsOf(check: ToastCheck): Discount[] {
-  const ours = (d: Discount) =>
-    Boolean(d.loyaltyDetails) && !['VOID', 'PENDING_VOID'].includes(d.processingState ?? '') && [CASHBACK_OFFER, null, undefined].includes(d.loyaltyDetails!.referenceId);
-  return [...(check.appliedDiscounts ?? []), ...check.selections.filter((s) => !s.voided).flatMap((s) => s.appliedDiscounts ?? [])].filter(ours);
-}
+const isOurs = (d: Discount) => live(d) && Boolean(d.loyaltyDetails) && [CASHBACK_OFFER, null, undefined].includes(d.loyaltyDetails!.referenceId);
+
+const totalOf = (discounts: Discount[] | null | undefined, currency: string) => (discounts ?? []).reduce((sum, d) => sum + toMinor(d.discountAmount, currency), 0);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** The guid of the loyalty discount on the check that stands for the offer `identifier`. */
 export function loyaltyDiscountGuidOf(check: ToastCheck, identifier: string | null | undefined): string | undefined {
@@ -61,25 +62,41 @@ export function loyaltyDiscountGuidOf(check: ToastCheck, identifier: string | nu
   return discounts.find((d) => d.guid && d.loyaltyDetails && [identifier, null, undefined].includes(d.loyaltyDetails.referenceId))?.guid ?? undefined;
 }
 
-/** What our redemption took off the check. */
-export const loyaltyDiscountOf = (check: ToastCheck, currency: string): number =>
-  loyaltyDiscountsOf(check).reduce((sum, d) => sum + toMinor(d.discountAmount, currency), 0);
+type Selection = ToastCheck['selections'][number];
+
+/**
+ * What our redemption took off each line: the selection's own discounts of ours, and its share of ours on the check.
+ * The share is Toast's own where its figures say it (every line's `preDiscountPrice` known and no other discount on
+ * the check): the line's gross less its net price and its own discounts. Else ours on the check is spread over the
+ * lines in proportion to their net prices (a line taken to nothing weighed as one minor unit, so the shares add up).
+ */
+function ourShares(kept: Selection[], net: number[], check: ToastCheck, currency: string): number[] {
+  const own = kept.map((s) => totalOf(s.appliedDiscounts?.filter(isOurs), currency));
+  const onCheck = (check.appliedDiscounts ?? []).filter(live);
+  const ours = totalOf(onCheck.filter(isOurs), currency);
+  if (ours === 0) return own;
+  const gross = kept.every((s) => typeof s.preDiscountPrice === 'number') ? kept.map((s) => toMinor(s.preDiscountPrice, currency)) : undefined;
+  const exact = gross && onCheck.every(isOurs) ? kept.map((s, i) => gross[i]! - net[i]! - totalOf(s.appliedDiscounts?.filter(live), currency)) : undefined;
+  const shares = exact && exact.every((x) => x >= 0) && sum(exact) === ours ? exact : spreadRedemption(ours, net.map((n) => n || 1), net.map(() => true));
+  return own.map((o, i) => o + shares[i]!);
+}
 
 /**
  * The check's lines: each selection not voided at its net price (Toast's `price`: the line's total after every
- * discount), with our redemption spread back over them in proportion, so that the lines are what the guest would pay
- * without it and `redeem_amount` takes it off again. Toast never takes a line below nothing, so what it took off is at
- * most what the lines were before discounts (`preDiscountPrice`, where every line has it).
+ * discount) with what our redemption took off it added back, so that the lines are what the guest would pay without
+ * it and `redeem_amount` takes it off again. Toast never takes a line below nothing, so no line gets back more than
+ * it was before discounts (`preDiscountPrice`, where every line has it).
  */
 export function checkLinesOf(check: ToastCheck, currency: string): { lines: Line[]; redeemed: number } {
   const kept = check.selections.filter((s) => !s.voided && s.quantity > 0);
   const net = kept.map((s) => Math.max(0, toMinor(s.price, currency)));
-  const gross = kept.every((s) => typeof s.preDiscountPrice === 'number') ? kept.reduce((sum, s, i) => sum + Math.max(0, toMinor(s.preDiscountPrice, currency) - net[i]!), 0) : Infinity;
-  const redeemed = Math.min(loyaltyDiscountOf(check, currency), gross);
-  // A line our discount took to nothing still takes its share back (weighed as one minor unit), so the lines add up.
-  const back = spreadRedemption(redeemed, net.map((n) => n || 1), net.map(() => true));
+  let back = ourShares(kept, net, check, currency);
+  if (kept.every((s) => typeof s.preDiscountPrice === 'number')) {
+    const room = kept.map((s, i) => Math.max(0, toMinor(s.preDiscountPrice, currency) - net[i]!));
+    if (back.some((b, i) => b > room[i]!)) back = spreadRedemption(Math.min(sum(back), sum(room)), room, room.map(() => true));
+  }
   const lines = kept.map((s, i) =>
     lineSoldAt({ name: s.displayName ?? '', sku: s.item?.guid ?? undefined, quantity: String(s.quantity), unitPrice: 0, sold: net[i]! + back[i]! }),
   );
-  return { lines, redeemed };
+  return { lines, redeemed: sum(back) };
 }

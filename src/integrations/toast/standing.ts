@@ -21,12 +21,16 @@ export interface ToastCall {
   restaurant: string;
 }
 
-/** A check as a Toast transaction left it: its guest, lines and redemption (minor units). */
+/** A check as a Toast transaction left it: its guest, lines and redemption (minor units), and when it happened. */
 export interface Wanted {
   guid: string;
   memberId: string;
   lines: Line[];
   redeem: number;
+  /** Applied again later, the check is judged as of then (campaigns, levels, the day's cap), not of the later call. */
+  closedAt: string;
+  /** A redemption: what each REDEEM standing on it listed (a later REDEEM lists the earlier ones' again). */
+  listed?: Record<string, number>;
 }
 
 /** What stands on a Toast check: the REDEEM whose redemption it carries, the ACCRUE that made it final. */
@@ -39,8 +43,10 @@ export interface Standing {
   checkGuid: string;
   /** Whether a check of ours was ever applied for it (a later one is numbered with its transaction's GUID). */
   numbered: boolean;
-  /** The check of ours that stands for it now; none once everything on it was reversed. */
+  /** The check of ours that stands for it now; none once everything on it was reversed (or it was voided by hand). */
   current: Transaction | undefined;
+  /** The number of the check of ours last applied for it, whatever became of it. */
+  pointedAt: string | undefined;
   state: CheckState;
 }
 
@@ -56,6 +62,7 @@ export async function standingOf(call: ToastCall, checkGuid: string): Promise<St
     checkGuid,
     numbered: Boolean(handled),
     current: applied?.status === 'completed' ? applied : undefined,
+    pointedAt: handled?.external_id,
     state: { ...NOTHING, ...(handled?.state as Partial<CheckState> | null) },
   };
 }
@@ -79,7 +86,7 @@ export function asIfWithout<T>(call: ToastCall, checkGuid: string, judge: (call:
 /** What applies, and what stands after a settlement. */
 export interface Settled {
   applied: Transaction | undefined;
-  /** Toast's final check was refused and the REDEEM's check stands instead, for this reason. */
+  /** The check wanted first was refused, for this reason, and the next one stands instead. */
   refusal?: ApiError;
 }
 
@@ -87,15 +94,17 @@ export interface Settled {
  * Makes `state` the Toast check's standing: the check it wants (Toast's final check once ACCRUEd, else the one its
  * REDEEM took the redemption with, else none) in place of the current one. Where Toast's final check is refused
  * (its discount more than the program lets it be paid with, or than its guest has), the REDEEM's check stands
- * instead; with none, the refusal goes on and nothing changes.
+ * instead. With `orNothing` (a REVERSE, which must always take back), a check refused again leaves none standing;
+ * without, the refusal goes on and nothing changes.
  */
-export async function settle(call: ToastCall, standing: Standing, state: CheckState): Promise<Settled> {
-  const wanted = [state.accrued ?? state.redeemed, ...(state.accrued && state.redeemed ? [state.redeemed] : [])];
+export async function settle(call: ToastCall, standing: Standing, state: CheckState, orNothing = false): Promise<Settled> {
+  const first = state.accrued ?? state.redeemed;
+  const wanted = [first, ...(state.accrued && state.redeemed ? [state.redeemed] : []), ...(orNothing && first ? [null] : [])];
   let refusal: ApiError | undefined;
   for (const check of wanted) {
     try {
       const applied = await make(call, standing, check);
-      const external = applied?.external_id ?? standing.current?.external_id;
+      const external = applied?.external_id ?? standing.pointedAt;
       if (external) await point(call, standing.checkGuid, external, state);
       return { applied, ...(refusal ? { refusal } : {}) };
     } catch (err) {
@@ -130,7 +139,7 @@ async function make(call: ToastCall, standing: Standing, wanted: Wanted | null):
 async function apply(call: ToastCall, standing: Standing, wanted: Wanted): Promise<Transaction> {
   const externalId = standing.numbered ? `toast:${standing.checkGuid}:${call.guid}` : `toast:${standing.checkGuid}`;
   const metadata = { check_guid: standing.checkGuid, transaction_guid: call.guid, restaurant_id: call.restaurant };
-  const body = { external_id: externalId, member_id: wanted.memberId, line_items: wanted.lines, ...(wanted.redeem ? { redeem_amount: wanted.redeem } : {}) };
+  const body = { external_id: externalId, member_id: wanted.memberId, line_items: wanted.lines, closed_at: wanted.closedAt, ...(wanted.redeem ? { redeem_amount: wanted.redeem } : {}) };
   const { transaction } = await applyCheck(call.trx, call.caller, body, call.ctx, null, null, { source: 'toast', metadata });
   return transaction;
 }

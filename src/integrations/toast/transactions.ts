@@ -12,7 +12,7 @@ import { cut } from '../core/text.js';
 import * as repo from '../core/repo.js';
 import { accept, refused, ToastRefusal, type ToastAnswer } from './answers.js';
 import { CASHBACK_OFFER, checkLinesOf, loyaltyDiscountGuidOf, toMinor, toUnits, unitsText, type ToastCheck } from './checks.js';
-import { asIfWithout, judgedWithout, settle, standingOf, type CheckState, type ToastCall } from './standing.js';
+import { asIfWithout, judgedWithout, settle, standingOf, type CheckState, type ToastCall, type Wanted } from './standing.js';
 
 export type { ToastCall } from './standing.js';
 
@@ -139,7 +139,8 @@ export async function redeem(call: ToastCall, info: { loyaltyIdentifier?: string
     return { lines, judgement: judged(call, calc, info.redemptions ?? [], info.check) };
   });
   const taken = judgement.fits && judgement.requested > 0;
-  const { applied } = taken ? await settle(call, standing, { redeemed: { guid: call.guid, memberId: member.id, lines, redeem: judgement.requested }, accrued: null }) : { applied: undefined };
+  const redeemed = { guid: call.guid, memberId: member.id, lines, redeem: judgement.requested, closedAt: call.caller.now.toISOString(), listed: listedAfter(standing.state.redeemed, member.id, call.guid, judgement.requested) };
+  const { applied } = taken ? await settle(call, standing, { redeemed, accrued: null }) : { applied: undefined };
   const answer = accept({
     checkResponse: {
       accountInfo: accountInfo(call, member),
@@ -170,7 +171,8 @@ export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string
   const { lines, redeemed } = checkLinesOf(info.check, currencyOf(call));
   const standing = await standingOf(call, checkGuid);
   const before = standing.current;
-  const { applied, refusal } = await settle(call, standing, { ...standing.state, accrued: { guid: call.guid, memberId: member.id, lines, redeem: redeemed } });
+  const final = { guid: call.guid, memberId: member.id, lines, redeem: redeemed, closedAt: call.caller.now.toISOString() };
+  const { applied, refusal } = await settle(call, standing, { ...standing.state, accrued: final });
   if (!applied) throw new Error('A final check settled to nothing.');
   const done = { answer: accept({ checkResponse: { userMessage: receiptOf(applied) } }), checkGuid, externalId: applied.external_id, transactionId: applied.id };
   if (refusal) return { ...done, outcome: 'replayed', message: `Toast's final check was refused (${refusal.message}); check ${applied.external_id}, as REDEEM took it, stands.` };
@@ -178,15 +180,32 @@ export async function accrue(call: ToastCall, info: { loyaltyIdentifier?: string
   return { ...done, outcome: 'applied', message: `Applied check ${applied.external_id}: ${formatMoney(applied.paid, call.caller.venue)} paid, ${applied.earned} earned${before ? `, in place of ${before.external_id}` : ''}.` };
 }
 
-/** The check's state once the REDEEM or ACCRUE `guid` is reversed (the redemptions listed, else all of a REDEEM's). */
+/** What each REDEEM standing on a redemption listed (one stored without it: its own REDEEM, all of it). */
+const listedOf = (w: Wanted): Record<string, number> => w.listed ?? { [w.guid]: w.redeem };
+
+/**
+ * What each REDEEM standing on the redemption `requested` by REDEEM `guid` listed: the earlier ones too while it
+ * lists at least what stood for the same guest (Toast lists validated redemptions again), else only its own.
+ */
+function listedAfter(before: Wanted | null, memberId: string, guid: string, requested: number): Record<string, number> {
+  const carried = before && before.memberId === memberId && requested >= before.redeem ? listedOf(before) : {};
+  return { ...carried, [guid]: requested };
+}
+
+/**
+ * The check's state once the REDEEM or ACCRUE `guid` is reversed: an ACCRUE's final check goes; a REDEEM gives back
+ * the redemptions it lists, else all it listed when it was sent (at most what stands), and the final check's
+ * discount, which carried them, loses as much. Undefined: `guid` stands on nothing.
+ */
 function reversed(call: ToastCall, state: CheckState, guid: string, redemptions: Redemption[] | null | undefined): CheckState | undefined {
   const { redeemed, accrued } = state;
   if (accrued?.guid === guid) return { redeemed, accrued: null };
-  if (redeemed?.guid !== guid) return undefined;
-  const back = redemptions?.length ? Math.min(redeemed.redeem, requestedOf(redemptions, currencyOf(call))) : redeemed.redeem;
-  // The final check's discount carried this redemption: as much comes off it.
+  const listed = redeemed ? listedOf(redeemed) : {};
+  if (!redeemed || !Object.hasOwn(listed, guid)) return undefined;
+  const back = Math.min(redeemed.redeem, redemptions?.length ? requestedOf(redemptions, currencyOf(call)) : listed[guid]!);
+  const others = Object.fromEntries(Object.entries(listed).filter(([g]) => g !== guid));
   return {
-    redeemed: redeemed.redeem > back ? { ...redeemed, redeem: redeemed.redeem - back } : null,
+    redeemed: redeemed.redeem > back ? { ...redeemed, redeem: redeemed.redeem - back, listed: others } : null,
     accrued: accrued && { ...accrued, redeem: Math.max(0, accrued.redeem - back) },
   };
 }
@@ -212,10 +231,11 @@ export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: strin
   const state = reversed(call, standing.state, guid, info.redemptions);
   if (!state) return nothing(`Transaction ${guid} no longer stands on the check: nothing to reverse.`, checkGuid);
   const { current } = standing;
-  const { applied } = await settle(call, standing, state);
+  const { applied, refusal } = await settle(call, standing, state, true);
   const shown = applied ?? current;
   const done = { answer: accept(), outcome: 'reversed' as const, checkGuid, ...(shown ? { externalId: shown.external_id, transactionId: shown.id } : {}) };
-  if (!applied) return { ...done, message: current ? `Voided check ${current.external_id}.` : 'Nothing stands on the check.' };
+  const why = refusal ? ` (what stood before could not be applied again: ${refusal.message})` : '';
+  if (!applied) return { ...done, message: current ? `Voided check ${current.external_id}${why}.` : 'Nothing stands on the check.' };
   if (applied === current) return { ...done, message: `Reversed; check ${applied.external_id} stands as it was.` };
   return { ...done, message: `${current ? `Voided check ${current.external_id}; ` : ''}applied ${applied.external_id} with ${formatMoney(applied.redeemed, call.caller.venue)} redeemed.` };
 }
