@@ -159,7 +159,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
       }
     }
     req.dashboardSession = { ...session, address: req.ip };
-    if (!needed || !roleAllows(session.owner.role, needed)) await service.refuseRole(app.deps.db, req.dashboardSession, `${req.method} ${req.routeOptions.url}`);
+    if (!needed || !roleAllows(session.owner.role, needed)) await service.refuseRole(app.deps.db, req.dashboardSession, `${req.method} ${req.routeOptions.url}`, clock.now());
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () =>

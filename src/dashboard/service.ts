@@ -238,15 +238,15 @@ export async function useLink(trx: Db, token: string, password: string, client: 
   return openSession(trx, user, client, now);
 }
 
-/** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
 /**
  * 403 role_forbidden for a route the session's role does not allow (roles.ts); a change attempted is recorded in the
  * audit log as `access.denied` (naming the route), in a statement of its own: the refused request writes nothing else.
+ * The same refusal again within a minute adds no entry.
  */
-export async function refuseRole(db: Db, session: OwnerSession, route: string): Promise<never> {
+export async function refuseRole(db: Db, session: OwnerSession, route: string, now: Date): Promise<never> {
   if (!route.startsWith('GET ')) {
-    const where = { chainId: session.venue.chainId, venueId: session.venue.id, ...sessionWho(session) };
-    await audit.recordAudit(db, where, { action: 'access.denied', target: { type: 'route', id: route } });
+    const where = { chainId: session.venue.chainId, venueId: session.venue.id, at: now, ...sessionWho(session) };
+    await audit.recordRefusal(db, where, { action: 'access.denied', target: { type: 'route', id: route } });
   }
   throw new ApiError('role_forbidden', { message: `Your role (${session.owner.role}) does not allow this; the chain's owner can change your role.` });
 }
@@ -274,6 +274,7 @@ export const presentUser = (u: accounts.Owner) => ({ id: u.id, email: u.email, r
 /** Who acts through a session, for the audit log: its user, from the address it was presented from. */
 export const sessionWho = (session: OwnerSession): Who => ({ actor: { type: 'user', id: session.owner.id }, address: session.address ?? null });
 
+/** The caller the domain services see for the owner: full access, the venue's rules, adjustments allowed. */
 export function ownerCallerOf(session: OwnerSession, now: Date): PlaceCaller {
   const caller = accounts.ownerCaller(session.venue);
   return { ...caller, settings: { ...caller.settings, manual_adjustments_allowed: true }, now, ...sessionWho(session) };

@@ -87,4 +87,22 @@ describe('the dashboard role table', () => {
       where chain_id = ${chain.chainId} and action = 'access.denied'`.execute(t.db);
     expect(rows).toEqual([{ actor_type: 'user', target_id: 'POST /dashboard/api/members/:id/adjustments' }]);
   });
+
+  it('the same refusal 120 times in seconds writes one entry (another a minute later); the request metrics count all 120', async () => {
+    const { venue } = await signedUpOwner(t, 'Roles Tavern');
+    const chain = { chainId: (await accounts.findVenue(t.db, venue.id))!.chainId, venueId: venue.id };
+    const staff = await signedIn(chain, 'staff');
+    const refusedOnRoute = async () => {
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const line = metrics.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/dashboard/api/api-keys"') && l.includes('status="403"') && l.includes('method="POST"'));
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    };
+    const before = await refusedOnRoute();
+    for (let i = 0; i < 120; i++) expect((await staff.post('/dashboard/api/api-keys', { name: `Till ${i}`, livemode: false, scopes: [] })).status).toBe(403);
+    expect(await deniedCount(chain.chainId)).toBe(1);
+    t.clock.advance(60_001);
+    expect((await staff.post('/dashboard/api/api-keys', { name: 'Till again', livemode: false, scopes: [] })).status).toBe(403);
+    expect(await deniedCount(chain.chainId)).toBe(2);
+    expect((await refusedOnRoute()) - before).toBe(121);
+  });
 });

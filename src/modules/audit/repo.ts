@@ -14,6 +14,23 @@ export async function insertAuditEvent(db: Db, row: Insertable<AuditEventsTable>
   await db.insertInto('audit_events').values(row).execute();
 }
 
+/** Whether the chain has an entry like `row` (its actor, action and target) since `since`. */
+export async function hasRecent(db: Db, row: Insertable<AuditEventsTable>, since: Date): Promise<boolean> {
+  const found = await db
+    .selectFrom('audit_events')
+    .select('id')
+    .where('chain_id', '=', row.chain_id)
+    .where('target_id', row.target_id === null ? 'is' : '=', row.target_id ?? null)
+    .where('target_type', '=', row.target_type)
+    .where('action', '=', row.action)
+    .where('actor_type', '=', row.actor_type)
+    .where('actor_id', row.actor_id === null ? 'is' : '=', row.actor_id ?? null)
+    .where('created_at', '>', since)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 export interface AuditFilter {
   action?: string;
   targetId?: string;

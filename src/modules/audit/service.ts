@@ -69,6 +69,19 @@ const rowOf = (where: AuditPlace, entry: AuditEntry) => ({
 /** A change that changed no field (the same name sent again, an enabled endpoint enabled) is no change to record. */
 const changedNothing = (entry: AuditEntry) => entry.action.endsWith('.updated') && entry.changes !== undefined && Object.keys(entry.changes).length === 0;
 
+/** How long a refusal repeated by the same actor at the same target adds no entry. */
+export const REFUSAL_QUIET_MS = 60_000;
+
+/**
+ * Records a refusal (a change not allowed) unless the same actor was refused the same at the same target within the
+ * last minute: a user clicking a forbidden button fifty times writes one entry, not fifty (the log is append-only, so
+ * no entry is counted up); the request metrics count every refusal.
+ */
+export async function recordRefusal(db: Db, where: AuditPlace & { at: Date }, entry: AuditEntry): Promise<void> {
+  if (await repo.hasRecent(db, rowOf(where, entry), new Date(where.at.getTime() - REFUSAL_QUIET_MS))) return;
+  await repo.insertAuditEvent(db, rowOf(where, entry));
+}
+
 /** Records the entry in `trx`, the transaction making the change: both commit, or neither. */
 export async function recordAudit(trx: Db, where: AuditPlace, entry: AuditEntry): Promise<void> {
   if (!changedNothing(entry)) await repo.insertAuditEvent(trx, rowOf(where, entry));
