@@ -2268,9 +2268,8 @@ export interface components {
             };
             /** @description The wallet cards: empty after an erasure, which unregisters them. */
             wallet: {
-                /** @description Devices the Apple Wallet pass is registered on, by the id Apple gave each (their push tokens are not shown). */
+                /** @description The Apple Wallet pass's registrations, one per device: when, never which device (with Apple's id for a device anyone can list every pass on it, since Apple's serial list asks no credential) nor its push token. */
                 apple_devices: {
-                    device_library_id: string;
                     /** Format: date-time */
                     registered_at: string;
                     /** Format: date-time */
@@ -2758,7 +2757,7 @@ export interface components {
             object: "audit_event";
             /** Format: uuid */
             id: string;
-            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, member.card_link_renewed, member.pass_revoked, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied, integration.created, integration.updated, integration.deleted. */
+            /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, member.erased, member.card_link_renewed, member.pass_revoked, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, user.password_change_refused, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied, integration.created, integration.updated, integration.deleted. */
             action: string;
             /** @description Who did it. */
             actor: {

@@ -70,8 +70,11 @@ export const MemberExport = Type.Object(
     wallet: Type.Object(
       {
         apple_devices: Type.Array(
-          Type.Object({ device_library_id: Type.String(), registered_at: Timestamp, renewed_at: Timestamp }),
-          { description: 'Devices the Apple Wallet pass is registered on, by the id Apple gave each (their push tokens are not shown).' },
+          Type.Object({ registered_at: Timestamp, renewed_at: Timestamp }),
+          {
+            description:
+              "The Apple Wallet pass's registrations, one per device: when, never which device (with Apple's id for a device anyone can list every pass on it, since Apple's serial list asks no credential) nor its push token.",
+          },
         ),
         google_object_since: Type.Union([Timestamp, Type.Null()], { description: 'When the Google Wallet object was made (its save link first given); null: never.' }),
       },

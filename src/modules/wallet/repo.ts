@@ -32,7 +32,7 @@ export async function chainOfProgram(db: Db, programId: string): Promise<string 
 /** The member's Apple pass registrations (device and when) and when their Google object was made: for their export. */
 export async function walletRecords(db: Db, chainId: string, memberId: string) {
   const [devices, google] = await Promise.all([
-    db.selectFrom('apple_pass_registrations').select(['device_library_id', 'created_at', 'updated_at']).where('chain_id', '=', chainId).where('member_id', '=', memberId).orderBy('created_at').execute(),
+    db.selectFrom('apple_pass_registrations').select(['created_at', 'updated_at']).where('chain_id', '=', chainId).where('member_id', '=', memberId).orderBy('created_at').execute(),
     db.selectFrom('google_wallet_objects').select('created_at').where('chain_id', '=', chainId).where('member_id', '=', memberId).executeTakeFirst(),
   ]);
   return { devices, googleSince: google?.created_at ?? null };

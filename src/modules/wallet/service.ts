@@ -73,13 +73,14 @@ export async function cardOfLink(db: Db, secrets: SecretBox, memberId: string, t
 }
 
 /**
- * What the wallet holds about a member, for their export: the devices their Apple pass is registered on (the id
- * Apple gave the device, not its push token) and since when their Google Wallet object was made.
+ * What the wallet holds about a member, for their export: when their Apple pass was registered on each device (never
+ * which device: with Apple's id for it anyone may list every pass on the device, another chain's members' too, since
+ * Apple's serial list asks no credential; nor its push token) and since when their Google Wallet object was made.
  */
 export async function walletOfMember(db: Db, chainId: string, memberId: string) {
   const records = await repo.walletRecords(db, chainId, memberId);
   return {
-    apple_devices: records.devices.map((d) => ({ device_library_id: d.device_library_id, registered_at: formatTimestamp(d.created_at), renewed_at: formatTimestamp(d.updated_at) })),
+    apple_devices: records.devices.map((d) => ({ registered_at: formatTimestamp(d.created_at), renewed_at: formatTimestamp(d.updated_at) })),
     google_object_since: records.googleSince && formatTimestamp(records.googleSince),
   };
 }
