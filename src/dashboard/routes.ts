@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../db/transaction.js';
 import { eventRequestOf, type App } from '../http/context.js';
+import { OPENAPI_LICENSE } from '../http/openapi.js';
 import { withErrors } from '../http/responses.js';
 import { ApiError } from '../shared/errors.js';
 import { ListOf } from '../shared/pagination.js';
@@ -104,6 +105,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
       info: {
         title: 'Venue Loyalty dashboard API',
         version: '1',
+        license: OPENAPI_LICENSE,
         description:
           'The owner’s dashboard. Authenticated by the session cookie that sign-in sets; every call that changes ' +
           'something sends the session’s csrf_token as X-CSRF-Token. API keys are refused.',

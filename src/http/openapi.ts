@@ -207,6 +207,9 @@ function webhooksSection(): Record<string, object> {
   );
 }
 
+/** The project's licence, as every OpenAPI document of ours states it (LICENSE, package.json). */
+export const OPENAPI_LICENSE = { name: 'MIT', identifier: 'MIT' };
+
 export async function registerOpenApi(app: App): Promise<void> {
   const baseUrl = app.deps.config.publicBaseUrl;
   await app.register(swagger, {
@@ -215,6 +218,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       info: {
         title: 'Venue Loyalty API',
         version: '1',
+        license: OPENAPI_LICENSE,
         description:
           'Loyalty and ordering back end for venues. Amounts are integers in minor units of the venue currency. ' +
           'Errors use one envelope; each operation lists the codes it can answer, and /api/errors explains every code.',
