@@ -108,19 +108,8 @@ export function sendApiError(reply: FastifyReply, error: ApiError, docBaseUrl: s
 }
 
 export function installErrorHandling(app: FastifyInstance, docBaseUrl: string): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error instanceof ApiError ? error : fromFramework(error);
-    if (known) return sendApiError(reply, known, docBaseUrl);
-    if (error.statusCode === 503) return sendApiError(reply, new ApiError('service_unavailable'), docBaseUrl);
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
-      return sendApiError(reply, new ApiError('service_unavailable', { headers: { 'retry-after': '1' } }), docBaseUrl);
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendApiError(reply, new ApiError('internal_error'), docBaseUrl);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
+  /** 405 with Allow for a path that takes other methods, else 404. */
+  const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
     // A route of this very method that answers "not found" (a missing static file) is not a wrong method.
@@ -133,5 +122,23 @@ export function installErrorHandling(app: FastifyInstance, docBaseUrl: string): 
       );
     }
     return sendApiError(reply, new ApiError('route_not_found', { message: `No route ${request.method} ${path}.` }), docBaseUrl);
+  };
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    // A method Fastify reads a body for (QUERY) sent without one fails before routing: no route takes it either way.
+    if (error.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' && app.findRoute({ method: request.method as (typeof METHODS)[number], url: request.url.split('?')[0] ?? '/' }) === null) {
+      return noRoute(request, reply);
+    }
+    const known = error instanceof ApiError ? error : fromFramework(error);
+    if (known) return sendApiError(reply, known, docBaseUrl);
+    if (error.statusCode === 503) return sendApiError(reply, new ApiError('service_unavailable'), docBaseUrl);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+      return sendApiError(reply, new ApiError('service_unavailable', { headers: { 'retry-after': '1' } }), docBaseUrl);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendApiError(reply, new ApiError('internal_error'), docBaseUrl);
   });
+
+  app.setNotFoundHandler(noRoute);
 }

@@ -1,4 +1,5 @@
-// Checking a bulk upload item by item, so one answer lists every bad item by index (menu sync, catalogue).
+// Checking a bulk upload item by item, so one answer lists every bad item by index (menu sync, catalogue), and one
+// item put on its own, answered about that item.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ApiError } from './errors.js';
@@ -43,4 +44,10 @@ export function assertBulkValid(schema: TSchema, items: unknown[], keyField: str
       details: { errors },
     });
   }
+}
+
+/** Refuses one item put on its own (a product by its SKU) with its first problem, named as its request names it: `sku`. */
+export function assertItemValid(schema: TSchema, item: unknown): void {
+  const first = Value.Errors(schema, item)[0];
+  if (first) throw new ApiError('parameter_invalid', valueError(first, ''));
 }

@@ -65,6 +65,14 @@ describe('error envelope', () => {
     expect(res.headers.allow).toBe('GET, POST');
   });
 
+  it('a method that carries a body (QUERY) sent without one is 405 on a known path and 404 on an unknown one, not "malformed"', async () => {
+    const { secret } = await venueWithKey(t);
+    const known = await request(t, 'QUERY', '/api/v1/account', { key: secret });
+    expectError(known, 405, 'method_not_allowed');
+    expect(known.headers.allow).toBe('GET');
+    expectError(await request(t, 'QUERY', '/api/v1/nothing_here', { key: secret }), 404, 'route_not_found');
+  });
+
   it('a body over the limit is 413 request_body_too_large', async () => {
     const { secret } = await venueWithKey(t);
     const res = await client(t, secret).post('/api/v1/webhook_endpoints', {

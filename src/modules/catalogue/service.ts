@@ -2,7 +2,7 @@
 // check line resolves its rule.
 import type { Db } from '../../db/database.js';
 import type { Read } from '../../db/statement.js';
-import { assertBulkValid } from '../../shared/bulk.js';
+import { assertBulkValid, assertItemValid } from '../../shared/bulk.js';
 import { ApiError, categoryRulesPlace } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
@@ -73,7 +73,7 @@ async function writeProducts(trx: Db, chainId: string, rows: ReturnType<typeof p
 }
 
 export async function putProduct(trx: Db, caller: Caller, sku: string, body: ProductBody): Promise<{ product: Product; created: boolean }> {
-  assertBulkValid(BulkProduct, [{ sku, ...body }], 'sku', 'products');
+  assertItemValid(BulkProduct, { sku, ...body });
   const [written] = await writeProducts(trx, caller.chainId, [productRow(caller.chainId, sku, body)]);
   if (written) return { product: presentProduct(written), created: written.inserted };
   return { product: presentProduct((await repo.findProduct(trx, caller.chainId, sku))!), created: false };

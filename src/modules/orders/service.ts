@@ -103,7 +103,9 @@ export async function moveOrder(trx: Db, caller: PlaceCaller, id: string, input:
     const allowed = NEXT_STATUSES[from];
     throw new ApiError('invalid_status_transition', {
       param: 'status',
-      message: `An order cannot move from ${from} to ${input.status}; from ${from} it can move to ${allowed.length ? allowed.join(', ') : 'nothing (it is final)'}.`,
+      message: allowed.length
+        ? `An order cannot move from ${from} to ${input.status}; from ${from} it can move to ${allowed.join(', ')}.`
+        : `An order cannot move from ${from} to ${input.status}: a ${from} order is final.`,
       details: { status: from, requested_status: input.status },
     });
   }

@@ -13,6 +13,13 @@ const t = useTestApp();
 const products = (n: number) => Array.from({ length: n }, (_, i) => ({ sku: `P${i}`, name: `Product ${i}`, category: i % 3 ? 'food' : 'drinks', price: 100 + i }));
 
 describe('products', () => {
+  it('one product put with a bad SKU is refused about that product (param sku), not as "1 of 1 products"', async () => {
+    const { secret } = await venueWithKey(t);
+    const e = expectError(await client(t, secret).put('/api/v1/catalog/products/has%20space', { name: 'Espresso', category: 'coffee' }), 400, 'parameter_invalid');
+    expect(e.param).toBe('sku');
+    expect(e.message).not.toMatch(/of 1 products/);
+  });
+
   it('PUT creates (201) then replaces (200), GET reads, DELETE removes; a new category is created on the way', async () => {
     const api = client(t, (await venueWithKey(t)).secret);
     const created = await api.put('/api/v1/catalog/products/ESP-01', { name: 'Espresso', category: 'coffee', price: 250 });

@@ -129,6 +129,12 @@ describe('status moves', () => {
     expect((await till.get(`/api/v1/orders/${id}`)).body.status).toBe(from);
   });
 
+  it('a final status is said to be final: "a rejected order is final", not "it can move to nothing"', async () => {
+    const { till, id } = await orderAt('rejected');
+    const e = expectError(await till.post(`/api/v1/orders/${id}/status`, { status: 'accepted' }), 409, 'invalid_status_transition');
+    expect(e.message).toBe('An order cannot move from rejected to accepted: a rejected order is final.');
+  });
+
   it('every status in the graph is known', () => {
     expect(Object.keys(NEXT_STATUSES).sort()).toEqual([...ORDER_STATUSES].sort());
   });
