@@ -9,6 +9,7 @@ import { startHousekeeping } from './housekeeping.js';
 import { startImportWorker } from './modules/imports/worker.js';
 import { startIntegrationWorker, workContext } from './integrations/worker.js';
 import { armShutdownDeadline } from './shutdown.js';
+import { startupWarnings } from './startup-warnings.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     redact: LOG_REDACT,
   });
   const { app } = server;
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
   const delivery = config.role === 'api' ? undefined : createWebhookWorker(config, storage.database, app.log);
   const housekeeping = config.role === 'api' ? undefined : startHousekeeping(storage.database.db, systemClock, app.log, app.deps.secretBox, config.auditRetentionDays);
   const imports = config.role === 'api' ? undefined : startImportWorker(storage.database.db, systemClock, app.log);

@@ -12,6 +12,7 @@ import * as service from './service.js';
 const Setup = Type.Object({
   configured: Type.Boolean(),
   missing: Type.Array(Type.String(), { description: 'The environment variables the server still needs set.' }),
+  warnings: Type.Array(Type.String(), { description: 'What is wrong with the cards as the server issues them (an http PUBLIC_BASE_URL for Apple passes).' }),
 });
 const WalletStatus = Type.Object({ apple: Setup, google: Setup }, { title: 'DashboardWalletStatus' });
 const MemberWallet = Type.Object(
@@ -28,7 +29,7 @@ export async function dashboardWalletRoutes(app: App, tags: string[]): Promise<v
   const { db, clock, config, secretBox } = app.deps;
 
   app.get('/wallet', { schema: { tags, summary: 'Whether Apple and Google Wallet cards are set up on the server, and what they still need', response: withErrors({ 200: WalletStatus }) } }, async () =>
-    wallet.walletStatus(config.appleWallet, config.googleWallet),
+    wallet.walletStatus(config.appleWallet, config.googleWallet, config.publicBaseUrl),
   );
 
   const memberWallet = async (caller: ReturnType<typeof service.ownerCallerOf>, id: string, link: { url: string }) => {

@@ -65,7 +65,7 @@ export async function cardRoutes(app: App): Promise<void> {
   const { db, config, clock } = app.deps;
   const google = new GoogleWallet(config.googleWallet);
   limitPerAddress(app, 'card');
-  const status = () => wallet.walletStatus(config.appleWallet, config.googleWallet);
+  const status = () => wallet.walletStatus(config.appleWallet, config.googleWallet, config.publicBaseUrl);
   const opened = (req: { params: { id: string }; query: { t?: string } }) => wallet.cardOfLink(db, app.deps.secretBox, req.params.id, req.query.t, clock.now());
   const passDeps = () => ({ settings: config.appleWallet, secrets: app.deps.secretBox, publicBaseUrl: config.publicBaseUrl });
 

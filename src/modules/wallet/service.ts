@@ -17,13 +17,23 @@ import * as repo from './repo.js';
 import * as updates from './updates-repo.js';
 
 export interface WalletStatus {
-  apple: { configured: boolean; missing: string[] };
-  google: { configured: boolean; missing: string[] };
+  apple: { configured: boolean; missing: string[]; warnings: string[] };
+  google: { configured: boolean; missing: string[]; warnings: string[] };
 }
 
-export function walletStatus(apple: AppleWalletSettings, google: GoogleWalletSettings): WalletStatus {
+/** What is wrong with Apple passes as the server would issue them, in words for the owner and the operator. */
+export function appleWarnings(publicBaseUrl: string): string[] {
+  return publicBaseUrl.startsWith('http://')
+    ? [`PUBLIC_BASE_URL is ${publicBaseUrl}, so passes are issued with an http web service, which Apple Wallet refuses outside developer mode: their updates never arrive. Set PUBLIC_BASE_URL to the server's https address.`]
+    : [];
+}
+
+export function walletStatus(apple: AppleWalletSettings, google: GoogleWalletSettings, publicBaseUrl: string): WalletStatus {
   const [a, g] = [missingAppleSettings(apple), missingGoogleSettings(google)];
-  return { apple: { configured: a.length === 0, missing: a }, google: { configured: g.length === 0, missing: g } };
+  return {
+    apple: { configured: a.length === 0, missing: a, warnings: a.length === 0 ? appleWarnings(publicBaseUrl) : [] },
+    google: { configured: g.length === 0, missing: g, warnings: [] },
+  };
 }
 
 /** The member's "Save to Google Wallet" link; from now on their card's changes are sent to the object it saves. */

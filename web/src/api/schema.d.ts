@@ -10220,11 +10220,15 @@ export interface paths {
                                 configured: boolean;
                                 /** @description The environment variables the server still needs set. */
                                 missing: string[];
+                                /** @description What is wrong with the cards as the server issues them (an http PUBLIC_BASE_URL for Apple passes). */
+                                warnings: string[];
                             };
                             google: {
                                 configured: boolean;
                                 /** @description The environment variables the server still needs set. */
                                 missing: string[];
+                                /** @description What is wrong with the cards as the server issues them (an http PUBLIC_BASE_URL for Apple passes). */
+                                warnings: string[];
                             };
                         };
                     };

@@ -116,9 +116,16 @@ export function BrandPage() {
                 ['Google Wallet', wallet.data.google],
               ] as const
             ).map(([name, setup]) => (
-              <Text key={name} size="sm">
-                <b>{name}:</b> {setup.configured ? 'set up; guests can add their card.' : `not set up. Whoever runs the server sets it up with ${setup.missing.join(', ')} (the wallet guide says how).`}
-              </Text>
+              <Stack key={name} gap={4}>
+                <Text size="sm">
+                  <b>{name}:</b> {setup.configured ? 'set up; guests can add their card.' : `not set up. Whoever runs the server sets it up with ${setup.missing.join(', ')} (the wallet guide says how).`}
+                </Text>
+                {setup.warnings.map((warning) => (
+                  <Alert key={warning} color="orange" title={`${name} cards will not update`}>
+                    {warning}
+                  </Alert>
+                ))}
+              </Stack>
             ))}
           </Stack>
         </Paper>
