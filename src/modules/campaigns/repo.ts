@@ -154,7 +154,8 @@ export async function creditsGiven(db: Db, chainId: string, campaignId: string, 
 export const referralReference = (refereeId: string) => `referral-${refereeId}`;
 
 /**
- * The chain's active campaigns of the mode that may credit a check of `memberId` at `venueId` at the moment `at`, with
+ * The chain's active campaigns of the member's mode (D4: a test campaign credits test members only, whichever key sends
+ * the check) that may credit a check of `memberId` at `venueId` at the moment `at`, with
  * budget left, as one JSON array for the check's gather: its bonuses, and the referrals of a referred member who has no
  * completed check paid at least the referral's minimum (a void of the qualifying check makes the next one the first).
  * Each with its terms, window, what its budget has left, and what it gave so far where max_per_member counts it: the
@@ -171,7 +172,8 @@ export function checkCampaignsJson(where: Omit<CreditPlace, 'now'> & { venueId: 
         else (select count(*) from ledger_entries l where l.chain_id = c.chain_id
           and l.campaign_id = c.id and l.member_id = ${memberId} and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)) end) order by c.id), '[]'::jsonb)
     from campaigns c left join members r on r.chain_id = c.chain_id and r.id = ${memberId} and c.type = 'referral'
-    where c.chain_id = ${where.chainId} and c.status = 'active' and c.livemode = ${where.livemode}
+    where c.chain_id = ${where.chainId} and c.status = 'active'
+      and c.livemode = (select mm.livemode from members mm where mm.chain_id = c.chain_id and mm.id = ${memberId})
       and (c.type = 'bonus' or (c.type = 'referral' and r.referred_by is not null and not exists (select 1 from transactions t
         where t.chain_id = c.chain_id and t.member_id = r.id and t.status = 'completed' and t.paid >= coalesce(c.min_check_amount, 1))))
       and (c.venue_ids is null or ${where.venueId}::uuid = any(c.venue_ids))

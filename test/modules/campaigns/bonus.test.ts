@@ -72,6 +72,19 @@ describe('bonus campaigns: the window', () => {
     expect((await campaignOf(api, campaign.id)).spent).toBe(bonus);
   });
 
+  it('a test-mode bonus credits no live member, even on a check a test key sends (D4): 0, and 5 % for the test member', async () => {
+    const venue = await createVenue(t);
+    await createProgram(t, venue);
+    const test = client(t, (await createKey(t, venue)).secret);
+    const live = client(t, (await createKey(t, venue, { livemode: true })).secret);
+    const liveMember = ok(await live.post('/api/v1/members', { card_number: newCardNumber(), consent: true }), 'live member').body;
+    const testMember = await enrol(test);
+    ok(await test.post('/api/v1/campaigns', { name: 'Test bonus', type: 'bonus', percent: 5 }), 'campaign');
+    const steak = (memberId: string) => ({ external_id: `M-${++n}`, member_id: memberId, line_items: [{ name: 'Steak', quantity: 1, unit_price: 2_000 }] });
+    expect(ok(await test.post('/api/v1/checks', steak(liveMember.id)), 'live member').body.campaigns).toEqual([]);
+    expect(ok(await test.post('/api/v1/checks', steak(testMember.id)), 'test member').body.campaigns).toEqual([expect.objectContaining({ amount: 100 })]);
+  });
+
   it('Monday to Thursday 15:00–18:00: in at Thursday 15:30 in Tokyo, out at 18:00 and on Friday', async () => {
     const { api } = await tokyoVenue();
     const schedule = { days_of_week: [1, 2, 3, 4], from: '15:00', to: '18:00' };
