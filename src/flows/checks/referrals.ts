@@ -42,7 +42,7 @@ export async function creditReferrers(trx: Db, caller: PlaceCaller, kept: CheckC
   for (const c of kept) {
     const share = shares.find((s) => s.campaignId === c.campaign_id);
     const referral = share?.terms.referral;
-    if (!c.referral || !referral?.referrerAmount) {
+    if (!c.referral || !referral?.referrerAmount || (await campaigns.referrerAtCap(trx, caller.chainId, c.campaign_id, referral.referrerId, referral.referrerCap))) {
       if (c.amount > 0) out.push(c);
       continue;
     }

@@ -7,7 +7,7 @@ export interface CampaignTerms {
   campaignId: string;
   name: string;
   /** A referral's: what each side gets, and who referred the member (credited with this check when it qualifies). */
-  referral: { refereeAmount: number; referrerAmount: number; referrerId: string } | null;
+  referral: { refereeAmount: number; referrerAmount: number; referrerId: string; referrerCap?: number | null } | null;
   percentBp: number | null;
   stampsMultiplier: number | null;
   categories: string[] | null;
@@ -80,7 +80,12 @@ export function campaignsAt(read: CampaignRead[], at: Date, timezone: string): C
       name: b.name,
       referral:
         b.type === 'referral'
-          ? { refereeAmount: Number(b.referee_amount ?? 0), referrerAmount: atMost(b) ? 0 : Number(b.referrer_amount ?? 0), referrerId: b.referrer_id! }
+          ? {
+              refereeAmount: Number(b.referee_amount ?? 0),
+              referrerAmount: atMost(b) ? 0 : Number(b.referrer_amount ?? 0),
+              referrerId: b.referrer_id!,
+              referrerCap: b.max_per_member,
+            }
           : null,
       percentBp: b.percent_bp,
       stampsMultiplier: b.stamps_multiplier,

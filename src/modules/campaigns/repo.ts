@@ -150,6 +150,17 @@ export async function creditsGiven(db: Db, chainId: string, campaignId: string, 
   return rows.map((r) => r.reference);
 }
 
+/** How many times a referral campaign credited `referrerId` as a referrer (not as a referee: its own referral's credit). */
+const referrerCredits = (chainId: ValueOrRef<string>, campaignId: ValueOrRef<string>, referrerId: ValueOrRef<string>) =>
+  sql<number>`(select count(*) from ledger_entries l where l.chain_id = ${chainId} and l.campaign_id = ${campaignId} and l.member_id = ${referrerId}
+    and l.kind = 'campaign' and l.cashback > 0 and l.reference <> 'referral-' || ${referrerId}::text)`;
+
+/** As the check's gather counts it, read again once the referrer is locked (checks of several referees at once). */
+export async function countReferrerCredits(db: Db, chainId: string, campaignId: string, referrerId: string): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select ${referrerCredits(chainId, campaignId, referrerId)} as n`.execute(db);
+  return Number(rows[0]!.n);
+}
+
 /** The reference of both sides' credits of a referral: the referee's id. */
 export const referralReference = (refereeId: string) => `referral-${refereeId}`;
 
@@ -166,9 +177,7 @@ export function checkCampaignsJson(where: Omit<CreditPlace, 'now'> & { venueId: 
       'percent_bp', c.percent_bp, 'stamps_multiplier', c.stamps_multiplier, 'categories', c.categories,
       'min_check_amount', c.min_check_amount, 'room', c.budget - c.spent, 'max_per_member', c.max_per_member,
       'referee_amount', c.referee_amount, 'referrer_amount', c.referrer_amount, 'referrer_id', r.referred_by,
-      'given', case when c.max_per_member is null then 0 when c.type = 'referral' then (select count(*) from ledger_entries l
-          where l.chain_id = c.chain_id and l.campaign_id = c.id and l.member_id = r.referred_by and l.kind = 'campaign' and l.cashback > 0
-            and l.reference <> 'referral-' || r.referred_by::text)
+      'given', case when c.max_per_member is null then 0 when c.type = 'referral' then ${referrerCredits(sql.ref('c.chain_id'), sql.ref('c.id'), sql.ref('r.referred_by'))}
         else (select count(*) from ledger_entries l where l.chain_id = c.chain_id
           and l.campaign_id = c.id and l.member_id = ${memberId} and l.kind = 'campaign' and (l.cashback > 0 or l.stamps > 0)) end) order by c.id), '[]'::jsonb)
     from campaigns c left join members r on r.chain_id = c.chain_id and r.id = ${memberId} and c.type = 'referral'

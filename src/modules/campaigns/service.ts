@@ -399,6 +399,14 @@ export async function verifySpent(db: Db, chainId?: string): Promise<repo.SpentD
  * The referrer's side of a referral the referee's check qualified for (`wanted`: its amount, with the referral's
  * reference), taken after the referee's side: what the budget has left when less.
  */
+/**
+ * Whether a referral's referrer already had `cap` credits as a referrer: read once the referrer is locked, since the
+ * check's gather read it before, and ten referees' checks at once would each have seen room for one more.
+ */
+export async function referrerAtCap(trx: Db, chainId: string, campaignId: string, referrerId: string, cap: number | null | undefined): Promise<boolean> {
+  return cap !== null && cap !== undefined && (await repo.countReferrerCredits(trx, chainId, campaignId, referrerId)) >= cap;
+}
+
 export async function takeForReferrer(trx: Db, where: repo.CreditPlace, wanted: CampaignCredit, budgeted: boolean, request: EventRequest): Promise<CampaignCredit[]> {
   if (!budgeted) return [wanted];
   const [row] = await repo.takeWanted(trx, where.chainId, [{ id: wanted.campaign_id, amount: wanted.amount }], where.now);

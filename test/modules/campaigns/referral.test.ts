@@ -119,6 +119,17 @@ describe('referral campaigns', () => {
     expect([benNow.balance, benNow.available, annaNow.balance, annaNow.available]).toEqual([300, 300, 500, 500]);
   });
 
+  postgres.it('max_per_member 1: ten friends’ first checks at once credit Anna 5.00 once; each friend gets 3.00 and 0.60', async () => {
+    const { api, referral, anna, ben } = await setUp({ max_per_member: 1 });
+    const friends = [ben];
+    for (let i = 0; i < 9; i++) friends.push(ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, referred_by: anna.referral_code }), 'friend').body);
+    const statuses = await Promise.all(friends.map(async (f) => (await api.post('/api/v1/checks', check(f.id, 2_000))).status));
+    expect(statuses.every((s) => s === 201), statuses.join(',')).toBe(true);
+    expect(await balanceOf(api, anna.id)).toBe(500);
+    for (const f of friends) expect(await balanceOf(api, f.id)).toBe(360);
+    expect(await spentOf(api, referral.id)).toBe(500 + 10 * 300);
+  }, 60_000);
+
   postgres.it('a referee’s first check and the referrer’s own at the same moment, 15 pairs with a bonus as well: no deadlock, every check 201', async () => {
     const { api, anna: _anna } = await setUp();
     ok(await api.post('/api/v1/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5 }), 'bonus');
