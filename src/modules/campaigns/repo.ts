@@ -168,7 +168,8 @@ export const referralReference = (refereeId: string) => `referral-${refereeId}`;
  * The chain's active campaigns of the member's mode (D4: a test campaign credits test members only, whichever key sends
  * the check) that may credit a check of `memberId` at `venueId` at the moment `at`, with
  * budget left, as one JSON array for the check's gather: its bonuses, and the referrals of a referred member who has no
- * completed check paid at least the referral's minimum (a void of the qualifying check makes the next one the first).
+ * completed check paid at least the referral's minimum, nor one the referral credited (a hold captured into it later
+ * lowers what it paid, and it stays the qualifying check); a void of the qualifying check makes the next one the first.
  * Each with its terms, window, what its budget has left, and what it gave so far where max_per_member counts it: the
  * member, for a bonus; the referrer as a referrer, for a referral.
  */
@@ -184,7 +185,8 @@ export function checkCampaignsJson(where: Omit<CreditPlace, 'now'> & { venueId: 
     where c.chain_id = ${where.chainId} and c.status = 'active'
       and c.livemode = (select mm.livemode from members mm where mm.chain_id = c.chain_id and mm.id = ${memberId})
       and (c.type = 'bonus' or (c.type = 'referral' and r.referred_by is not null and not exists (select 1 from transactions t
-        where t.chain_id = c.chain_id and t.member_id = r.id and t.status = 'completed' and t.paid >= coalesce(c.min_check_amount, 1))))
+        where t.chain_id = c.chain_id and t.member_id = r.id and t.status = 'completed'
+          and (t.paid >= coalesce(c.min_check_amount, 1) or t.campaigns @> jsonb_build_array(jsonb_build_object('campaign_id', c.id::text))))))
       and (c.venue_ids is null or ${where.venueId}::uuid = any(c.venue_ids))
       and (c.starts_at is null or c.starts_at <= ${at}) and (c.ends_at is null or c.ends_at > ${at})
       and (c.budget is null or c.spent < c.budget))`;

@@ -110,6 +110,19 @@ describe('referral campaigns', () => {
     expect(await spentOf(api, referral.id)).toBe(500 + 300 + 300 + 500 + 300);
   });
 
+  it('a hold captured into the qualifying check (paid 20.00 → 17.00, under the minimum) leaves it the qualifying one: the next check gets no referral again', async () => {
+    const { api, anna, ben } = await setUp();
+    const first = check(ben.id, 2_000);
+    ok(await api.post('/api/v1/checks', first), 'qualifying');
+    expect([await balanceOf(api, ben.id), await balanceOf(api, anna.id)]).toEqual([360, 500]);
+    const hold = ok(await api.post('/api/v1/holds', { member_id: ben.id, amount: 300, expires_in: 600 }), 'hold').body;
+    ok(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: first.external_id }), 'capture');
+    // 3.00 redeemed, and 3 % of 17.00 earned where 3 % of 20.00 was: 3.60 − 3.00 − 0.09.
+    expect(await balanceOf(api, ben.id)).toBe(51);
+    expect(ok(await api.post('/api/v1/checks', check(ben.id, 2_000)), 'next').body.campaigns).toEqual([]);
+    expect([await balanceOf(api, ben.id), await balanceOf(api, anna.id)]).toEqual([111, 500]);
+  });
+
   it('a check backdated past its cashback’s expiry earns nothing, yet its referral rewards both sides today: neither credit expires at once', async () => {
     const { api, anna, ben } = await setUp({}, { settings: { levels: [{ name: 'Base', min_spend: 0, percent: 3 }], cashback_expires_after_days: 30 } });
     const closedAt = new Date(t.clock.now().getTime() - 40 * 86_400_000).toISOString();
