@@ -15,8 +15,8 @@ describe('the wallet in the dashboard', () => {
   it('names every setting each wallet still needs', async () => {
     const { c } = await signedUpOwner(t, 'Wallet Bistro');
     expect(ok(await c.get('/dashboard/api/wallet'), 'status').body).toEqual({
-      apple: { configured: false, missing: ['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'] },
-      google: { configured: false, missing: ['GOOGLE_WALLET_SERVICE_ACCOUNT'] },
+      apple: { configured: false, missing: ['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'], warnings: [] },
+      google: { configured: false, missing: ['GOOGLE_WALLET_SERVICE_ACCOUNT'], warnings: [] },
     });
   });
 
