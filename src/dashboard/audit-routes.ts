@@ -6,7 +6,7 @@ import { nonJson, withErrors } from '../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../shared/pagination.js';
 import { AuditEvent, AuditListQuery } from '../modules/audit/schemas.js';
 import * as audit from '../modules/audit/service.js';
-import { csvLines } from './csv.js';
+import { csvLines } from '../shared/csv.js';
 import { sessionOf } from './request.js';
 
 const Query = Type.Object({ ...PageQuery, ...AuditListQuery }, { additionalProperties: false });

@@ -7,7 +7,7 @@ import { ApiError } from '../shared/errors.js';
 import { formatTimestamp, isCalendarDay } from '../shared/time.js';
 import * as accounts from '../modules/accounts/service.js';
 import * as reports from '../modules/reports/service.js';
-import { csvLines, decimal } from './csv.js';
+import { csvLines, decimal } from '../shared/csv.js';
 import { sessionOf } from './request.js';
 import { LiabilityQuery, VenueLiability } from './schemas.js';
 

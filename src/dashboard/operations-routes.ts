@@ -5,6 +5,7 @@ import type { App } from '../http/context.js';
 import { nonJson, withErrors } from '../http/responses.js';
 import { ApiError } from '../shared/errors.js';
 import { ListOf } from '../shared/pagination.js';
+import { startOfVenueDay, venueDay } from '../shared/time.js';
 import * as accounts from '../modules/accounts/service.js';
 import * as history from '../modules/checks/history.js';
 import * as menu from '../modules/menu/service.js';
@@ -122,7 +123,8 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
 
   app.get("/orders", { schema: { tags, summary: "Today's orders (the venue's day), newest first", response: withErrors({ 200: Type.Array(OwnerOrder) }) } }, async (req) => {
     const caller = owner(req);
-    const since = report.startOfVenueDay(clock.now(), sessionOf(req).venue.timezone);
+    const { timezone } = sessionOf(req).venue;
+    const since = startOfVenueDay(venueDay(clock.now(), timezone), timezone);
     const list = await orders.listOrders(db, caller, { limit: 100 }, { created_after: since.toISOString() });
     return list.data.map(withMoves);
   });

@@ -1,7 +1,7 @@
 // The overview's figures: the venue's checks today and this month (venue days), a 30-day series, the chain's members and
 // outstanding cashback (D21), live apart from test; and the same checks per venue of the chain, each on its own days.
 import type { Db } from '../db/database.js';
-import { venueDay } from '../shared/time.js';
+import { addDays, venueDay } from '../shared/time.js';
 import * as accounts from '../modules/accounts/service.js';
 import * as reportRepo from './report-repo.js';
 
@@ -16,13 +16,6 @@ export interface Figures {
 }
 const zero = (): Figures => ({ checks: 0, sales: 0, earned: 0, redeemed: 0, members_enrolled: 0 });
 type ByMode<T> = { live: T; test: T };
-
-/** 'YYYY-MM-DD' plus n calendar days (n may be negative), by the calendar alone. */
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 /** `mayOpen`: the venues the user may see in the chain's breakdown (a limited manager or staff: theirs only). */
 export async function overview(db: Db, venue: accounts.Venue, now: Date, mayOpen: (venueId: string) => boolean) {
@@ -126,12 +119,4 @@ export async function venueBreakdown(db: Db, chainId: string, now: Date, mayOpen
     return { venue_id: venue.id, name: venue.name, slug: venue.slug, timezone: venue.timezone, today, month_start: monthStart, figures };
   });
   return { venues: perVenue, chain_totals: totals };
-}
-
-/** The instant the venue's current day began: `now` less the time of day its wall clock shows. */
-export function startOfVenueDay(now: Date, timezone: string): Date {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const elapsed = ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 + now.getMilliseconds();
-  return new Date(now.getTime() - elapsed);
 }

@@ -103,7 +103,7 @@ export interface IntegrationHandledTable {
   venue_id: string;
   external_id: string;
   /** What the object stands for beyond its number (a Toast check's standing redemption and accrual); null: nothing more. */
-  state: JSONColumnType<Record<string, unknown>, string | null | undefined, string | null>;
+  state: JSONColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

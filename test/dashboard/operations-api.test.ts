@@ -96,6 +96,23 @@ describe('transactions', () => {
     expect(expectError(await c.get('/dashboard/api/transactions?from=2023-02-29'), 400, 'parameter_invalid').param).toBe('from');
   });
 
+  it('exports a plain negative number as a number and a formula behind a minus sign defused, as every other download', async () => {
+    // A till that numbers its returns below zero sends "-1042": a spreadsheet reads it as the number it is, so it
+    // stays as sent (the transactions export once prefixed it, unlike the dashboard's other CSV files); "-1+2" is a
+    // formula and is defused.
+    const { c } = await signedUpOwner(t, 'Returns Bar');
+    const live = client(t, (await c.post('/dashboard/api/api-keys', { name: 'Till', livemode: true, scopes: [] })).body.secret as string);
+    for (const external_id of ['-1042', '-1+2']) {
+      const res = await live.post('/api/v1/checks', { external_id, register_id: '-7', line_items: [{ name: 'Soup', quantity: 1, unit_price: 500 }] });
+      expect(res.status).toBe(201);
+    }
+    const lines = String((await c.get('/dashboard/api/transactions/export.csv')).body).trimEnd().split('\r\n');
+    expect(lines.slice(1).map((line) => line.split(',').slice(2, 4))).toEqual([
+      ["'-1+2", '-7'],
+      ['-1042', '-7'],
+    ]);
+  });
+
   it('another venue’s owner sees none of them; no session, no list', async () => {
     const { ids } = await venueWithChecks();
     const { c: other } = await signedUpOwner(t, 'Other Bar');

@@ -3,7 +3,7 @@
 // every figure and ratio.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { needs } from '../support/services.js';
@@ -54,14 +54,17 @@ embeddedGate.describe('npm run bench (smoke mode)', () => {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     expect(report.settings.smoke).toBe(true);
     expect(report.git).toHaveProperty('commit');
-    expect(report.machine.cpus).toBeGreaterThan(0);
+    // The bench runs on this machine: it counts the same processors.
+    expect(report.machine.cpus).toBe(cpus().length);
 
     const mode = report.modes.pglite;
     expect(Object.keys(mode.scenarios).sort()).toEqual([...SCENARIOS].sort());
     for (const name of SCENARIOS) {
       const s = mode.scenarios[name];
+      // How many answers a second brings is measured, not given; the rate is that count over the seconds it took
+      // (the report rounds the rate to 0.1 and the seconds to 0.001, so the two agree to well within 0.5).
       expect(s.requests, name).toBeGreaterThan(0);
-      expect(s.req_per_s, name).toBeGreaterThan(0);
+      expect(s.req_per_s, name).toBeCloseTo(s.requests / s.seconds, 0);
       expect(typeof s.p50_ms, name).toBe('number');
       expect(typeof s.p99_ms, name).toBe('number');
       expect(s.non2xx, `${name}: ${JSON.stringify(s.errors)}`).toBe(0);
@@ -82,7 +85,8 @@ embeddedGate.describe('npm run bench (smoke mode)', () => {
     }
     // A chain of three venues against a chain of one, round by round, with the ratio's interval.
     const rounds = report.settings.chain_comparison.rounds;
-    expect(rounds).toBeGreaterThanOrEqual(2);
+    // Smoke mode's rounds (scripts/bench/config.ts): two per side.
+    expect(rounds).toBe(2);
     for (const what of ['lookup', 'apply']) {
       const c = mode.chain_of_three_vs_chain_of_one[what];
       for (const side of [c.chain_of_three, c.chain_of_one]) {
@@ -113,7 +117,9 @@ embeddedGate.describe('npm run bench (smoke mode)', () => {
     expect(report.ratios.embedded_apply_vs_raw_pglite_loop).toBeGreaterThan(0);
     expect(Object.keys(mode.ratios).sort()).toEqual([...MODE_RATIOS].sort());
     for (const name of MODE_RATIOS) expect(mode.ratios[name], name).toBeGreaterThan(0);
-    expect(report.targets.length).toBeGreaterThan(0);
+    // The fifteen targets of scripts/bench/report.ts's targetsOf, and the chain comparison's two (look-ups and checks)
+    // of the one mode run here: 17.
+    expect(report.targets).toHaveLength(17);
     expect(report.problems).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { writeTogether } from '../../db/statement.js';
 import { ApiError, parameterInvalid } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { formatNullableTimestamp, formatTimestamp } from '../../shared/time.js';
+import { formatNullableTimestamp, formatTimestamp, isTimeZone } from '../../shared/time.js';
 import { DISPLAY_PREFIX_LENGTH, generateKeySecret, hashKeySecret } from './api-key-format.js';
 import * as audit from '../audit/service.js';
 import type { Who } from '../audit/service.js';
@@ -75,19 +75,6 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/;
 
 export function effectiveSettings(venueSettings: unknown, keyRules: unknown): VenueSettings {
   return { ...DEFAULT_VENUE_SETTINGS, ...(venueSettings as object), ...(keyRules as object) };
-}
-
-/**
- * Any IANA zone the runtime can use. Intl.supportedValuesOf lists only canonical names, and on Node 20 those are
- * the old ones (Asia/Calcutta, not Asia/Kolkata), so a name is tried rather than looked up.
- */
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function checkVenueFields(v: Required<Omit<NewVenue, 'settings' | 'chainId'>>): void {

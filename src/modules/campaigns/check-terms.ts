@@ -1,5 +1,6 @@
 // Which campaigns hold for a check (D22): bonuses in their weekly window in the venue's local time, a referred member's
 // referrals; and what each may still credit.
+import { wallClock } from '../../shared/time.js';
 import type { Schedule } from './schemas.js';
 
 /** A campaign that may credit a check, on its terms: what the check's calculation needs of it. */
@@ -35,20 +36,6 @@ export interface CampaignRead {
   given: number;
 }
 
-const weekdayFormats = new Map<string, Intl.DateTimeFormat>();
-const ISO_DAY: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
-
-/** The ISO day of the week (Monday = 1) and the minute of the day of `at` in a time zone. */
-function localWeekMinute(at: Date, timezone: string): { day: number; minute: number } {
-  let format = weekdayFormats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    weekdayFormats.set(timezone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
-  return { day: ISO_DAY[parts.weekday!]!, minute: Number(parts.hour) * 60 + Number(parts.minute) };
-}
-
 const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /**
@@ -57,7 +44,8 @@ const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.s
  */
 export function inSchedule(schedule: Schedule | null, at: Date, timezone: string): boolean {
   if (!schedule) return true;
-  const { day, minute } = localWeekMinute(at, timezone);
+  const { weekday: day, hour, minute: minuteOfHour } = wallClock(at, timezone);
+  const minute = hour * 60 + minuteOfHour;
   const from = minuteOf(schedule.from);
   const to = minuteOf(schedule.to);
   const on = (d: number) => schedule.days_of_week.includes(d);

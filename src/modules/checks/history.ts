@@ -1,5 +1,6 @@
 // The owner's view of past transactions: the filtered list, one transaction by id, the registers seen, and the CSV export.
 import type { Db } from '../../db/database.js';
+import { csvLines, decimal } from '../../shared/csv.js';
 import { ApiError } from '../../shared/errors.js';
 import { isUuid } from '../../shared/ids.js';
 import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
@@ -87,65 +88,39 @@ const CSV_COLUMNS = [
   'id',
 ] as const;
 
-/**
- * A field as CSV writes it (RFC 4180). Text a till sent (external and register ids) could start with a formula
- * character; a spreadsheet would run it, so such text is prefixed with an apostrophe.
- */
-function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** Minor units as a plain decimal in the currency's unit ("12.40"), which every spreadsheet reads as a number. */
-function decimal(minor: number, digits: number): string {
-  if (digits === 0) return String(minor);
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  const unit = 10 ** digits;
-  return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, '0')}`;
-}
-
 /** The filtered list as CSV, newest first, amounts in the currency's unit; `truncated` when CSV_MAX_ROWS cut it. */
 export async function exportCsv(db: Db, caller: PlaceCaller, filter: HistoryFilter): Promise<{ csv: string; rows: number; truncated: boolean }> {
   checkDays(filter);
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency: caller.venue.currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  const out = [CSV_COLUMNS.join(',')];
+  const money = (m: number) => decimal(m, caller.venue.currency);
+  const rows: (string | number | null)[][] = [];
+  const file = (truncated: boolean) => ({ csv: csvLines([[...CSV_COLUMNS], ...rows]), rows: rows.length, truncated });
   let startingAfter: string | undefined;
-  let rows = 0;
   for (;;) {
     const batch = await historyRepo.listFiltered(db, caller, { limit: CSV_BATCH, startingAfter }, filter);
     for (const row of batch.slice(0, CSV_BATCH)) {
-      if (rows === CSV_MAX_ROWS) return { csv: out.join('\r\n') + '\r\n', rows, truncated: true };
+      if (rows.length === CSV_MAX_ROWS) return file(true);
       const t = presentTransaction(row);
-      const money = (m: number) => decimal(m, digits);
-      out.push(
-        [
-          formatTimestamp(t.created_at),
-          formatNullableTimestamp(t.closed_at),
-          t.external_id,
-          t.register_id,
-          t.member_id,
-          t.status,
-          t.livemode ? 'live' : 'test',
-          caller.venue.currency,
-          money(t.subtotal),
-          money(t.discount_amount),
-          money(t.redeemed),
-          money(t.earned),
-          money(t.paid),
-          money(t.refunded_amount),
-          t.line_items.length,
-          t.id,
-        ]
-          .map(csvField)
-          .join(','),
-      );
-      rows++;
+      rows.push([
+        formatTimestamp(t.created_at),
+        formatNullableTimestamp(t.closed_at),
+        t.external_id,
+        t.register_id,
+        t.member_id,
+        t.status,
+        t.livemode ? 'live' : 'test',
+        caller.venue.currency,
+        money(t.subtotal),
+        money(t.discount_amount),
+        money(t.redeemed),
+        money(t.earned),
+        money(t.paid),
+        money(t.refunded_amount),
+        t.line_items.length,
+        t.id,
+      ]);
     }
     if (batch.length <= CSV_BATCH) break;
     startingAfter = batch[CSV_BATCH - 1]!.id;
   }
-  return { csv: out.join('\r\n') + '\r\n', rows, truncated: false };
+  return file(false);
 }

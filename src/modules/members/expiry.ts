@@ -1,6 +1,7 @@
 // Cashback expiry (D20) as plain arithmetic, no database: a member's lots (what they earned at one venue on one of
 // its days and still have), what is due, and how each movement of cashback changes the lots. docs/members.md has
 // the rules.
+import { addDays, startOfVenueDay } from '../../shared/time.js';
 import type { ProgramRules } from '../programs/schemas.js';
 
 /** A program's expiry: after how many days a lot expires, and how many days before that the member is warned. */
@@ -71,40 +72,6 @@ export function expiryRuleOf(rules: ProgramRules): ExpiryRule | null {
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** FIFO, deterministic: the lot expiring first, then the earlier day, then by venue id (no venue first). */
 const soonestFirst = (a: Lot, b: Lot) => a.expiresAt.getTime() - b.expiresAt.getTime() || compare(a.day, b.day) || compare(a.venueId ?? NO_VENUE, b.venueId ?? NO_VENUE);
-
-/** A date string moved by whole days (calendar arithmetic, no time zone involved). */
-export function addDays(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** How far the zone's wall clock is ahead of UTC at `at`, in ms. */
-function zoneOffset(at: number, timezone: string): number {
-  let format = offsetFormats.get(timezone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-    offsetFormats.set(timezone, format);
-  }
-  const p = Object.fromEntries(format.formatToParts(new Date(at)).map((x) => [x.type, x.value]));
-  return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - Math.floor(at / 1000) * 1000;
-}
-
-/**
- * The moment a venue-local date starts: local midnight (on a day whose midnight a daylight-saving change skips,
- * the first moment that exists). The offset is read at the candidate itself, so a change between the UTC and the
- * local midnight is accounted for.
- */
-export function startOfVenueDay(day: string, timezone: string): Date {
-  const midnightUtc = Date.parse(`${day}T00:00:00.000Z`);
-  let at = midnightUtc - zoneOffset(midnightUtc, timezone);
-  at = midnightUtc - zoneOffset(at, timezone);
-  // Midnight that does not exist locally (a change at 00:00): the day starts when the clock jumps past it.
-  while (zoneOffset(at, timezone) + at < midnightUtc) at += 15 * 60 * 1000;
-  return new Date(at);
-}
 
 /** When the lot of a venue's day `day` expires: the local date, and the moment it starts in `timezone` (that venue's). */
 export function lotExpiry(day: string, rule: ExpiryRule, timezone: string): { expiresOn: string; expiresAt: Date } {

@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { changeProgram } from '../../../src/dashboard/service.js';
 import { importMembers } from '../../../src/modules/members/bulk-import.js';
 import { runExpiry } from '../../../src/modules/members/expiry-service.js';
-import { startOfVenueDay } from '../../../src/modules/members/expiry.js';
 import * as members from '../../../src/modules/members/service.js';
 import * as programs from '../../../src/modules/programs/service.js';
 import { useTestApp } from '../../support/app.js';
@@ -53,18 +52,6 @@ const at = (iso: string) => {
   expect(target).toBeGreaterThanOrEqual(t.clock.now().getTime());
   t.clock.advance(target - t.clock.now().getTime());
 };
-
-describe('the start of a venue day', () => {
-  it('is local midnight, across both daylight-saving changes of Europe/Berlin and elsewhere', () => {
-    expect(startOfVenueDay('2027-03-28', 'Europe/Berlin').toISOString()).toBe('2027-03-27T23:00:00.000Z'); // the change day itself: CET at midnight
-    expect(startOfVenueDay('2027-03-29', 'Europe/Berlin').toISOString()).toBe('2027-03-28T22:00:00.000Z'); // CEST from then on
-    expect(startOfVenueDay('2027-10-31', 'Europe/Berlin').toISOString()).toBe('2027-10-30T22:00:00.000Z');
-    expect(startOfVenueDay('2027-11-01', 'Europe/Berlin').toISOString()).toBe('2027-10-31T23:00:00.000Z');
-    expect(startOfVenueDay('2026-12-01', 'Pacific/Auckland').toISOString()).toBe('2026-11-30T11:00:00.000Z');
-    // Santiago moves its clocks at midnight: 2026-09-06 has no 00:00, the day starts at 01:00 local (04:00 UTC).
-    expect(startOfVenueDay('2026-09-06', 'America/Santiago').toISOString()).toBe('2026-09-06T04:00:00.000Z');
-  });
-});
 
 describe('cashback expiry', () => {
   it('expiry off: no lots, no expiring, nothing ever expires', async () => {

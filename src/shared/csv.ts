@@ -1,5 +1,4 @@
-// CSV as the dashboard's downloads write it (RFC 4180, CRLF): the same rules as the transactions export
-// (src/modules/checks/history.ts), for files whose rows are not transactions.
+// The one CSV writer of every download (RFC 4180, CRLF): the transactions export and the dashboard's reports and logs.
 
 /**
  * A field as CSV writes it. Text that could start a spreadsheet formula (a venue name an owner typed, an id a till
@@ -23,6 +22,7 @@ export function decimal(minor: number, currency: string): string {
   return `${sign}${Math.floor(abs / unit)}.${String(abs % unit).padStart(digits, '0')}`;
 }
 
+/** Rows as a CSV file: every field through csvField, each line ended by CRLF. */
 export function csvLines(rows: (string | number | null)[][]): string {
   return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
