@@ -37,6 +37,7 @@ const EnvSchema = Type.Object({
   DASHBOARD_SIGNUP: Type.Optional(Type.Boolean()),
   SIGNUPS_PER_HOUR_PER_ADDRESS: Type.Integer({ minimum: 1, default: 5 }),
   SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
+  LINK_USES_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
   SQUARE_API_URL: Type.String({ pattern: '^https?://', default: 'https://connect.squareup.com' }),
@@ -88,6 +89,8 @@ export interface Config {
   dashboardSignup: boolean;
   /** Dashboard sign-ups allowed in any hour from one client address, and on the whole server (every process). */
   signupLimits: { perAddress: number; total: number };
+  /** Checks and uses of sign-up, invitation and reset links from one client address a minute. */
+  linkUsesPerMinute: number;
   /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
   shutdownTimeoutMs: number;
   /** How long audit log entries are kept (D24); the worker deletes older ones, the database refuses younger. */
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: parsed.BODY_LIMIT_BYTES,
     dashboardSignup: parsed.DASHBOARD_SIGNUP ?? env.NODE_ENV !== 'production',
     signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
+    linkUsesPerMinute: parsed.LINK_USES_PER_MINUTE,
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     square: { apiUrl: parsed.SQUARE_API_URL.replace(/\/+$/, ''), reconcileIntervalMs: parseDuration(parsed.SQUARE_RECONCILE_INTERVAL) },

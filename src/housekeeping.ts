@@ -5,11 +5,13 @@
 // member import uploads an API process stopped receiving (it died) are deleted after an hour; webhook signing secrets
 // and point-of-sale connections' secrets left in plaintext or under an older key (written by a process not yet
 // restarted) are sealed again with the first key;
-// audit log entries past their retention are deleted; wallet updates given up on are deleted after 30 days.
+// audit log entries past their retention are deleted; wallet updates given up on are deleted after 30 days; dashboard
+// sign-ups past their 24 hours are deleted with the password hashes they kept.
 // Every minute, birthday campaigns credit the birthdays due (flows/birthdays.ts), and members whose old spend
 // left their program's level window are judged again (members/levels.ts).
 import type { Db } from './db/database.js';
 import { forgetExpiredAnswers } from './http/idempotency.js';
+import { forgetExpiredSignUps } from './modules/accounts/service.js';
 import { purgeAuditEvents } from './modules/audit/service.js';
 import { runBirthdays } from './flows/birthdays.js';
 import { markExpiredHolds } from './modules/holds/service.js';
@@ -48,6 +50,7 @@ export function startHousekeeping(
       secrets && sealConnectionsAgain(db, secrets),
       purgeAuditEvents(db, auditRetentionDays),
       forgetFailedUpdates(db, now),
+      forgetExpiredSignUps(db, now),
     ]).catch((err: unknown) =>
       log.error({ err }, 'housekeeping failed; it runs again later'),
     );

@@ -1,14 +1,16 @@
-// Invitations and password resets (D24): the owner invites by e-mail or makes a reset link; whoever holds a link chooses
-// a password on its page and is signed in. Links are e-mailed when SMTP_URL is set, shown to the owner once otherwise.
+// Sign-ups, invitations and password resets (D24, issue 45): each makes a link; whoever holds it uses it on its page and
+// is signed in. Links are e-mailed when SMTP_URL is set, shown once otherwise. Whether an address has an account is
+// told only to whoever holds its link: sign-ups and invitations are answered alike for known and unknown addresses.
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../db/transaction.js';
 import type { App } from '../http/context.js';
 import { withErrors } from '../http/responses.js';
+import { ApiError } from '../shared/errors.js';
 import type { Mail } from '../shared/mailer.js';
 import { formatTimestamp } from '../shared/time.js';
 import * as accounts from '../modules/accounts/service.js';
-import { SessionInfo } from './schemas.js';
+import { SessionInfo, SignUp } from './schemas.js';
 import { sessionOf } from './request.js';
 import * as service from './service.js';
 
@@ -28,11 +30,12 @@ const Sent = {
 const NewInvitation = Type.Object({ email: Email, role: RoleName }, { additionalProperties: false });
 const SentInvitation = Type.Object({ invitation: Invitation, ...Sent });
 const SentReset = Type.Object({ expires_at: Type.String({ format: 'date-time' }), ...Sent });
+const SentSignUp = Type.Object({ expires_at: Type.String({ format: 'date-time' }), ...Sent });
 const LinkInfo = Type.Object({
-  purpose: Type.Union([Type.Literal('invitation'), Type.Literal('password_reset')]),
+  purpose: Type.Union([Type.Literal('signup'), Type.Literal('invitation'), Type.Literal('password_reset')]),
   email: Type.String(),
-  role: Type.Union([RoleName, Type.Null()]),
-  chain_name: Type.String(),
+  role: Type.Union([RoleName, Type.Null()], { description: 'The role the link gives: owner for a sign-up, null for a reset.' }),
+  chain_name: Type.String({ description: "The chain's name; a sign-up's venue name." }),
   expires_at: Type.String({ format: 'date-time' }),
 });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -48,14 +51,17 @@ const presentInvitation = (l: accounts.UserLink) => ({ id: l.id, email: l.email,
 export async function dashboardLinkRoutes(app: App, tags: string[], tools: SessionTools): Promise<void> {
   const { config, clock, mailer } = app.deps;
   const perAddress = (req: { ip: string }, what: string) =>
-    tools.holdToLimits(what, [[`dashboard-links:addr:${req.ip}`, { limit: 20, windowMs: 60_000 }, 'from this address']]);
+    tools.holdToLimits(what, [[`dashboard-links:addr:${req.ip}`, { limit: config.linkUsesPerMinute, windowMs: 60_000 }, 'from this address']]);
 
-  /** E-mails the link when a mailer is configured; otherwise, or when sending fails, it is shown to the one who made it. */
-  const deliver = async (issued: accounts.IssuedLink, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
+  /**
+   * E-mails the link when a mailer is configured; otherwise, or when sending fails, it is shown to the one who made it.
+   * To an address that has an account, the e-mail says so in place of the link (`accountExists`).
+   */
+  const deliver = async (issued: { link: accounts.UserLink | accounts.SignUpLink; token: string; accountExists?: boolean }, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
     const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
     if (!mailer) return { emailed: false, link };
     try {
-      await mailer.send(linkMail(issued.link, link, chainName));
+      await mailer.send(linkMail(issued.link, issued.accountExists ? null : link, chainName, config.publicBaseUrl));
       return { emailed: true, link: null };
     } catch (err) {
       app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; shown instead');
@@ -70,6 +76,34 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
     await deliver(issued, await chainNameOf(user.chainId));
   };
   const chainNameOf = async (chainId: string) => (await accounts.findChain(app.deps.db, chainId))?.name ?? 'your chain';
+
+  // A sign-up is confirmed by its link: the answer is the same whether or not the address has an account, and only
+  // the link's page (or the e-mail) tells. A sign-up whose e-mail could not be sent is refused, for every address alike.
+  app.post(
+    '/signup',
+    {
+      schema: {
+        tags,
+        summary: 'Ask to create a venue and its owner: the link that opens it is e-mailed, or shown when this server sends no e-mail',
+        body: SignUp,
+        response: withErrors({ 202: SentSignUp }),
+      },
+    },
+    async (req, reply) => {
+      if (!config.dashboardSignup) throw new ApiError('signup_closed');
+      const email = req.body.email.trim().toLowerCase();
+      // Each sign-up hashes a password and sends an e-mail: limited per address, per e-mail address and on the whole server.
+      await tools.holdToLimits('sign-ups', [
+        [`dashboard-signup:addr:${req.ip}`, { limit: config.signupLimits.perAddress, windowMs: HOUR_MS }, 'from this address'],
+        [`dashboard-signup:email:${email}`, { limit: 3, windowMs: HOUR_MS }, 'for this e-mail address'],
+        ['dashboard-signup:all', { limit: config.signupLimits.total, windowMs: HOUR_MS }, 'on this server'],
+      ]);
+      const issued = await inTransaction(app.deps.db, (trx) => service.requestSignUp(trx, req.body, clock.now()));
+      const sent = await deliver(issued, issued.link.venue.name);
+      if (mailer && !sent.emailed) throw new ApiError('service_unavailable', { message: 'The e-mail that confirms a sign-up could not be sent; try again later.' });
+      return reply.code(202).send({ expires_at: formatTimestamp(issued.link.expiresAt), ...sent });
+    },
+  );
 
   app.get('/invitations', { schema: { tags, summary: 'Invitations waiting to be accepted', response: withErrors({ 200: Type.Array(Invitation) }) } }, async (req) =>
     (await accounts.listInvitations(app.deps.db, sessionOf(req).venue.chainId, clock.now())).map(presentInvitation),
@@ -134,8 +168,10 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
     { schema: { tags, summary: 'What an invitation or reset link is for, before a password is chosen', body: Type.Object({ token: Token }, { additionalProperties: false }), response: withErrors({ 200: LinkInfo }) } },
     async (req) => {
       await perAddress(req, 'link checks');
-      const link = await accounts.inspectLink(app.deps.db, req.body.token, clock.now());
-      return { purpose: link.purpose, email: link.email, role: link.role, chain_name: await chainNameOf(link.chainId), expires_at: formatTimestamp(link.expiresAt) };
+      const link = await service.inspectLink(app.deps.db, req.body.token, clock.now());
+      const expires_at = formatTimestamp(link.expiresAt);
+      if (link.purpose === 'signup') return { purpose: link.purpose, email: link.email, role: 'owner' as const, chain_name: link.venue.name, expires_at };
+      return { purpose: link.purpose, email: link.email, role: link.role, chain_name: await chainNameOf(link.chainId), expires_at };
     },
   );
 
@@ -144,7 +180,7 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
     {
       schema: {
         tags,
-        summary: 'Use an invitation or reset link with the password chosen, and sign in',
+        summary: "Use a link and sign in: a sign-up's with the password chosen at sign-up, an invitation's or reset's with the password chosen now",
         body: Type.Object({ token: Token, password: NewPassword }, { additionalProperties: false }),
         response: withErrors({ 200: SessionInfo }),
       },
@@ -160,13 +196,28 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
   );
 }
 
-function linkMail(link: accounts.UserLink, url: string, chainName: string): Mail {
+const HOUR_MS = 3_600_000;
+
+/** A link's e-mail; `url` null: the address has an account, so the e-mail says so and carries no link. */
+function linkMail(link: accounts.UserLink | accounts.SignUpLink, url: string | null, chainName: string, publicBaseUrl: string): Mail {
   const until = link.expiresAt.toUTCString();
+  const taken = `This address already has a Venue Loyalty dashboard account, and an address belongs to one chain. Sign in at ${publicBaseUrl}/dashboard (or use "Forgot your password?" there).`;
+  if (link.purpose === 'signup') {
+    return {
+      to: link.email,
+      subject: `Confirm your sign-up of ${chainName} on Venue Loyalty`,
+      text: url
+        ? `Open ${chainName}'s dashboard here, with the password you chose (the link works once, until ${until}):\n${url}\n\nIf it was not you, ignore this e-mail: nothing is created.\n`
+        : `Someone asked to create ${chainName} on Venue Loyalty with this address. ${taken}\n\nIf it was not you, ignore this e-mail: nothing changes.\n`,
+    };
+  }
   if (link.purpose === 'invitation') {
     return {
       to: link.email,
       subject: `You are invited to ${chainName} on Venue Loyalty`,
-      text: `You are invited to ${chainName}'s dashboard as ${link.role}.\n\nChoose your password here (the link works once, until ${until}):\n${url}\n`,
+      text: url
+        ? `You are invited to ${chainName}'s dashboard as ${link.role}.\n\nChoose your password here (the link works once, until ${until}):\n${url}\n`
+        : `You are invited to ${chainName}'s dashboard as ${link.role}. ${taken} To join ${chainName}, ask them to invite another address of yours.\n`,
     };
   }
   return {

@@ -34,7 +34,6 @@ import {
   SessionInfo,
   SessionListItem,
   SignIn,
-  SignUp,
   SwitchVenue,
   NewChainVenue,
   Venue,
@@ -60,7 +59,6 @@ import * as service from './service.js';
 export const SESSION_COOKIE = 'vl_dashboard';
 export const CSRF_HEADER = 'x-csrf-token';
 /** Sign-in attempts (D16): per client address and per account, each in a sliding window. */
-const HOUR_MS = 3_600_000;
 
 export const SIGN_IN_LIMITS = {
   perAddress: { limit: 20, windowMs: 60_000 },
@@ -172,28 +170,6 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     '/config',
     { schema: { tags, summary: 'What the sign-in page offers', response: withErrors({ 200: PublicConfig }) } },
     async () => ({ signup_open: config.dashboardSignup }),
-  );
-
-  app.post(
-    '/signup',
-    {
-      schema: { tags, summary: 'Create a venue and its owner, and sign in', body: SignUp, response: withErrors({ 201: SessionInfo }) },
-    },
-    async (req, reply) => {
-      if (!config.dashboardSignup) throw new ApiError('signup_closed');
-      // Each sign-up hashes a password and creates a chain: limited per address and on the whole server.
-      await holdToLimits('sign-ups', [
-        [`dashboard-signup:addr:${req.ip}`, { limit: config.signupLimits.perAddress, windowMs: HOUR_MS }, 'from this address'],
-        ['dashboard-signup:all', { limit: config.signupLimits.total, windowMs: HOUR_MS }, 'on this server'],
-      ]);
-      const now = clock.now();
-      const { token, session } = await inTransaction(app.deps.db, async (trx) => {
-        const owner = await service.signUp(trx, req.body);
-        return service.openSession(trx, owner, { ip: req.ip, userAgent: req.headers['user-agent'] }, now);
-      });
-      setCookie(reply, token, service.SESSION_TTL_MS / 1000);
-      return reply.code(201).send(await service.presentSession(app.deps.db, session));
-    },
   );
 
   app.post(

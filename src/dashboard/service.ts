@@ -1,7 +1,7 @@
 // The owner's dashboard: sign-up, sign-in, sessions, and the owner's view of the venue through the domain services.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.js';
-import { ApiError } from '../shared/errors.js';
+import { ApiError, parameterInvalid } from '../shared/errors.js';
 import { newId, isUuid } from '../shared/ids.js';
 import { formatTimestamp } from '../shared/time.js';
 import { isTokenShaped, newToken, tokenHash } from '../shared/tokens.js';
@@ -166,18 +166,21 @@ function slugFrom(name: string): string {
   return `${base || 'venue'}-${randomBytes(3).toString('hex')}`;
 }
 
-/** A new venue (a chain of one) with its owner and a starting cashback program (5 %), all or nothing. */
-export async function signUp(trx: Db, input: SignUp): Promise<accounts.Owner> {
-  if (await accounts.ownerEmailTaken(trx, input.email)) throw new ApiError('email_taken', { param: 'email' });
-  const venue = await accounts.createVenue(trx, {
-    name: input.venue_name.trim(),
-    slug: slugFrom(input.venue_name),
-    currency: input.currency?.toUpperCase(),
-    locale: input.locale,
-    timezone: input.timezone,
-    country: input.country?.toUpperCase(),
-  });
-  const owner = await accounts.createOwner(trx, { ...accounts.placeOf(venue), email: input.email.trim(), password: input.password });
+/**
+ * A sign-up (issue 45): its venue's fields, the address and the password are checked now, and it waits for its link;
+ * answered alike whether or not the address has an account (`accountExists` only says which e-mail to send).
+ */
+export async function requestSignUp(trx: Db, input: SignUp, at: Date): Promise<accounts.IssuedSignUp> {
+  const venue = { name: input.venue_name.trim(), currency: input.currency?.toUpperCase(), locale: input.locale, timezone: input.timezone, country: input.country?.toUpperCase() };
+  if (!venue.name) throw parameterInvalid('venue_name', 'venue_name must not be empty.');
+  accounts.checkNewChainVenue(venue);
+  return accounts.requestSignUp(trx, { email: input.email, password: input.password, venue }, at);
+}
+
+/** The chain a confirmed sign-up opens: a venue (a chain of one), its owner and a starting cashback program (5 %). */
+async function openChain(trx: Db, signUp: accounts.ConfirmedSignUp): Promise<accounts.Owner> {
+  const venue = await accounts.createVenue(trx, { ...signUp.venue, slug: slugFrom(signUp.venue.name) });
+  const owner = await accounts.createOwner(trx, { ...accounts.placeOf(venue), email: signUp.email, password: signUp.password });
   await programs.createProgram(trx, venue.chainId, {
     name: `${venue.name} Rewards`,
     type: 'cashback',
@@ -232,9 +235,20 @@ export async function passwordResetForUser(trx: Db, session: OwnerSession, userI
   return accounts.passwordResetFor(trx, linkPlaceOf(session, at), user);
 }
 
-/** Uses an invitation or reset link with the password chosen, and signs its user in (a reset signs them out elsewhere). */
+/** What a link is for (a sign-up, an invitation, a reset), as its page shows it before it is used. */
+export async function inspectLink(db: Db, token: string, now: Date): Promise<accounts.SignUpLink | accounts.UserLink> {
+  return (await accounts.inspectSignUp(db, token, now)) ?? accounts.inspectLink(db, token, now);
+}
+
+/**
+ * Uses a link and signs its user in: a sign-up's with the password chosen at sign-up opens the new chain; an
+ * invitation's or reset's with the password chosen now (a reset signs the user out elsewhere).
+ */
 export async function useLink(trx: Db, token: string, password: string, client: ClientInfo, now: Date) {
-  const user = await accounts.useLink(trx, token, password, { address: client.ip, at: now }, (u) => repo.deleteSessionsOf(trx, u.chainId, u.id));
+  const signUp = await accounts.confirmSignUp(trx, token, password, now);
+  const user = signUp
+    ? await openChain(trx, signUp)
+    : await accounts.useLink(trx, token, password, { address: client.ip, at: now }, (u) => repo.deleteSessionsOf(trx, u.chainId, u.id));
   return openSession(trx, user, client, now);
 }
 

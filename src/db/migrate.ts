@@ -36,6 +36,7 @@ import * as applePassRegistrations from './migrations/0033_apple_pass_registrati
 import * as walletUpdates from './migrations/0034_wallet_updates.js';
 import * as integrations from './migrations/0035_integrations.js';
 import * as handledState from './migrations/0036_handled_state.js';
+import * as signupRequests from './migrations/0037_signup_requests.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0034_wallet_updates': walletUpdates,
   '0035_integrations': integrations,
   '0036_handled_state': handledState,
+  '0037_signup_requests': signupRequests,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -161,6 +161,27 @@ export interface UserLinksTable {
   used_at: Timestamp | null;
 }
 
+/** A sign-up waiting for its link to be used (issue 45): not a chain's yet, found by the hash of the link's token. */
+export interface SignupRequestsTable {
+  id: string;
+  email: string;
+  venue: ColumnType<SignUpVenue, string, never>;
+  password_hash: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** The venue a sign-up asked for, as it gave it (checked then); the sign-up opens it when its link is used. */
+export interface SignUpVenue {
+  name: string;
+  currency?: string;
+  locale?: string;
+  timezone?: string;
+  country?: string;
+}
+
 /** The audit log (D24): append-only, a trigger refuses UPDATE and the DELETE of rows younger than the retention. */
 export interface AuditEventsTable {
   chain_id: string;
@@ -668,6 +689,7 @@ export interface DB {
   integration_handled: IntegrationHandledTable;
   dashboard_sessions: DashboardSessionsTable;
   user_links: UserLinksTable;
+  signup_requests: SignupRequestsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -1,9 +1,10 @@
 // What the dashboard's browser tests share: the built app served by the test's server, Chromium, screenshots, labels.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type APIRequestContext, type APIResponse, type Browser, type Locator, type Page } from 'playwright-core';
 import type { TestApp } from '../support/app.js';
 import { CHROMIUM } from '../support/services.js';
+import { tokenOf } from './support.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -20,6 +21,13 @@ export function launchChromium(): Promise<Browser> {
 export async function openDashboard(t: TestApp): Promise<{ baseUrl: string; browser: Browser }> {
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { baseUrl, browser: await launchChromium() };
+}
+
+/** Signs up through a browser's requests as the sign-up page does without e-mail (sign-up, then its link): 200 with the session. */
+export async function signUpThrough(request: APIRequestContext, baseUrl: string, data: { venue_name: string; email: string; password: string } & Record<string, unknown>): Promise<APIResponse> {
+  const sent = await request.post(`${baseUrl}/dashboard/api/signup`, { data });
+  if (sent.status() !== 202) return sent;
+  return request.post(`${baseUrl}/dashboard/api/links/accept`, { data: { token: tokenOf((await sent.json()).link), password: data.password } });
 }
 
 /** A full-page screenshot in test-artifacts/dashboard-<name>.png. */

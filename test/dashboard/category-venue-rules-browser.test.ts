@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { ARTIFACTS, L, ROOT, openDashboard, phoneLike, shot } from './browser-support.js';
+import { ARTIFACTS, L, ROOT, openDashboard, phoneLike, shot, signUpThrough } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -60,8 +60,8 @@ chromiumGate.describe("a venue's own category rule on the Categories page", () =
     ({ baseUrl, browser } = await openDashboard(t));
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(10_000);
-    const signup = await page.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'Harbour Café', email: newEmail(), password: PASSWORD } });
-    expect(signup.status()).toBe(201);
+    const signup = await signUpThrough(page.request, baseUrl, { venue_name: 'Harbour Café', email: newEmail(), password: PASSWORD });
+    expect(signup.status()).toBe(200);
     state.harbourId = (await signup.json()).venue.id;
     state.harbourKey = await newKey();
     // The second venue (Add venue switches the session to it) and its till.

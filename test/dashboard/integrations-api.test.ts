@@ -20,7 +20,7 @@ import { startTestApp, useTestApp } from '../support/app.js';
 import { createKey, newCardNumber } from '../support/factories.js';
 import { client, expectError } from '../support/http.js';
 import { searchBody, toastHeaders, toastResponseValidator } from '../support/toast-pos.js';
-import { PASSWORD, dashboardClient, newEmail, signedUpOwner, type DashboardClient } from './support.js';
+import { PASSWORD, dashboardClient, newEmail, signedUpOwner, signUp, type DashboardClient } from './support.js';
 
 const t = useTestApp();
 const TOKEN = 'EAAAl-dashboard-token-0123456789WXYZ';
@@ -236,8 +236,8 @@ describe('the Point of sale API', () => {
     const remote = await startTestApp({ config: { publicBaseUrl: 'https://loyalty.example.com' } });
     try {
       const c = dashboardClient(remote);
-      const signup = await c.post('/dashboard/api/signup', { venue_name: 'POS Public', email: newEmail(), password: PASSWORD });
-      expect(signup.status).toBe(201);
+      const signup = await signUp(c, { venue_name: 'POS Public', email: newEmail(), password: PASSWORD });
+      expect(signup.status).toBe(200);
       const created = await c.post(API, square({ 'L-P': signup.body.venue.id }));
       expect(created.body).toMatchObject({ public_base_url_is_local: false, endpoint_url: `https://loyalty.example.com/integrations/square/${created.body.id}` });
       expect((await c.get(API)).body.public_base_url_is_local).toBe(false);

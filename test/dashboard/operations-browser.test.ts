@@ -7,7 +7,7 @@ import { useTestApp } from '../support/app.js';
 import { client } from '../support/http.js';
 import { startReceiver } from '../support/receiver.js';
 import { needs } from '../support/services.js';
-import { L, openDashboard, phoneLike, shot } from './browser-support.js';
+import { L, openDashboard, phoneLike, shot, signUpThrough } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
@@ -34,8 +34,8 @@ chromiumGate.describe('operational dashboard pages in a browser', () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(10_000);
     // Signed up through the API in the browser's own context, so the page has the session cookie.
-    const signup = await page.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'The Quay Kitchen', email: newEmail(), password: PASSWORD } });
-    expect(signup.status()).toBe(201);
+    const signup = await signUpThrough(page.request, baseUrl, { venue_name: 'The Quay Kitchen', email: newEmail(), password: PASSWORD });
+    expect(signup.status()).toBe(200);
     const key = async (livemode: boolean) =>
       (await dashboardCall('POST', '/dashboard/api/api-keys', { name: livemode ? 'Till live' : 'Till test', livemode, scopes: [] })).body.secret as string;
     state.live = client(t, await key(true));

@@ -22,7 +22,7 @@ import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { createKey, newCardNumber } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { L, openDashboard, phoneLike, pickOption, shot } from './browser-support.js';
+import { L, openDashboard, phoneLike, pickOption, shot, signUpThrough } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 import { searchBody, toastHeaders, toastResponseValidator } from '../support/toast-pos.js';
 
@@ -89,8 +89,8 @@ chromiumGate.describe('the Point of sale page', () => {
     ({ baseUrl, browser } = await openDashboard(t));
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page.setDefaultTimeout(10_000);
-    const signup = await page.request.post(`${baseUrl}/dashboard/api/signup`, { data: { venue_name: 'Harbour Café', email: newEmail(), password: PASSWORD } });
-    expect(signup.status()).toBe(201);
+    const signup = await signUpThrough(page.request, baseUrl, { venue_name: 'Harbour Café', email: newEmail(), password: PASSWORD });
+    expect(signup.status()).toBe(200);
     const session = await signup.json();
     state.venueId = session.venue.id;
     state.chainId = session.chain.id;
@@ -403,8 +403,8 @@ chromiumGate.describe('connecting Toast from the Point of sale page', () => {
     const context = await toastBrowser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'], bypassCSP: true });
     owner = await context.newPage();
     owner.setDefaultTimeout(10_000);
-    const signup = await owner.request.post(`${url}/dashboard/api/signup`, { data: { venue_name: 'Quayside Grill', email: newEmail(), password: PASSWORD } });
-    expect(signup.status()).toBe(201);
+    const signup = await signUpThrough(owner.request, url, { venue_name: 'Quayside Grill', email: newEmail(), password: PASSWORD });
+    expect(signup.status()).toBe(200);
     toastState.venueId = (await signup.json()).venue.id;
     const session = await (await owner.request.get(`${url}/dashboard/api/session`)).json();
     const headers = { 'x-csrf-token': session.csrf_token };

@@ -1,10 +1,11 @@
-// A real server process at its most verbose log level: no password, password hash or key secret in any log line.
+// A real server process at its most verbose log level: no password, password hash, link token or key secret in any log line.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { needs } from '../support/services.js';
 import { startServerProcess, type ServerProcess } from '../support/processes.js';
+import { tokenOf } from './support.js';
 
 const PASSWORD = 'correct horse battery staple 7';
 const NEW_PASSWORD = 'another long passphrase 8';
@@ -45,7 +46,10 @@ embeddedGate.describe('secrets in logs', () => {
     server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'trace' });
     const owner = session(server.baseUrl);
     const email = `owner-${Date.now()}@example.com`;
-    expect((await owner('POST', '/dashboard/api/signup', { venue_name: 'Log Bistro', email, password: PASSWORD })).status).toBe(201);
+    const sent = await owner('POST', '/dashboard/api/signup', { venue_name: 'Log Bistro', email, password: PASSWORD });
+    expect(sent.status).toBe(202);
+    const linkToken = tokenOf(sent.body!.link);
+    expect((await owner('POST', '/dashboard/api/links/accept', { token: linkToken, password: PASSWORD })).status).toBe(200);
     const key = await owner('POST', '/dashboard/api/api-keys', { name: 'Till', livemode: false, scopes: ['members:read'] });
     expect(key.status).toBe(201);
     const secret: string = key.body!.secret;
@@ -62,7 +66,7 @@ embeddedGate.describe('secrets in logs', () => {
     // The first start's banner prints the demo's own secrets once, by design (D18); log lines are pino's JSON.
     const logLines = server.output().split('\n').filter((line) => line.startsWith('{'));
     expect(logLines.filter((line) => line.includes('"msg":"request"')).length, 'a line per request').toBeGreaterThanOrEqual(7);
-    for (const needle of [PASSWORD, NEW_PASSWORD, secret, secret.slice(12), wrongSecret, '$argon2']) {
+    for (const needle of [PASSWORD, NEW_PASSWORD, linkToken, secret, secret.slice(12), wrongSecret, '$argon2']) {
       expect(logLines.filter((line) => line.includes(needle)), `log lines containing ${needle.slice(0, 12)}…`).toEqual([]);
     }
   }, 240_000);

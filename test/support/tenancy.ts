@@ -11,6 +11,7 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_keys: 'key authentication finds the key by the hash of the secret, which is all a request carries (api_keys_secret_hash_key)',
   dashboard_sessions: 'a dashboard request finds its session by the hash of the cookie token, as a key by its hash (dashboard_sessions_token_hash_key)',
   user_links: "an invitation or reset link's page finds it by the hash of the token, all the link carries (user_links_token_hash_key)",
+  signup_requests: "a sign-up belongs to no chain until its link is used, and its page finds it by the hash of the token (signup_requests_token_hash_key)",
 };
 
 /** Tables outside the rule altogether: Kysely's migration bookkeeping, read only by the migrator on the coordinator. */

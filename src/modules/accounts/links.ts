@@ -1,12 +1,12 @@
 // Single-use links for dashboard users (D24): an owner invites someone to the chain with a role, and a user who forgot
 // their password sets a new one. The link carries a random token; only its hash is stored, and it works once.
 import type { Db } from '../../db/database.js';
-import { ApiError, parameterInvalid } from '../../shared/errors.js';
+import { ApiError } from '../../shared/errors.js';
 import { isUuid, newId } from '../../shared/ids.js';
 import { isTokenShaped, newToken, tokenHash } from '../../shared/tokens.js';
 import * as audit from '../audit/service.js';
 import * as repo from './links-repo.js';
-import { createOwner, findOwnerByEmail, setPassword, type Owner } from './owners.js';
+import { checkEmail, createOwner, findOwnerByEmail, refuseTakenAddress, setPassword, type Owner } from './owners.js';
 import type { Role } from './schemas.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
@@ -73,14 +73,19 @@ async function issue(db: Db, where: LinkPlace, input: { purpose: LinkPurpose; em
   return { link: linkOf(row), token };
 }
 
-/** An invitation to the chain with a role; refused for an address that already has a dashboard account. */
-export async function inviteUser(db: Db, where: LinkPlace, input: { email: string; role: Role }): Promise<IssuedLink> {
+/**
+ * An invitation to the chain with a role. An address already the chain's user is refused (the owner sees its users);
+ * one with an account elsewhere is invited as any other, and `accountExists` tells the e-mail to say so instead:
+ * whether an address has an account is told to whoever holds its link, never to the one who invites.
+ */
+export async function inviteUser(db: Db, where: LinkPlace, input: { email: string; role: Role }): Promise<IssuedLink & { accountExists: boolean }> {
   const email = input.email.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw parameterInvalid('email', 'email must be an e-mail address.');
-  if (await findOwnerByEmail(db, email)) throw new ApiError('email_taken', { param: 'email', message: 'This address already has a dashboard account.' });
+  checkEmail(email);
+  const user = await findOwnerByEmail(db, email);
+  if (user?.chainId === where.chainId) throw new ApiError('email_taken', { param: 'email', message: 'This address is already a user of this chain.' });
   const issued = await issue(db, where, { purpose: 'invitation', email, role: input.role, userId: null });
   await audit.recordAudit(db, where, { action: 'user.invited', target: { type: 'invitation', id: issued.link.id }, changes: { role: [null, input.role] } });
-  return issued;
+  return { ...issued, accountExists: user !== undefined };
 }
 
 /** The chain's invitations waiting to be accepted. */
@@ -103,8 +108,8 @@ export async function passwordResetFor(db: Db, where: LinkPlace, user: Owner): P
   return issued;
 }
 
-/** The live link of a token: 404 link_not_found, 410 link_used or link_expired otherwise. */
-function liveLink(row: repo.LinkRow | undefined, now: Date): repo.LinkRow {
+/** The live link of a token (an invitation, a reset, a sign-up): 404 link_not_found, 410 link_used or link_expired otherwise. */
+export function liveLink<T extends { used_at: Date | null; expires_at: Date }>(row: T | undefined, now: Date): T {
   if (!row) throw new ApiError('link_not_found');
   if (row.used_at) throw new ApiError('link_used');
   if (row.expires_at.getTime() <= now.getTime()) throw new ApiError('link_expired');
@@ -113,7 +118,9 @@ function liveLink(row: repo.LinkRow | undefined, now: Date): repo.LinkRow {
 
 /** What a link is for, as its page shows it before a password is chosen. */
 export async function inspectLink(db: Db, token: string, now: Date): Promise<UserLink> {
-  return linkOf(liveLink(isTokenShaped(token) ? await repo.linkByToken(db, tokenHash(token), 'read') : undefined, now));
+  const row = liveLink(isTokenShaped(token) ? await repo.linkByToken(db, tokenHash(token), 'read') : undefined, now);
+  if (row.purpose === 'invitation') await refuseTakenAddress(db, row.email);
+  return linkOf(row);
 }
 
 /**
@@ -125,7 +132,7 @@ export async function useLink(db: Db, token: string, password: string, who: { ad
   const row = liveLink(isTokenShaped(token) ? await repo.linkByToken(db, tokenHash(token), 'lock') : undefined, who.at);
   await repo.markLinkUsed(db, row.chain_id, row.id, who.at);
   if (row.purpose === 'invitation') {
-    if (await findOwnerByEmail(db, row.email)) throw new ApiError('email_taken', { message: 'This address already has a dashboard account; sign in instead.' });
+    await refuseTakenAddress(db, row.email);
     const user = await createOwner(db, { chainId: row.chain_id, venueId: row.venue_id, email: row.email, password, role: row.role! });
     const where = { chainId: row.chain_id, venueId: row.venue_id, actor: { type: 'user' as const, id: user.id }, address: who.address, at: who.at };
     await audit.recordAudit(db, where, { action: 'user.created', target: { type: 'user', id: user.id }, changes: { role: [null, user.role] } });

@@ -12,16 +12,29 @@ const argon2 = () => import('@node-rs/argon2');
 const argon2Hash = async (password: string) => (await argon2()).hash(password);
 const argon2Verify = async (hashed: string, password: string) => (await argon2()).verify(hashed, password);
 
+/** A password as a sign-up keeps it until its link is used: hashed, checked when it was given. */
+export interface HashedPassword {
+  hash: string;
+}
+
+/** The hash of a new password (at least 10 characters, else 400 on `param`). */
+export async function hashNewPassword(param: string, password: string): Promise<HashedPassword> {
+  checkPassword(param, password);
+  return { hash: await argon2Hash(password) };
+}
+
+export const passwordMatches = (hashed: HashedPassword, password: string): Promise<boolean> => argon2Verify(hashed.hash, password);
+
 /** A dashboard user of a chain (an owner, or staff an owner let in with a role), with a password. */
-export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string; role?: Role }) {
-  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw parameterInvalid('email', 'email must be an e-mail address.');
-  checkPassword('password', input.password);
+export async function createOwner(db: Db, input: { chainId: string; venueId: string; email: string; password: string | HashedPassword; role?: Role }) {
+  checkEmail(input.email);
+  const hashed = typeof input.password === 'string' ? await hashNewPassword('password', input.password) : input.password;
   const row = await repo.insertOwner(db, {
     chain_id: input.chainId,
     venue_id: input.venueId,
     id: newId(),
     email: input.email.toLowerCase(),
-    password_hash: await argon2Hash(input.password),
+    password_hash: hashed.hash,
     role: input.role ?? 'owner',
   });
   return ownerOf(row);
@@ -165,6 +178,10 @@ export async function setPassword(db: Db, chainId: string, ownerId: string, pass
   return ownerOf(row);
 }
 
+export function checkEmail(email: string): void {
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw parameterInvalid('email', 'email must be an e-mail address.');
+}
+
 function checkPassword(param: string, password: string): void {
   if (password.length < 10) throw parameterInvalid(param, 'The password must have at least 10 characters.');
 }
@@ -174,6 +191,10 @@ export async function findOwnerByEmail(db: Db, email: string): Promise<Owner | u
   return row && ownerOf(row);
 }
 
-export async function ownerEmailTaken(db: Db, email: string): Promise<boolean> {
-  return (await findOwnerByEmail(db, email)) !== undefined;
+/**
+ * 409 email_taken for an address that has a dashboard account (an address is one chain's user). Said only to whoever
+ * holds a link made for the address, or to the chain's own owner: an outsider's sign-up or invitation is answered alike.
+ */
+export async function refuseTakenAddress(db: Db, email: string): Promise<void> {
+  if (await findOwnerByEmail(db, email)) throw new ApiError('email_taken', { message: 'This address already has a dashboard account: sign in, or use "Forgot your password?".' });
 }

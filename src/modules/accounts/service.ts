@@ -90,21 +90,30 @@ function checkVenueFields(v: Required<Omit<NewVenue, 'settings' | 'chainId'>>): 
   }
 }
 
+/** A venue's fields with their defaults, checked (400 on the field that is wrong); a chain's venue takes its currency. */
+function venueFieldsOf(input: NewVenue, chainCurrency?: string) {
+  const fields = {
+    name: input.name,
+    slug: input.slug,
+    currency: chainCurrency ?? input.currency ?? 'EUR',
+    locale: input.locale ?? 'en-IE',
+    timezone: input.timezone ?? 'Europe/Dublin',
+    country: input.country ?? 'IE',
+  };
+  checkVenueFields(fields);
+  return fields;
+}
+
+/** Checks a new chain's first venue as `createVenue` will, before its slug is chosen (a sign-up, before its link is used). */
+export const checkNewChainVenue = (input: Omit<NewVenue, 'slug' | 'chainId'>): void => void venueFieldsOf({ ...input, slug: 'slug' });
+
 export async function createVenue(db: Db, input: NewVenue): Promise<Venue> {
   const chain = input.chainId === undefined ? undefined : await repo.findChain(db, input.chainId);
   if (input.chainId !== undefined && !chain) throw new ApiError('venue_not_found', { message: `No chain ${input.chainId}.` });
   if (chain && input.currency !== undefined && input.currency !== chain.currency) {
     throw parameterInvalid('currency', `The chain "${chain.slug}" counts in ${chain.currency}: every venue of a chain uses its currency, so ${input.currency} cannot join it.`);
   }
-  const fields = {
-    name: input.name,
-    slug: input.slug,
-    currency: chain?.currency ?? input.currency ?? 'EUR',
-    locale: input.locale ?? 'en-IE',
-    timezone: input.timezone ?? 'Europe/Dublin',
-    country: input.country ?? 'IE',
-  };
-  checkVenueFields(fields);
+  const fields = venueFieldsOf(input, chain?.currency);
   const settings = { ...DEFAULT_VENUE_SETTINGS, ...input.settings };
   if (!Value.Check(VenueSettings, settings)) throw parameterInvalid('settings', 'settings has an unknown field or a wrong value.');
   if (await repo.findVenueBySlug(db, fields.slug)) throw parameterInvalid('slug', `A venue with slug "${fields.slug}" exists.`);
@@ -404,4 +413,5 @@ const callers = new WeakMap<KeyIdentity, Map<string | null, Omit<Caller, 'now'>>
 // Owners are this module's too; their file keeps this one readable.
 export * from './owners.js';
 export * from './links.js';
+export * from './signups.js';
 export * from './brand.js';

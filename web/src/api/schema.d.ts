@@ -4084,7 +4084,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Use an invitation or reset link with the password chosen, and sign in */
+        /** Use a link and sign in: a sign-up's with the password chosen at sign-up, an invitation's or reset's with the password chosen now */
         post: {
             parameters: {
                 query?: never;
@@ -4316,11 +4316,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description The chain's name; a sign-up's venue name. */
                             chain_name: string;
                             email: string;
                             /** Format: date-time */
                             expires_at: string;
-                            purpose: "invitation" | "password_reset";
+                            purpose: "signup" | "invitation" | "password_reset";
+                            /** @description The role the link gives: owner for a sign-up, null for a reset. */
                             role: ("owner" | "manager" | "staff") | null;
                         };
                     };
@@ -8327,7 +8329,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a venue and its owner, and sign in */
+        /** Ask to create a venue and its owner: the link that opens it is e-mailed, or shown when this server sends no e-mail */
         post: {
             parameters: {
                 query?: never;
@@ -8406,74 +8408,18 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
-                201: {
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            /** @description The calls (METHOD /path below /dashboard/api) the role allows: pages show what they can use. */
-                            allowed: string[];
-                            chain: {
-                                /** @description Every venue of the chain counts in it. */
-                                currency: string;
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                /** @description Oldest first. */
-                                venues: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    name: string;
-                                    slug: string;
-                                    timezone: string;
-                                }[];
-                            };
-                            /** @description Send it as X-CSRF-Token on every call that changes something. */
-                            csrf_token: string;
+                            /** @description Whether the link was e-mailed (SMTP_URL set and the server accepted it). */
+                            emailed: boolean;
                             /** Format: date-time */
                             expires_at: string;
-                            /** @enum {string} */
-                            object: "dashboard_session";
-                            owner: {
-                                email: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** @description What the user may do in the chain (D24). */
-                                role: "owner" | "manager" | "staff";
-                            };
-                            /** @description The venue the session is at: per-venue pages (transactions, menu, keys, …) show it. */
-                            venue: {
-                                country: string;
-                                /** Format: date-time */
-                                created_at: string;
-                                currency: string;
-                                /** Format: uuid */
-                                id: string;
-                                locale: string;
-                                name: string;
-                                settings: {
-                                    /** @description A check needs a card this key scanned shortly before. */
-                                    card_scan_required: boolean;
-                                    /** @description external_id is unique per register_id, which is then required. */
-                                    checks_numbered_per_register: boolean;
-                                    /** @description Lifetime of a hold before it expires. */
-                                    hold_ttl_seconds: number;
-                                    /** @description Balance adjustments through the API are allowed. */
-                                    manual_adjustments_allowed: boolean;
-                                    /** @description Most cashback one check earns, in minor units; null for no cap. */
-                                    max_cashback_per_check: number | null;
-                                    /** @description Most cashback a member earns per day (venue's time zone), in minor units; null for no cap. */
-                                    max_cashback_per_day: number | null;
-                                    /** @description Checks whose closed_at is older are refused (check_too_old); null for no limit. */
-                                    max_check_age_seconds: number | null;
-                                    /** @description Cashback is redeemed only by capturing a hold. */
-                                    redeem_only_via_holds: boolean;
-                                };
-                                slug: string;
-                                timezone: string;
-                            };
+                            /** @description The link, shown here once when it was not e-mailed; null when it was. */
+                            link: string | null;
                         };
                     };
                 };
@@ -10554,6 +10500,7 @@ export interface paths {
                         enabled?: boolean;
                         /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, integration.failing, test.ping, or "*" for all (also types added later). */
                         events?: string[];
+                        /** @description Public HTTPS URL. */
                         url?: string;
                     };
                 };

@@ -67,9 +67,14 @@ function browserTimeZone(): string {
   return tz && Intl.supportedValuesOf('timeZone').includes(tz) ? tz : 'Europe/Dublin';
 }
 
+/**
+ * A sign-up is confirmed by its link (issue 45). A server that sends e-mail mails it: the page says to look there.
+ * One that does not shows it, and the page uses it at once with the password just typed.
+ */
 export function SignUpPage() {
   const setSession = useSetSession();
   const [error, setError] = useState<string>();
+  const [mailedTo, setMailedTo] = useState<string>();
   const form = useForm({
     initialValues: { venue_name: '', email: '', password: '', currency: 'EUR', timezone: browserTimeZone() },
     validate: { password: (v) => (v.length < 10 ? 'At least 10 characters.' : null) },
@@ -77,12 +82,24 @@ export function SignUpPage() {
   const submit = form.onSubmit(async (values) => {
     setError(undefined);
     try {
+      const sent = await call(client.POST('/dashboard/api/signup', { body: values }));
+      if (!sent.link) return setMailedTo(values.email);
+      const token = sent.link.slice(sent.link.indexOf('#') + 1);
       // Signed in, the app's routes take /signup to the keys: a new venue starts by making one.
-      setSession(await call(client.POST('/dashboard/api/signup', { body: values })));
+      setSession(await call(client.POST('/dashboard/api/links/accept', { body: { token, password: values.password } })));
     } catch (err) {
       setError(applyApiError(form, err));
     }
   });
+  if (mailedTo) {
+    return (
+      <Card title="Check your inbox">
+        <Alert color="green">
+          We sent a link to {mailedTo}. Open it within 24 hours and enter the password you chose to open your dashboard.
+        </Alert>
+      </Card>
+    );
+  }
   return (
     <Card title="Create your venue">
       <form onSubmit={submit}>

@@ -1,5 +1,6 @@
-// The page an invitation or password reset link opens (D24): the token is the link's fragment (never sent in a
-// request's address); the user chooses a password and is signed in. A used, expired or unknown link says so.
+// The page a sign-up, invitation or password reset link opens (D24, issue 45): the token is the link's fragment (never
+// sent in a request's address). A sign-up's is used with the password chosen then; an invitation's or reset's with
+// a password chosen here. A used, expired or unknown link says so, and so does one for an address that has an account.
 import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
@@ -14,8 +15,9 @@ const ROLE_WORDS = { owner: 'an owner', manager: 'a manager', staff: 'staff' } a
 /** What a dead link says, in the user's words. */
 const DEAD: Record<string, string> = {
   link_used: 'This link has already been used. Sign in with the password chosen then, or ask for a new link.',
-  link_expired: 'This link has expired: invitations last 7 days, password resets 24 hours. Ask for a new one.',
+  link_expired: 'This link has expired: invitations last 7 days, sign-ups and password resets 24 hours. Ask for a new one, or sign up again.',
   link_not_found: 'This link is not valid: it may be mistyped, withdrawn, or replaced by a newer one. Ask for a new one.',
+  email_taken: 'This address already has a dashboard account, and an address belongs to one chain. Sign in, or use "Forgot your password?" on the sign-in page.',
 };
 
 export function WelcomePage() {
@@ -28,11 +30,12 @@ export function WelcomePage() {
     queryFn: () => call(client.POST('/dashboard/api/links/inspect', { body: { token: token || '-' } })),
     retry: false,
   });
+  const signUp = link.data?.purpose === 'signup';
   const form = useForm({
     initialValues: { password: '', repeat: '' },
     validate: {
       password: (v) => (v.length < 10 ? 'At least 10 characters.' : null),
-      repeat: (v, all) => (v !== all.password ? 'The two passwords differ.' : null),
+      repeat: (v, all) => (!signUp && v !== all.password ? 'The two passwords differ.' : null),
     },
   });
   const submit = form.onSubmit(async ({ password }) => {
@@ -54,7 +57,7 @@ export function WelcomePage() {
     <Center mih="100vh" p="md">
       <Paper withBorder shadow="sm" p="xl" w="100%" maw={440}>
         <Title order={2} mb="md">
-          {link.data ? (invitation ? `Join ${link.data.chain_name}` : 'Choose a new password') : 'Your link'}
+          {link.data ? (signUp ? `Open ${link.data.chain_name}` : invitation ? `Join ${link.data.chain_name}` : 'Choose a new password') : 'Your link'}
         </Title>
         {link.isLoading && <Loader />}
         {dead && (
@@ -71,15 +74,23 @@ export function WelcomePage() {
           <form onSubmit={submit}>
             <Stack>
               <Text>
-                {invitation
-                  ? `You are invited to ${link.data.chain_name}'s dashboard as ${ROLE_WORDS[link.data.role ?? 'staff']}. Choose a password for ${link.data.email}.`
-                  : `Choose a new password for ${link.data.email}. You will be signed out everywhere else.`}
+                {signUp
+                  ? `Enter the password you chose when you signed up ${link.data.chain_name} with ${link.data.email}.`
+                  : invitation
+                    ? `You are invited to ${link.data.chain_name}'s dashboard as ${ROLE_WORDS[link.data.role ?? 'staff']}. Choose a password for ${link.data.email}.`
+                    : `Choose a new password for ${link.data.email}. You will be signed out everywhere else.`}
               </Text>
               {error && <Alert color="red">{error}</Alert>}
-              <PasswordInput label="New password" description="At least 10 characters" autoComplete="new-password" required {...form.getInputProps('password')} />
-              <PasswordInput label="The same password again" autoComplete="new-password" required {...form.getInputProps('repeat')} />
+              {signUp ? (
+                <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
+              ) : (
+                <>
+                  <PasswordInput label="New password" description="At least 10 characters" autoComplete="new-password" required {...form.getInputProps('password')} />
+                  <PasswordInput label="The same password again" autoComplete="new-password" required {...form.getInputProps('repeat')} />
+                </>
+              )}
               <Button type="submit" loading={form.submitting}>
-                {invitation ? 'Join and sign in' : 'Set password and sign in'}
+                {signUp ? 'Open my dashboard' : invitation ? 'Join and sign in' : 'Set password and sign in'}
               </Button>
             </Stack>
           </form>
