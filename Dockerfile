@@ -1,10 +1,12 @@
 # Venue Loyalty: one image for every process; ROLE=api, ROLE=worker or ROLE=all (the default) picks what it runs.
 # Build: npm ci + npm run build (the server in dist/, the dashboard in web/dist). Runtime: production dependencies only.
+# `npm ci --ignore-scripts`: package.json's `prepare` (the build a clone gets from `npm ci`) needs scripts/, src/ and
+# web/, copied only later here, where `npm run build` builds; no dependency needs an install script (esbuild's is off).
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
@@ -18,7 +20,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/var/lib/venue-loyalty/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 # The wallet card's default icon (a pass needs one).

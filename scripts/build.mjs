@@ -1,5 +1,6 @@
 // `npm run build`: the server compiled to JavaScript (dist/, what `npm start` runs) and the dashboard (web/dist).
-// `--if-stale` (npm start's prestart) builds each only when it is missing or older than its sources.
+// `--if-stale` (`npm ci`'s prepare, and npm start's prestart) builds each only when it is missing or older than its
+// sources: a fresh clone gets both from `npm ci`, so the first `npm start` builds nothing (issue 45).
 //
 // How the first `npm start` stays fast (docs/architecture.md#the-build): the server is transpiled file by file with
 // esbuild (the compiler tsx runs the tests with), in about a second, where `tsc` took 10–15 s. Transpiling does not

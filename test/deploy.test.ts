@@ -53,7 +53,7 @@ describe('Dockerfile', () => {
     const stages = dockerfile.split(/^FROM /m).slice(1);
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const [build, runtime] = [stages[0]!, stages.at(-1)!];
-    expect(build).toMatch(/^RUN npm ci$/m);
+    expect(build).toMatch(/^RUN npm ci --ignore-scripts$/m);
     expect(build).toMatch(/^RUN npm run build$/m);
     expect(runtime).toMatch(/^RUN npm ci --omit=dev/m);
     expect(runtime).toMatch(/^COPY --from=\S+ \/app\/dist /m);
@@ -64,6 +64,17 @@ describe('Dockerfile', () => {
     const dataDir = /DATA_DIR=(\S+)/.exec(runtime)?.[1];
     const volume = /^VOLUME (\S+)$/m.exec(runtime)?.[1];
     expect(dataDir && volume && dataDir.startsWith(`${volume}/`), `DATA_DIR ${dataDir} inside VOLUME ${volume}`).toBe(true);
+  });
+
+  it("never runs package.json's prepare (the build) in an npm ci before the sources it builds are copied", () => {
+    expect(packageJson.scripts.prepare).toBe('node scripts/build.mjs --if-stale');
+    for (const stage of dockerfile.split(/^FROM /m).slice(1)) {
+      const lines = stage.split('\n');
+      lines.forEach((line, i) => {
+        const sourcesCopied = ['scripts', 'src', 'web'].every((dir) => lines.slice(0, i).some((l) => new RegExp(`^COPY ${dir} `).test(l)));
+        if (/^RUN npm ci\b/.test(line) && !sourcesCopied) expect(line).toContain('--ignore-scripts');
+      });
+    }
   });
 
   it('sets only variables src/config.ts reads (NODE_ENV included)', () => {

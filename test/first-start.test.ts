@@ -1,10 +1,11 @@
-// The README's set-up on a fresh copy (issue 21): `npm start` in a copy of the working tree without dist/, web/dist
-// or data/ builds what it runs, seeds the demo and serves it. The copy shares this checkout's node_modules (what
-// `npm ci` installed), so this measures the start alone. Speed is measured in the benchmark, not asserted tightly
-// here: the limit is generous (CI machines vary) and the seconds are printed.
+// The README's set-up on a fresh copy (issues 21, 45): `npm ci && npm start` in a copy of the working tree without
+// node_modules, dist/, web/dist or data/. `npm ci` installs from the lock file (npm's cache makes that offline when it
+// is warm) and its `prepare` builds the server and the dashboard, so `npm start` builds nothing: it creates the
+// embedded database, seeds the demo and serves it. Both are timed, apart and together, and printed; speed is measured,
+// not asserted tightly: the limits are generous (CI machines vary and the run is loaded).
 import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { collectLines, logSink } from './support/log-grep.js';
@@ -12,10 +13,12 @@ import { freePort } from './support/processes.js';
 import { needs } from './support/services.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** What the first start may take, from `npm start` to a working demo key and dashboard (the issue asks ≤ 30 s). */
-const LIMIT_SECONDS = 90;
+/** What `npm ci` (with the build in its prepare) may take. */
+const INSTALL_LIMIT_SECONDS = 300;
+/** What the first start may take, from `npm start` to a working demo key and dashboard: nothing left to build. */
+const LIMIT_SECONDS = 60;
 /** How long to wait before giving up: past the limit, so a slow start reports its seconds rather than a timeout. */
-const GIVE_UP_SECONDS = 180;
+const GIVE_UP_SECONDS = 120;
 
 // The default embedded data directory, as a new user gets it: the PGlite pass runs this, the PostgreSQL pass skips it.
 const embeddedGate = await needs('embedded');
@@ -29,15 +32,22 @@ afterAll(async () => {
 });
 
 embeddedGate.describe('first start of a fresh copy', () => {
-  it(`builds, seeds the demo and serves a working key and dashboard within ${LIMIT_SECONDS} s`, async () => {
+  it(`npm ci builds; npm start then builds nothing, seeds the demo and serves a working key and dashboard within ${LIMIT_SECONDS} s`, async () => {
     // The set-up the README promises, which this test follows.
     expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toMatch(/^npm ci && npm start\b/m);
 
     copy = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-first-start-'));
     copyWorkingTree(copy);
-    for (const built of ['dist', 'web/dist', 'data']) expect(existsSync(path.join(copy, built)), `${built} in the fresh copy`).toBe(false);
-    expect(existsSync(path.join(ROOT, 'node_modules/.package-lock.json')), 'node_modules installed by npm ci').toBe(true);
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    for (const built of ['node_modules', 'dist', 'web/dist', 'data']) expect(existsSync(path.join(copy, built)), `${built} in the fresh copy`).toBe(false);
+
+    const load = loadavg()[0]!.toFixed(1);
+    const installStarted = Date.now();
+    const install = await npmCi(copy);
+    const installed = (Date.now() - installStarted) / 1000;
+    // Its prepare built both.
+    expect(install).toContain('Compiling the server (src/) once');
+    expect(install).toContain('Building the dashboard (web/) once');
+    for (const built of ['dist/main.js', 'web/dist/index.html']) expect(existsSync(path.join(copy, built)), `${built} after npm ci`).toBe(true);
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -63,15 +73,16 @@ embeddedGate.describe('first start of a fresh copy', () => {
     }
     const took = seconds();
 
-    const timing = (label: RegExp) => label.exec(out)?.[1] ?? '?';
+    const timing = (label: RegExp) => label.exec(install)?.[1] ?? '?';
     console.log(
-      `First start of a fresh copy: ${took.toFixed(1)} s to a working demo key and dashboard (limit ${LIMIT_SECONDS} s; ` +
-        `server compiled in ${timing(/Server compiled in ([\d.]+) s/)} s, dashboard built in ${timing(/Dashboard built in ([\d.]+) s/)} s, ` +
-        `the rest is the process start, the embedded database's creation, its migrations and the demo seed)`,
+      `Fresh copy, load average ${load} on ${availableParallelism()} cores at the start: npm ci ${installed.toFixed(1)} s ` +
+        `(of which the server compiled in ${timing(/Server compiled in ([\d.]+) s/)} s and the dashboard built in ${timing(/Dashboard built in ([\d.]+) s/)} s), ` +
+        `then npm start ${took.toFixed(1)} s to a working demo key and dashboard (the embedded database's creation, its migrations and the demo seed): ` +
+        `${(installed + took).toFixed(1)} s in all`,
     );
-    // It did build both, from nothing: the copy had neither.
-    expect(out).toContain('Compiling the server (src/) once');
-    expect(out).toContain('Building the dashboard (web/) once');
+    // The start built nothing: npm ci had.
+    expect(out).not.toContain('Compiling the server');
+    expect(out).not.toContain('Building the dashboard');
     expect(existsSync(path.join(copy, 'data'))).toBe(true);
     // The page is the built app, whose script answers too (without a build /dashboard answers 503).
     const script = /<script[^>]+src="(\/dashboard\/[^"]+\.js)"/.exec(index)?.[1];
@@ -81,8 +92,25 @@ embeddedGate.describe('first start of a fresh copy', () => {
 
     await stopGroup(child);
     start = undefined;
-  }, (GIVE_UP_SECONDS + 60) * 1000);
+  }, (INSTALL_LIMIT_SECONDS + GIVE_UP_SECONDS + 60) * 1000);
 });
+
+/** `npm ci` as the README has it (from npm's cache when it holds the packages), its output; it fails the test if it fails. */
+function npmCi(cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd, env: userEnv(0), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), INSTALL_LIMIT_SECONDS * 1000);
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`npm ci ended (${code ?? signal}) in the fresh copy:\n${out}`));
+    });
+  });
+}
 
 /** The tracked files and the untracked ones git does not ignore: the working tree as a fresh clone of it would be. */
 function copyWorkingTree(to: string): void {
