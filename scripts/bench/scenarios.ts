@@ -1,5 +1,5 @@
 // The requests of each scenario, as a till, a scanner or a POS sync would send them: random members of random
-// venues, each request with the next API key of that member's venue (40 keys a venue by default, so the 300 a
+// venues, each request with the next API key of that member's venue (120 keys a venue by default, so the 300 a
 // minute per key limit stays on without being what is measured), unique external ids and Idempotency-Keys; and the
 // chain comparison's: look-ups and checks of a chain's members at each of its venues in turn.
 import type { BenchConfig } from './config.js';
