@@ -17,6 +17,11 @@ declare module 'fastify' {
      * document lists each one under its status, with an example body.
      */
     errors?: readonly ErrorCode[];
+    /**
+     * The body of a route that reads it itself, as a stream (a member import's file), by media type: the document
+     * shows it as the request body, and validation, which has no parsed body to check, never sees it.
+     */
+    streamedBody?: Record<string, TSchema>;
   }
 }
 
@@ -111,6 +116,12 @@ function errorResponses(codes: ErrorCode[], baseUrl: string): Record<string, obj
   return responses;
 }
 
+/** A streamed body (see FastifySchema.streamedBody) as @fastify/swagger reads a body declared per media type. */
+function withStreamedBody<T extends { streamedBody?: Record<string, TSchema> }>({ streamedBody, ...schema }: T) {
+  if (!streamedBody) return schema;
+  return { ...schema, body: { content: Object.fromEntries(Object.entries(streamedBody).map(([type, body]) => [type, { schema: body }])) } };
+}
+
 /** A route schema as the document shows it: the shownAs schemas in place of the loosely checked ones. */
 function shown<T>(schema: T): T {
   if (typeof schema !== 'object' || schema === null) return schema;
@@ -186,7 +197,8 @@ function webhooksSection(): Record<string, object> {
             type: 'object',
             required: ['type', 'data'],
             properties: {
-              type: { const: type },
+              // With its type: generators that read `const` only beside one (Python's) would drop the whole event.
+              type: { type: 'string', const: type },
               data: { type: 'object', required: ['object'], properties: { object: objects.length > 1 ? { anyOf: objects } : (objects[0] ?? { type: 'object' }) } },
             },
           },
@@ -196,6 +208,7 @@ function webhooksSection(): Record<string, object> {
         type,
         {
           post: {
+            operationId: `receive${pascal(type)}Event`,
             tags: ['Events'],
             summary: `${type}: sent to every endpoint subscribed to it (Standard Webhooks signature headers)`,
             requestBody: { required: true, content: { 'application/json': { schema: body } } },
@@ -236,8 +249,9 @@ export async function registerOpenApi(app: App): Promise<void> {
       if (isLegacyPosPath(url)) return { schema: { ...schema, hide: true }, url };
       const documented = url.replace(/^\/api(?=\/v1\/)/, '');
       if (!schema?.tags?.length) return { schema, url: documented };
-      const codes = errorCodesOf([route.method].flat()[0]!, url.replace(/^\/api(?=\/)/, ''), schema);
-      return { schema: shown({ ...schema, response: { ...errorResponses(codes, baseUrl), ...(schema.response as object) } }), url: documented };
+      const withBody = withStreamedBody(schema);
+      const codes = errorCodesOf([route.method].flat()[0]!, url.replace(/^\/api(?=\/)/, ''), withBody);
+      return { schema: shown({ ...withBody, response: { ...errorResponses(codes, baseUrl), ...(schema.response as object) } }), url: documented };
     },
     transformObject: (documentObject) => {
       const document = { ...(documentObject as { openapiObject: object }).openapiObject, webhooks: webhooksSection() } as Record<string, any>;

@@ -8,7 +8,8 @@ const SHOWN_AS = Symbol('shownAs');
 
 /**
  * A schema that the route checks loosely on purpose (a bulk sync reports every bad item at once; an event's or a
- * program's object is written by code, not read from a request) and the OpenAPI document shows as `shown`.
+ * program's object is written by code, not read from a request; a rule the service answers in its own words and
+ * order, such as enrolment's `consent: true`) and the OpenAPI document shows as `shown`, for client generators.
  * The mark is a symbol, so validation and serialisation never see it; src/http/openapi.ts swaps it in.
  */
 export function shownAs<T extends TSchema>(checked: T, shown: TSchema): T {

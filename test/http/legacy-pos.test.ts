@@ -157,6 +157,22 @@ describe('/api/pos/v1', () => {
   });
 });
 
+describe('the legacy document', () => {
+  it('carries exactly the component schemas its operations use, from the v1 document', async () => {
+    const legacy = (await client(t, null).get('/api/pos/v1/openapi.json')).body;
+    const current = (await client(t, null).get('/api/v1/openapi.json')).body;
+    const names = Object.keys(legacy.components.schemas);
+    // Referred to from an operation, or from another component (which is itself referred to, or fails here).
+    const refs = JSON.stringify({ paths: legacy.paths, components: legacy.components }).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g);
+    const used = new Set([...refs].map((match) => match[1]!));
+    expect(names.filter((name) => !used.has(name)), 'component schemas no legacy operation uses').toEqual([]);
+    expect([...used].filter((name) => !names.includes(name)), 'references to missing components').toEqual([]);
+    for (const name of names) expect(legacy.components.schemas[name], name).toEqual(current.components.schemas[name]);
+    expect(names).toEqual(expect.arrayContaining(['Member', 'Transaction', 'Hold', 'Scan', 'CheckCalculation', 'Error']));
+    expect(legacy.components.securitySchemes).toEqual(current.components.securitySchemes);
+  });
+});
+
 describe('the scope table fails closed for every prefix under /api', () => {
   const handler = async () => ({ secret: true });
 

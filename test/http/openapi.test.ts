@@ -9,7 +9,8 @@ import { EVENT_TYPES } from '../../src/modules/webhooks/schemas.js';
 import { ERROR_CODES } from '../../src/shared/errors.js';
 import { readFileSync } from 'node:fs';
 import { useTestApp } from '../support/app.js';
-import { client } from '../support/http.js';
+import { createProgram, venueWithKey } from '../support/factories.js';
+import { client, expectError } from '../support/http.js';
 
 const t = useTestApp();
 
@@ -171,7 +172,7 @@ describe('OpenAPI for client generators: named schemas, typed errors, webhooks',
       const name = body.$ref.slice('#/components/schemas/'.length);
       const [event, narrowed] = spec.components.schemas[name].allOf;
       expect(event).toEqual({ $ref: '#/components/schemas/Event' });
-      expect(narrowed.properties.type).toEqual({ const: type });
+      expect(narrowed.properties.type).toEqual({ type: 'string', const: type });
       const object = narrowed.properties.data.properties.object;
       const refs = (object.anyOf ?? [object]).map((o: any) => o.$ref).filter(Boolean);
       if (refs.length === 0) untyped.push(type);
@@ -182,6 +183,34 @@ describe('OpenAPI for client generators: named schemas, typed errors, webhooks',
     expect(objectsOf('test.ping')).toEqual({ $ref: '#/components/schemas/WebhookEndpoint' });
     // TODO(issue 12): the owners of these events name their objects' schemas in src/http/event-objects.ts.
     expect(untyped, 'event types whose data.object has no schema yet').toEqual(['cashback.expiring', 'cashback.expired']);
+  });
+
+  it("says as schema the rules the services answer in their own words, which validation leaves to them", async () => {
+    const spec = await documentOf();
+    const bodyOf = (path: string, method = 'post') => spec.paths[path][method].requestBody.content['application/json'].schema.properties;
+    const pathParameter = (path: string, method: string) => spec.paths[path][method].parameters.find((p: { in: string }) => p.in === 'path').schema;
+    expect(bodyOf('/v1/members').consent).toMatchObject({ type: 'boolean', enum: [true] });
+    expect(bodyOf('/v1/members/{id}/adjustments').amount).toMatchObject({ type: 'integer', not: { enum: [0] } });
+    for (const url of [bodyOf('/v1/webhook_endpoints').url, bodyOf('/v1/webhook_endpoints/{id}', 'patch').url]) {
+      expect(url).toMatchObject({ type: 'string', minLength: 1, maxLength: 2048, format: 'uri' });
+    }
+    const key = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$' };
+    for (const method of ['get', 'put', 'delete']) expect(pathParameter('/v1/catalog/products/{sku}', method)).toEqual(key);
+    expect(pathParameter('/v1/catalog/categories/{external_id}', 'put')).toEqual(key);
+    for (const method of ['get', 'put', 'patch', 'delete']) expect(pathParameter('/v1/menu/items/{external_id}', method)).toEqual(key);
+
+    // The answers stay the services': the contract's code and param, in the services' words.
+    const { venue, secret } = await venueWithKey(t);
+    await createProgram(t, venue, 'cashback');
+    const api = client(t, secret);
+    const refused = expectError(await api.post('/api/v1/members', { card_number: 'RULE-1', consent: false }), 400, 'parameter_invalid');
+    expect(refused).toMatchObject({ param: 'consent', message: 'consent must be true: enrol a guest only with their agreement.' });
+    const member = (await api.post('/api/v1/members', { card_number: 'RULE-1', consent: true })).body;
+    const zero = expectError(await api.post(`/api/v1/members/${member.id}/adjustments`, { amount: 0, reason: 'x' }), 400, 'parameter_invalid');
+    expect(zero).toMatchObject({ param: 'amount', message: 'amount must not be zero.' });
+    const url = expectError(await api.post('/api/v1/webhook_endpoints', { url: '' }), 400, 'parameter_invalid');
+    expect(url).toMatchObject({ param: 'url', message: 'url must be an absolute URL such as https://example.com/webhooks.' });
+    expectError(await api.get('/api/v1/catalog/products/has%20space'), 404, 'product_not_found');
   });
 
   it('types bulk items and program settings, which the routes check in the service', async () => {

@@ -1062,28 +1062,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** transaction.completed: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TransactionCompletedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTransactionCompletedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1100,28 +1079,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** transaction.updated: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TransactionUpdatedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTransactionUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1138,28 +1096,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** transaction.refunded: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TransactionRefundedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTransactionRefundedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1176,28 +1113,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** balance.adjusted: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BalanceAdjustedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveBalanceAdjustedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1214,28 +1130,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** cashback.expiring: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CashbackExpiringEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveCashbackExpiringEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1252,28 +1147,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** cashback.expired: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CashbackExpiredEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveCashbackExpiredEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1290,28 +1164,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** member.erased: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MemberErasedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveMemberErasedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1328,28 +1181,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** member.level_changed: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["MemberLevelChangedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveMemberLevelChangedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,28 +1198,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** campaign.budget_exhausted: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CampaignBudgetExhaustedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveCampaignBudgetExhaustedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1404,28 +1215,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** order.created: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OrderCreatedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveOrderCreatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1442,28 +1232,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** integration.failing: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["IntegrationFailingEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveIntegrationFailingEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1480,28 +1249,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /** test.ping: sent to every endpoint subscribed to it (Standard Webhooks signature headers) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["TestPingEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any other answer, or none within the timeout, is retried. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["receiveTestPingEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3200,7 +2948,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Public HTTPS URL. */
+                    /**
+                     * Format: uri
+                     * @description Public HTTPS URL.
+                     */
                     url: string;
                     /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, integration.failing, test.ping, or "*" for all (also types added later). */
                     events?: string[];
@@ -3542,6 +3293,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Public HTTPS URL.
+                     */
                     url?: string;
                     /** @description Event types to receive: transaction.completed, transaction.updated, transaction.refunded, balance.adjusted, cashback.expiring, cashback.expired, member.erased, member.level_changed, campaign.budget_exhausted, order.created, integration.failing, test.ping, or "*" for all (also types added later). */
                     events?: string[];
@@ -4196,8 +3951,11 @@ export interface operations {
                 "application/json": {
                     /** @description The venue's own card number. */
                     card_number: string;
-                    /** @description Must be true: the guest agreed to join. */
-                    consent: boolean;
+                    /**
+                     * @description Must be true: the guest agreed to join.
+                     * @enum {boolean}
+                     */
+                    consent: true;
                     /** @description Any usual notation; read with the venue's country. */
                     phone?: string;
                     name?: string;
@@ -6023,7 +5781,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "application/x-ndjson": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {
@@ -6349,6 +6112,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The caller's SKU. */
                 external_id: string;
             };
             cookie?: never;
@@ -6452,6 +6216,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The caller's SKU. */
                 external_id: string;
             };
             cookie?: never;
@@ -6605,6 +6370,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The caller's SKU. */
                 external_id: string;
             };
             cookie?: never;
@@ -6717,6 +6483,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The caller's SKU. */
                 external_id: string;
             };
             cookie?: never;
@@ -7573,6 +7340,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The SKU. */
                 sku: string;
             };
             cookie?: never;
@@ -7667,6 +7435,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The SKU. */
                 sku: string;
             };
             cookie?: never;
@@ -7806,6 +7575,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The SKU. */
                 sku: string;
             };
             cookie?: never;
@@ -8140,6 +7910,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The category's external_id. */
                 external_id: string;
             };
             cookie?: never;
@@ -11918,6 +11689,270 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    receiveTransactionCompletedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTransactionUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTransactionRefundedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveBalanceAdjustedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BalanceAdjustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCashbackExpiringEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashbackExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCashbackExpiredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashbackExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveMemberErasedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveMemberLevelChangedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberLevelChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveCampaignBudgetExhaustedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignBudgetExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderCreatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveIntegrationFailingEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationFailingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTestPingEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -57,9 +57,25 @@ export async function registerLegacyPos(app: App, plugins: readonly RoutePlugin[
   app.get(LEGACY_POS_DOCUMENT_URL, { schema: { hide: true } }, async () => (document ??= legacyDocument(app.swagger(), app.deps.config.publicBaseUrl)));
 }
 
+const SCHEMAS = '#/components/schemas/';
+
+/** The names of the component schemas `node` refers to, directly or through one another. */
+function referencedSchemas(node: unknown, schemas: Record<string, unknown>, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referencedSchemas(item, schemas, found);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMAS) ? value.slice(SCHEMAS.length) : undefined;
+      if (name === undefined) referencedSchemas(value, schemas, found);
+      else if (!found.has(name)) referencedSchemas(schemas[name], schemas, found.add(name));
+    }
+  }
+  return found;
+}
+
 /**
  * The legacy document: the current document's operations for the till subset, each marked deprecated, under the
- * legacy server URL. Derived rather than generated, so the two can never describe the same route differently.
+ * legacy server URL, with the component schemas those operations use and no others. Derived rather than generated,
+ * so the two can never describe the same route differently.
  */
 function legacyDocument(current: Record<string, any>, baseUrl: string): object {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -72,9 +88,12 @@ function legacyDocument(current: Record<string, any>, baseUrl: string): object {
     for (const tag of operation.tags ?? []) tags.add(tag);
     (paths[template] ??= {})[method.toLowerCase()] = { ...operation, deprecated: true };
   }
-  const { webhooks: _events, paths: _all, tags: allTags, ...rest } = current;
+  const { webhooks: _events, paths: _all, tags: allTags, components, ...rest } = current;
+  const schemas: Record<string, unknown> = components?.schemas ?? {};
+  const used = referencedSchemas(paths, schemas);
   return {
     ...rest,
+    components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
     info: {
       ...current.info,
       title: `${current.info?.title ?? 'API'}: earlier POS API (deprecated)`,

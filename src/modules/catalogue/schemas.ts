@@ -84,8 +84,10 @@ export type CategoryBody = Static<typeof CategoryBody>;
 
 export type CategoryRules = Partial<{ earns_cashback: boolean; payable_with_cashback: boolean; cashback_percent: number | null }>;
 
-export const SkuParams = Type.Object({ sku: Type.String() });
-export const CategoryParams = Type.Object({ external_id: Type.String() });
+// The services answer a bad key in the path in their order and words (a read, a change or a delete: not found; a
+// put: parameter_invalid after its other checks), so the path is read loosely; the document shows the rule.
+export const SkuParams = Type.Object({ sku: shownAs(Type.String(), Key('The SKU.')) });
+export const CategoryParams = Type.Object({ external_id: shownAs(Type.String(), Key("The category's external_id.")) });
 
 /** Where a line's rule came from: the SKU's product's category, the category the line named, or neither. */
 export type RuleSource = 'product' | 'category' | 'default';

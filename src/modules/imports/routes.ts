@@ -4,11 +4,11 @@ import { callerOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ApiError } from '../../shared/errors.js';
-import { ImportParams, ImportQuery, ImportReadQuery, MemberImport } from './schemas.js';
+import { ImportFile, ImportParams, ImportQuery, ImportReadQuery, MemberImport } from './schemas.js';
 import * as service from './service.js';
 
 const tags = ['Members'];
-const FORMATS = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl' } as const;
+const FORMATS = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl' } as const satisfies Record<keyof typeof ImportFile, string>;
 
 /**
  * The request body as the stream it is, held in a private field: the input checks walk a parsed body's fields,
@@ -45,7 +45,6 @@ export async function importRoutes(app: App): Promise<void> {
       bodyLimit: service.MAX_IMPORT_BYTES,
       schema: {
         operationId: 'createMemberImport',
-        errors: ['request_body_too_large', 'unsupported_content_type'],
         tags,
         summary: 'Import members from a CSV (text/csv) or JSON Lines (application/x-ndjson) file of up to 50 MB; a worker processes it',
         description:
@@ -54,6 +53,7 @@ export async function importRoutes(app: App): Promise<void> {
           'Idempotency-Key as on every POST (its fingerprint takes the file\'s bytes). ' +
           'Errors: 400 parameter_invalid (program_id; file empty); 413 request_body_too_large; 415 unsupported_content_type. See /api/errors.',
         querystring: ImportQuery,
+        streamedBody: ImportFile,
         response: withErrors({ 202: MemberImport }),
       },
     },

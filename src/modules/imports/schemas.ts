@@ -1,5 +1,6 @@
 // The member import resource (D20): a file of members sent through the API and processed by a worker.
 import { Type, type Static } from 'typebox';
+import { IMPORT_FIELDS } from '../members/bulk-import-read.js';
 
 export const BadLine = Type.Object({
   line: Type.Integer({ description: "The file's line, from 1; a CSV file's header is line 1." }),
@@ -25,6 +26,17 @@ export const MemberImport = Type.Object({
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 }, { title: 'MemberImport' });
 export type MemberImport = Static<typeof MemberImport>;
+
+const COLUMNS = `${IMPORT_FIELDS.join(', ')}; card_number and consent_date required; see docs/members.md`;
+
+/**
+ * The upload's body by media type: the file itself, which the route reads as a stream rather than validates, and
+ * the document shows (see `streamedBody` in src/http/openapi.ts) so that generated clients can send it.
+ */
+export const ImportFile = {
+  'text/csv': Type.String({ minLength: 1, description: `CSV, UTF-8: a header row naming its columns (${COLUMNS}), then one member a line.` }),
+  'application/x-ndjson': Type.String({ minLength: 1, description: `JSON Lines, UTF-8: one member a line, an object with those names as keys (${COLUMNS}).` }),
+};
 
 export const ImportQuery = Type.Object(
   { program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })) },

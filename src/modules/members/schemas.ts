@@ -1,5 +1,6 @@
 // The member resource (D10) and the bodies of member routes.
 import { Type, type Static } from 'typebox';
+import { shownAs } from '../../http/responses.js';
 import { Display } from '../../shared/display.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
@@ -75,10 +76,13 @@ export const Birthday = Type.String({
   description: 'MM-DD, or YYYY-MM-DD: a real date (02-29 allowed without a year), not in the future.',
 });
 
+const ConsentRule = 'Must be true: the guest agreed to join.';
+
 export const EnrolMember = Type.Object(
   {
     card_number: CardNumber,
-    consent: Type.Boolean({ description: 'Must be true: the guest agreed to join.' }),
+    // false is refused by the service in the contract's words (parameter_invalid, consent), not by validation's.
+    consent: shownAs(Type.Boolean({ description: ConsentRule }), Type.Literal(true, { description: ConsentRule })),
     phone: Type.Optional(Type.String({ maxLength: 40, description: "Any usual notation; read with the venue's country." })),
     name: Type.Optional(Type.String({ maxLength: 120 })),
     program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })),
@@ -111,9 +115,12 @@ export const LookupQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const AdjustmentAmount = { minimum: -100_000_000, maximum: 100_000_000, description: 'Signed, minor units; not zero.' };
+
 export const Adjust = Type.Object(
   {
-    amount: Type.Integer({ minimum: -100_000_000, maximum: 100_000_000, description: 'Signed, minor units; not zero.' }),
+    // Zero is a refusal of the service (stored for an Idempotency-Key's replay like any other), not of validation.
+    amount: shownAs(Type.Integer(AdjustmentAmount), Type.Integer({ ...AdjustmentAmount, not: Type.Literal(0) })),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
   },
   { additionalProperties: false },

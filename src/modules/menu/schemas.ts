@@ -64,7 +64,8 @@ export type Dish = Static<typeof Dish>;
 
 export const DeletedDish = Type.Object({ object: Type.Literal('dish'), external_id: Type.String(), deleted: Type.Literal(true) }, { title: 'DeletedDish' });
 
-export const DishParams = Type.Object({ external_id: Type.String() });
+// Read loosely, as the catalogue's keys are (SkuParams): the service answers a bad one; the document shows the rule.
+export const DishParams = Type.Object({ external_id: shownAs(Type.String(), ExternalId) });
 
 export interface VenueTable {
   id: string;

@@ -1,5 +1,6 @@
 // Webhook endpoint resource and request bodies (contract section 2, D15).
 import { Type, type Static } from 'typebox';
+import { shownAs } from '../../http/responses.js';
 
 export const EVENT_TYPES = [
   'transaction.completed',
@@ -39,9 +40,17 @@ export const WebhookEndpoint = Type.Object({
 }, { title: 'WebhookEndpoint' });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
+/**
+ * The endpoint's address. The service checks it (src/modules/webhooks/url-guard.ts) and words each refusal (not an
+ * absolute URL, not https, a private host…); the document says what JSON Schema can of it. Https stays prose: a
+ * development server may take http (WEBHOOK_ALLOW_PRIVATE_URLS).
+ */
+const UrlRule = { maxLength: 2048, description: 'Public HTTPS URL.' };
+const WebhookUrl = shownAs(Type.String(UrlRule), Type.String({ ...UrlRule, minLength: 1, format: 'uri' }));
+
 export const CreateWebhookEndpoint = Type.Object(
   {
-    url: Type.String({ maxLength: 2048, description: 'Public HTTPS URL.' }),
+    url: WebhookUrl,
     events: Type.Optional(EventList),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
@@ -51,7 +60,7 @@ export type CreateWebhookEndpoint = Static<typeof CreateWebhookEndpoint>;
 
 export const UpdateWebhookEndpoint = Type.Object(
   {
-    url: Type.Optional(Type.String({ maxLength: 2048 })),
+    url: Type.Optional(WebhookUrl),
     events: Type.Optional(EventList),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
     enabled: Type.Optional(Type.Boolean({ description: 'true re-enables a disabled endpoint; false disables it.' })),
