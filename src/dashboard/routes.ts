@@ -1,4 +1,5 @@
 // The dashboard's JSON API under /dashboard/api: session-cookie authentication, CSRF on every change, no API keys.
+import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
@@ -80,14 +81,6 @@ export const SCOPE_PRESETS = [
   { id: 'menu_sync', name: 'Menu sync', scopes: ['menu:read', 'menu:write', 'catalog:read', 'catalog:write'] },
 ] as const;
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 // Untagged on purpose: the public document (hideUntagged) leaves them out; the dashboard's own shows them.
 const tags: string[] = [];
 
@@ -114,10 +107,10 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     },
   } as Parameters<typeof swagger>[1]);
 
+  // Cookies are read and written here only: the session's, on this instance's paths.
+  await app.register(cookie);
   const setCookie = (reply: FastifyReply, token: string, maxAgeSeconds: number) => {
-    const parts = [`${SESSION_COOKIE}=${token}`, 'Path=/dashboard', `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax'];
-    if (secure) parts.push('Secure');
-    reply.header('set-cookie', parts.join('; '));
+    reply.setCookie(SESSION_COOKIE, token, { path: '/dashboard', maxAge: maxAgeSeconds, httpOnly: true, sameSite: 'lax', secure });
   };
 
   /**
@@ -148,7 +141,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     if (req.headers.authorization !== undefined) throw new ApiError('api_key_not_accepted');
     const needed = roleNeeded(req.method === 'HEAD' ? 'GET' : req.method, req.routeOptions.url ?? '');
     if (needed === 'public') return;
-    const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const token = req.cookies[SESSION_COOKIE];
     const now = clock.now();
     const session = token ? await service.sessionOf(app.deps.db, token, now) : undefined;
     if (!session) throw new ApiError('session_required');
