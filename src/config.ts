@@ -38,6 +38,7 @@ const EnvSchema = Type.Object({
   SIGNUPS_PER_HOUR_PER_ADDRESS: Type.Integer({ minimum: 1, default: 5 }),
   SIGNUPS_PER_HOUR: Type.Integer({ minimum: 1, default: 100 }),
   LINK_USES_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
+  INVITATIONS_PER_HOUR: Type.Integer({ minimum: 1, default: 30 }),
   SHUTDOWN_TIMEOUT: Type.String({ pattern: '^\\d+(ms|s|m|h|d)?$', default: '10s' }),
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36500, default: 730 }),
   SQUARE_API_URL: Type.String({ pattern: '^https?://', default: 'https://connect.squareup.com' }),
@@ -91,6 +92,8 @@ export interface Config {
   signupLimits: { perAddress: number; total: number };
   /** Checks and uses of sign-up, invitation and reset links from one client address a minute. */
   linkUsesPerMinute: number;
+  /** Invitations a chain may make an hour. */
+  invitationsPerHour: number;
   /** How long a graceful shutdown may take before the process exits anyway (SIGTERM must always end it). */
   shutdownTimeoutMs: number;
   /** How long audit log entries are kept (D24); the worker deletes older ones, the database refuses younger. */
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardSignup: parsed.DASHBOARD_SIGNUP ?? env.NODE_ENV !== 'production',
     signupLimits: { perAddress: parsed.SIGNUPS_PER_HOUR_PER_ADDRESS, total: parsed.SIGNUPS_PER_HOUR },
     linkUsesPerMinute: parsed.LINK_USES_PER_MINUTE,
+    invitationsPerHour: parsed.INVITATIONS_PER_HOUR,
     shutdownTimeoutMs: parseDuration(parsed.SHUTDOWN_TIMEOUT),
     auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     square: { apiUrl: parsed.SQUARE_API_URL.replace(/\/+$/, ''), reconcileIntervalMs: parseDuration(parsed.SQUARE_RECONCILE_INTERVAL) },

@@ -9,9 +9,11 @@ export function startupWarnings(config: Pick<Config, 'publicBaseUrl' | 'appleWal
     ...(config.webhookAllowPrivateUrls
       ? ['WEBHOOK_ALLOW_PRIVATE_URLS=true: webhooks may be sent over http and to this machine or its network (loopback, private and link-local addresses, the cloud metadata address). For development only.']
       : []),
-    // A served (https) server with open sign-up and no e-mail shows each sign-up its link, and so whether the address has an account.
-    ...(config.dashboardSignup && !config.smtpUrl && config.publicBaseUrl.startsWith('https:')
-      ? ['DASHBOARD_SIGNUP is open without SMTP_URL: a sign-up cannot be confirmed by e-mail, so whoever signs up learns from its link whether the address already has an account. Set SMTP_URL, or close sign-up.']
+    // A served (https) server without e-mail shows each link to whoever asked for it, and a link says whether its address has an account.
+    ...(!config.smtpUrl && config.publicBaseUrl.startsWith('https:')
+      ? [
+          `SMTP_URL is unset: dashboard links are shown, not e-mailed, so whoever is shown one (an owner inviting${config.dashboardSignup ? ', anyone signing up' : ''}) learns from it whether its address already has an account. Set SMTP_URL.`,
+        ]
       : []),
   ];
 }

@@ -14,7 +14,7 @@ const apple = appleSettings(certs);
 
 describe('start-up warnings', () => {
   it('warn of http Apple passes (Apple set up) and of private webhook targets; nothing for an https, strict server', () => {
-    const quiet = { dashboardSignup: false, smtpUrl: undefined };
+    const quiet = { dashboardSignup: false, smtpUrl: 'smtp://mail.example.com:587' };
     const warnings = startupWarnings({ publicBaseUrl: 'http://loyalty.example.com', appleWallet: apple, webhookAllowPrivateUrls: true, ...quiet });
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/^PUBLIC_BASE_URL is http:\/\/loyalty\.example\.com, so passes are issued with an http web service, which Apple Wallet refuses/);
@@ -22,12 +22,15 @@ describe('start-up warnings', () => {
     expect(startupWarnings({ publicBaseUrl: 'https://loyalty.example.com', appleWallet: apple, webhookAllowPrivateUrls: false, ...quiet })).toEqual([]);
   });
 
-  it('warn of open sign-up without e-mail on a served (https) server, not on a local one or with SMTP_URL', () => {
-    const served = { publicBaseUrl: 'https://loyalty.example.com', appleWallet: apple, webhookAllowPrivateUrls: false, dashboardSignup: true };
-    expect(startupWarnings({ ...served, smtpUrl: undefined })).toEqual([expect.stringMatching(/^DASHBOARD_SIGNUP is open without SMTP_URL: /)]);
-    expect(startupWarnings({ ...served, smtpUrl: 'smtp://mail.example.com:587' })).toEqual([]);
+  it('warn of links shown, not e-mailed, on a served (https) server without SMTP_URL, not on a local one or with it', () => {
+    const served = { publicBaseUrl: 'https://loyalty.example.com', appleWallet: apple, webhookAllowPrivateUrls: false };
+    expect(startupWarnings({ ...served, dashboardSignup: true, smtpUrl: undefined })).toEqual([
+      'SMTP_URL is unset: dashboard links are shown, not e-mailed, so whoever is shown one (an owner inviting, anyone signing up) learns from it whether its address already has an account. Set SMTP_URL.',
+    ]);
+    expect(startupWarnings({ ...served, dashboardSignup: false, smtpUrl: undefined })).toEqual([expect.stringContaining('(an owner inviting) learns')]);
+    expect(startupWarnings({ ...served, dashboardSignup: true, smtpUrl: 'smtp://mail.example.com:587' })).toEqual([]);
     // (http draws the Apple warning only.)
-    expect(startupWarnings({ ...served, publicBaseUrl: 'http://localhost:3000', smtpUrl: undefined })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL is http:/)]);
+    expect(startupWarnings({ ...served, publicBaseUrl: 'http://localhost:3000', dashboardSignup: true, smtpUrl: undefined })).toEqual([expect.stringMatching(/^PUBLIC_BASE_URL is http:/)]);
   });
 
   it('the Brand page\'s wallet status carries the http warning for Apple', async () => {

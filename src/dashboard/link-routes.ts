@@ -53,20 +53,33 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
   const perAddress = (req: { ip: string }, what: string) =>
     tools.holdToLimits(what, [[`dashboard-links:addr:${req.ip}`, { limit: config.linkUsesPerMinute, windowMs: 60_000 }, 'from this address']]);
 
-  /**
-   * E-mails the link when a mailer is configured; otherwise, or when sending fails, it is shown to the one who made it.
-   * To an address that has an account, the e-mail says so in place of the link (`accountExists`).
-   */
-  const deliver = async (issued: { link: accounts.UserLink | accounts.SignUpLink; token: string; accountExists?: boolean }, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
+  /** E-mails a reset link when a mailer is configured; otherwise, or when sending fails, it is shown to the owner who made it. */
+  const deliver = async (issued: accounts.IssuedLink, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
     const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
     if (!mailer) return { emailed: false, link };
     try {
-      await mailer.send(linkMail(issued.link, issued.accountExists ? null : link, chainName, config.publicBaseUrl));
+      await mailer.send(linkMail(issued.link, link, chainName, config.publicBaseUrl));
       return { emailed: true, link: null };
     } catch (err) {
       app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; shown instead');
       return { emailed: false, link };
     }
+  };
+  /**
+   * A sign-up's or an invitation's link, inside the transaction that makes it. With a mailer it is e-mailed (to an
+   * address that has an account, a note saying so instead: `accountExists`), and a mail that cannot be sent is 503
+   * for every address alike, nothing kept; showing the link then would tell who has an account. Without one, shown.
+   */
+  const sendOrShow = async (issued: { link: accounts.UserLink | accounts.SignUpLink; token: string; accountExists: boolean }, chainName: string) => {
+    const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
+    if (!mailer) return { emailed: false, link };
+    try {
+      await mailer.send(linkMail(issued.link, issued.accountExists ? null : link, chainName, config.publicBaseUrl));
+    } catch (err) {
+      app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; nothing was made');
+      throw new ApiError('service_unavailable', { message: 'The e-mail with the link could not be sent, so nothing was made; try again later.' });
+    }
+    return { emailed: true, link: null };
   };
   const sendReset = async (email: string, address: string) => {
     const user = await accounts.findOwnerByEmail(app.deps.db, email);
@@ -98,9 +111,10 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
         [`dashboard-signup:email:${email}`, { limit: 3, windowMs: HOUR_MS }, 'for this e-mail address'],
         ['dashboard-signup:all', { limit: config.signupLimits.total, windowMs: HOUR_MS }, 'on this server'],
       ]);
-      const issued = await inTransaction(app.deps.db, (trx) => service.requestSignUp(trx, req.body, clock.now()));
-      const sent = await deliver(issued, issued.link.venue.name);
-      if (mailer && !sent.emailed) throw new ApiError('service_unavailable', { message: 'The e-mail that confirms a sign-up could not be sent; try again later.' });
+      const { issued, sent } = await inTransaction(app.deps.db, async (trx) => {
+        const issued = await service.requestSignUp(trx, req.body, clock.now());
+        return { issued, sent: await sendOrShow(issued, issued.link.venue.name) };
+      });
       return reply.code(202).send({ expires_at: formatTimestamp(issued.link.expiresAt), ...sent });
     },
   );
@@ -114,8 +128,13 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
     { schema: { tags, summary: 'Invite someone by e-mail with a role (a single-use link valid 7 days)', body: NewInvitation, response: withErrors({ 201: SentInvitation }) } },
     async (req, reply) => {
       const session = sessionOf(req);
-      const issued = await inTransaction(app.deps.db, (trx) => accounts.inviteUser(trx, service.linkPlaceOf(session, clock.now()), req.body));
-      const sent = await deliver(issued, await chainNameOf(session.venue.chainId));
+      // Each invitation e-mails an address or shows a link that says whether it has an account: a chain's are counted.
+      await tools.holdToLimits('invitations', [[`dashboard-invitations:chain:${session.venue.chainId}`, { limit: config.invitationsPerHour, windowMs: HOUR_MS }, 'in this chain']]);
+      const chainName = await chainNameOf(session.venue.chainId);
+      const { issued, sent } = await inTransaction(app.deps.db, async (trx) => {
+        const issued = await accounts.inviteUser(trx, service.linkPlaceOf(session, clock.now()), req.body);
+        return { issued, sent: await sendOrShow(issued, chainName) };
+      });
       return reply.code(201).send({ invitation: presentInvitation(issued.link), ...sent });
     },
   );
@@ -202,13 +221,14 @@ const HOUR_MS = 3_600_000;
 function linkMail(link: accounts.UserLink | accounts.SignUpLink, url: string | null, chainName: string, publicBaseUrl: string): Mail {
   const until = link.expiresAt.toUTCString();
   const taken = `This address already has a Venue Loyalty dashboard account, and an address belongs to one chain. Sign in at ${publicBaseUrl}/dashboard (or use "Forgot your password?" there).`;
+  // A sign-up's venue name is anyone's text: it is not sent to an address whose owner has not confirmed it (the link's page shows it).
   if (link.purpose === 'signup') {
     return {
       to: link.email,
-      subject: `Confirm your sign-up of ${chainName} on Venue Loyalty`,
+      subject: 'Confirm your sign-up on Venue Loyalty',
       text: url
-        ? `Open ${chainName}'s dashboard here, with the password you chose (the link works once, until ${until}):\n${url}\n\nIf it was not you, ignore this e-mail: nothing is created.\n`
-        : `Someone asked to create ${chainName} on Venue Loyalty with this address. ${taken}\n\nIf it was not you, ignore this e-mail: nothing changes.\n`,
+        ? `Open your venue's dashboard here, with the password you chose (the link works once, until ${until}):\n${url}\n\nIf it was not you, ignore this e-mail: nothing is created.\n`
+        : `Someone asked to create a venue on Venue Loyalty with this address. ${taken}\n\nIf it was not you, ignore this e-mail: nothing changes.\n`,
     };
   }
   if (link.purpose === 'invitation') {

@@ -48,16 +48,20 @@ describe('sign-up without SMTP', () => {
     expect((await accept(t, sent.body.link)).body.error.code).toBe('link_used');
   });
 
-  it('works 24 hours, then is forgotten; a newer sign-up of the address replaces the older one', async () => {
+  it('works 24 hours, then is forgotten; a second sign-up of the address does not end the first (anyone may sign up with any address)', async () => {
     const email = newEmail();
-    const first = await signUp(t, email);
-    const second = await signUp(t, email);
-    expect((await inspect(t, first.body.link)).body.error.code).toBe('link_not_found');
+    const mine = await signUp(t, email);
+    const theirs = await signUp(t, email, 'a password someone else chose');
+    expect((await inspect(t, mine.body.link)).status).toBe(200);
+    expect((await accept(t, mine.body.link)).status).toBe(200);
+    // The first link used opened the venue; the other now meets an address that has an account.
+    expect((await accept(t, theirs.body.link, 'a password someone else chose')).body.error.code).toBe('email_taken');
+    const late = await signUp(t, newEmail());
     t.clock.advance(24 * 3_600_000);
-    expect((await accept(t, second.body.link)).body.error.code).toBe('link_expired');
-    // Housekeeping then forgets it, with the password hash it kept.
-    const kept = async () => (await sql<{ n: number }>`select count(*)::int as n from signup_requests where email = ${email}`.execute(t.db)).rows[0]!.n;
-    expect(await kept()).toBe(1);
+    expect((await accept(t, late.body.link)).body.error.code).toBe('link_expired');
+    // Housekeeping then forgets them, with the password hashes they kept.
+    const kept = async () => (await sql<{ n: number }>`select count(*)::int as n from signup_requests where expires_at <= ${t.clock.now()}`.execute(t.db)).rows[0]!.n;
+    expect(await kept()).toBeGreaterThanOrEqual(3);
     await accounts.forgetExpiredSignUps(t.db, t.clock.now());
     expect(await kept()).toBe(0);
   });
@@ -132,7 +136,9 @@ describe('with SMTP: the address is told, the one who asked is not', () => {
     expect(a.body).toEqual({ expires_at: expect.any(String), emailed: true, link: null });
     // The last e-mail to each: the known owner's own sign-up was mailed before.
     const note = mailTo(known).at(-1);
-    expect(note!.subject).toBe('Confirm your sign-up of Copy Bar on Venue Loyalty');
+    expect(note!.subject).toBe('Confirm your sign-up on Venue Loyalty');
+    // The venue name is the signer-up's text: not sent to an address that did not ask.
+    expect(note!.text).not.toContain('Copy Bar');
     expect(note!.text).toContain('already has a Venue Loyalty dashboard account');
     expect(note!.text).not.toMatch(LINK);
     const [mail, ...more] = mailTo(unknown);
@@ -152,17 +158,41 @@ describe('with SMTP: the address is told, the one who asked is not', () => {
     expect(note!.text).not.toMatch(LINK);
   });
 
-  it('a sign-up whose e-mail the server refuses is refused alike for a known and an unknown address (503), with no link shown', async () => {
+  it('a sign-up or an invitation whose e-mail the server refuses is 503 for a known and an unknown address alike, no link shown, nothing kept', async () => {
     const { email: known } = await signedUpOwner(mailing);
+    const { c: owner } = await signedUpOwner(mailing, 'Refusing Mail Bar');
+    const before = async () => (await sql<{ n: number }>`select count(*)::int as n from signup_requests`.execute(mailing.db)).rows[0]!.n;
+    const signUps = await before();
     smtp.refusing = true;
     try {
-      const answers = [await signUp(mailing, known), await signUp(mailing, newEmail())];
-      expect(answers.map((a) => [a.status, a.body.error.code, a.body.link])).toEqual([
-        [503, 'service_unavailable', undefined],
-        [503, 'service_unavailable', undefined],
-      ]);
+      const answers = [
+        await signUp(mailing, known),
+        await signUp(mailing, newEmail()),
+        await owner.post('/dashboard/api/invitations', { email: known, role: 'staff' }),
+        await owner.post('/dashboard/api/invitations', { email: newEmail(), role: 'staff' }),
+      ];
+      expect(answers.map((a) => [a.status, a.body.error.code, a.body.link])).toEqual(Array(4).fill([503, 'service_unavailable', undefined]));
     } finally {
       smtp.refusing = false;
+    }
+    expect(await before()).toBe(signUps);
+    expect((await owner.get('/dashboard/api/invitations')).body).toEqual([]);
+  });
+});
+
+describe('invitations are limited per chain', () => {
+  it('INVITATIONS_PER_HOUR a chain (429 beyond), so a chain cannot test addresses at speed', async () => {
+    const { startTestApp } = await import('../support/app.js');
+    const limited = await startTestApp({ config: { invitationsPerHour: 2 } });
+    try {
+      const { c: owner } = await signedUpOwner(limited);
+      const made = [];
+      for (let i = 0; i < 3; i++) made.push((await owner.post('/dashboard/api/invitations', { email: newEmail(), role: 'staff' })).status);
+      expect(made).toEqual([201, 201, 429]);
+      limited.clock.advance(3_600_000);
+      expect((await owner.post('/dashboard/api/invitations', { email: newEmail(), role: 'staff' })).status).toBe(201);
+    } finally {
+      await limited.close();
     }
   });
 });

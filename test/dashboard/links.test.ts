@@ -244,11 +244,12 @@ describe('with SMTP_URL: links are e-mailed over SMTP', () => {
     expect(audit.rows).toEqual([{ actor_id: null, address: '127.0.0.1' }]);
   });
 
-  it('an e-mail the server refuses: the link is shown instead', async () => {
-    const { owner } = await chainOf(mailing, 'Refused Mail Bistro');
+  it("a reset link whose e-mail the server refuses is shown to the owner instead (an invitation's is refused: enumeration.test.ts)", async () => {
+    const { owner, chainId, venueId } = await chainOf(mailing, 'Refused Mail Bistro');
+    const staff = await accounts.createOwner(mailing.db, { chainId, venueId, email: newEmail(), password: PASSWORD, role: 'staff' });
     smtp.refusing = true;
     try {
-      const made = await owner.post('/dashboard/api/invitations', { email: newEmail(), role: 'staff' });
+      const made = await owner.post(`/dashboard/api/users/${staff.id}/password-reset`, {});
       expect(made.status).toBe(201);
       expect(made.body.emailed).toBe(false);
       expect((await inspect(mailing, tokenOf(made.body.link))).status).toBe(200);

@@ -41,7 +41,7 @@ export interface TestAppOptions {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Test files sign many owners up from one address, each using its sign-up's link: these limits are tested with their own settings.
   const base = loadConfig({ API_KEY_PEPPER: TEST_PEPPER, PUBLIC_BASE_URL: 'http://localhost:3000', SECRET_ENCRYPTION_KEY: TEST_SECRET_KEY });
-  return { ...base, signupLimits: { perAddress: 1_000_000, total: 1_000_000 }, linkUsesPerMinute: 1_000_000, ...overrides };
+  return { ...base, signupLimits: { perAddress: 1_000_000, total: 1_000_000 }, linkUsesPerMinute: 1_000_000, invitationsPerHour: 1_000_000, ...overrides };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

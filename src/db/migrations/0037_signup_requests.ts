@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     expires_at timestamptz not null,
     used_at timestamptz
   )`.execute(db);
-  await sql`create index signup_requests_pending on signup_requests (email) where used_at is null`.execute(db);
+  await sql`create index signup_requests_expiry on signup_requests (expires_at)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

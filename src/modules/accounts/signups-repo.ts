@@ -5,9 +5,11 @@ import type { SignupRequestsTable } from '../../db/schema.js';
 
 export type SignUpRow = Selectable<SignupRequestsTable>;
 
-/** Inserts a sign-up, ending the address's earlier ones not yet used: only the last link sent works. */
-export async function replaceSignUp(db: Db, row: Insertable<SignupRequestsTable>): Promise<SignUpRow> {
-  await db.deleteFrom('signup_requests').where('email', '=', row.email).where('used_at', 'is', null).execute();
+/**
+ * Inserts a sign-up. An address's earlier ones stay: anyone may sign up with any address, so a newer one must not end
+ * the owner's; the first link used opens the venue, and the others then meet an address that has an account.
+ */
+export async function insertSignUp(db: Db, row: Insertable<SignupRequestsTable>): Promise<SignUpRow> {
   return db.insertInto('signup_requests').values(row).returningAll().executeTakeFirstOrThrow();
 }
 

@@ -47,7 +47,7 @@ export async function requestSignUp(db: Db, input: { email: string; password: st
   checkEmail(email);
   const password = await hashNewPassword('password', input.password);
   const token = newToken();
-  const row = await repo.replaceSignUp(db, {
+  const row = await repo.insertSignUp(db, {
     id: newId(),
     email,
     venue: JSON.stringify({ ...input.venue, name: input.venue.name.trim() }),
