@@ -1,9 +1,11 @@
 // The commands of the model-based test (test/modules/checks/model.test.ts): generated, then resolved into concrete
 // requests against the model's state, each at a venue of the member's chain (A, B, C of c1; D of c2) with one of
 // that venue's keys or c1's chain key; a small share names a member of the other chain, which must not be found.
+// Friends enrolled with a referral code are named as the newest or the first of them.
 import fc from 'fast-check';
+import { newCardNumber } from './factories.js';
 import { txKey, type MemberBy as By, type ModelCheckBody, type ModelLine, type ModelRequest, type Place } from './money-model.js';
-import { keyAt, MEMBERS, VENUES, type World } from './money-model-world.js';
+import { keyAt, LIVE_KEY, MAX_FRIENDS, MEMBERS, VENUES, type World } from './money-model-world.js';
 
 /** How a generated amount is chosen: a number, or relative to what the model says now (to hit limits exactly). */
 export type Amount = { k: 'abs'; v: number } | { k: 'max' } | { k: 'max+1' } | { k: 'avail' } | { k: 'avail+1' } | { k: 'none' } | { k: 'part'; pct: number };
@@ -24,7 +26,20 @@ export interface LineGen {
  * check with the same external_id); `key` 0 and 1 are that venue's keys, 2 its chain's key where it has one.
  */
 export type Cmd =
-  | { c: 'check'; key: number; v: number; who: number; by: By; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; omitMember: boolean }
+  /** `nearMin`: for a referred member, one line of their referral's minimum plus this instead of `lines`, and no hold. */
+  | {
+      c: 'check';
+      key: number;
+      v: number;
+      who: number;
+      by: By;
+      lines: LineGen[];
+      nearMin: number | null;
+      redeem: Amount;
+      closedAgo: number | null;
+      hold: number | null;
+      omitMember: boolean;
+    }
   | { c: 'calc'; key: number; v: number; who: number; by: By; lines: LineGen[]; redeem: Amount; closedAgo: number | null; hold: number | null; withId: boolean }
   | { c: 'replay'; key: number; v: number; pick: number; here: boolean }
   | { c: 'reuse'; key: number; v: number; pick: number; delta: number; here: boolean }
@@ -34,16 +49,36 @@ export type Cmd =
   | { c: 'hold'; key: number; v: number; who: number; by: 'id' | 'card'; amount: Amount; expiresIn: number | null }
   | { c: 'release'; key: number; v: number; pick: number; here: boolean }
   | { c: 'capture'; key: number; v: number; holdPick: number; txPick: number; redeem: CaptureAmount; here: boolean }
-  /** Two requests at a check's venue: a hold of pct % of what is available, then its capture into that check. */
-  | { c: 'holdCapture'; key: number; who: number; pct: number; txPick: number; redeem: CaptureAmount }
+  /**
+   * Two requests at a check's venue: a hold of pct % of what is available, then its capture into that check; with
+   * `referral`, of a referee into the check their referral credited (when one can take it), a hold that takes what it
+   * paid `pct` below the referral's minimum (when they have as much): it must stay their qualifying check.
+   */
+  | { c: 'holdCapture'; key: number; who: number; pct: number; txPick: number; redeem: CaptureAmount; referral: boolean }
   | { c: 'adjust'; key: number; v: number; who: number; amount: AdjustAmount }
   | { c: 'visit'; key: number; v: number; who: number; by: 'id' | 'card'; ext: 'none' | 'new' | 'replay'; pick: number; here: boolean }
   /** A reward handed over: with a void of one of the checks that earned its stamps, the stamps are then owed. */
   | { c: 'reward'; key: number; v: number; who: number }
   | { c: 'lookup'; key: number; v: number; who: number; by: By | 'scan' }
+  /**
+   * A guest enrolled at a venue of the chain of the member `referrer` with their referral code (as given, in lower case,
+   * with spaces around it), in c1's stamps program or the default one; or refused: a code nobody has, a code given at a
+   * venue of the other chain, or given with c1's live key (every member here is a test-mode one).
+   */
+  | { c: 'enroll'; key: number; v: number; referrer: number; code: 'exact' | 'lower' | 'spaced' | 'unknown' | 'otherChain' | 'live'; stamps: boolean }
   /** A member of the other chain named at a venue (by id, card or barcode): not found, nothing changes. */
   | { c: 'cross'; key: number; v: number; target: string; by: By; what: 'check' | 'calc' | 'hold' | 'visit' | 'adjust' | 'lookup' | 'scan'; lines: LineGen[] }
   | { c: 'advance'; by: Advance };
+
+/** `who` of a command: a member of MEMBERS, else the newest (5) or the first (6) friend; m0 and m1 while there is none. */
+const WHO = [...MEMBERS, 'the newest friend', 'the first friend'];
+
+export function memberOf(world: World, who: number): string {
+  if (who < MEMBERS.length) return MEMBERS[who]!;
+  const friends = world.model.friends();
+  if (friends.length === 0) return MEMBERS[who - MEMBERS.length]!;
+  return who === MEMBERS.length ? friends.at(-1)! : friends[0]!;
+}
 
 const amountText = (a: { k: string; v?: number }) => (a.k === 'abs' ? String(a.v) : a.k);
 const linesText = (lines: LineGen[]) =>
@@ -55,9 +90,9 @@ const there = (c: { v: number; here: boolean }) => (c.here ? '' : ` at venue#${c
 export function cmdText(c: Cmd): string {
   switch (c.c) {
     case 'check':
-      return `check ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)}${c.omitMember ? '(via hold)' : ''} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}`;
+      return `check ${keyText(c.key)} venue#${c.v} ${WHO[c.who]}${byText(c.by)}${c.omitMember ? '(via hold)' : ''} [${linesText(c.lines)}]${c.nearMin === null ? '' : ` (a referee: minimum${c.nearMin < 0 ? '' : '+'}${c.nearMin})`} redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}`;
     case 'calc':
-      return `calculate ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}${c.withId ? '' : ' (no external_id)'}`;
+      return `calculate ${keyText(c.key)} venue#${c.v} ${WHO[c.who]}${byText(c.by)} [${linesText(c.lines)}] redeem=${amountText(c.redeem)}${c.hold === null ? '' : ` hold#${c.hold}`}${c.closedAgo === null ? '' : ` closed ${c.closedAgo}s ago`}${c.withId ? '' : ' (no external_id)'}`;
     case 'replay':
       return `replay check#${c.pick} ${keyText(c.key)}${there(c)}`;
     case 'reuse':
@@ -69,23 +104,28 @@ export function cmdText(c: Cmd): string {
     case 'refundAgain':
       return `resend refund#${c.pick} ${c.same ? 'same amount' : 'other amount'} ${keyText(c.key)}${there(c)}`;
     case 'hold':
-      return `hold ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} amount=${amountText(c.amount)}${c.expiresIn === null ? '' : ` expires_in=${c.expiresIn}`}`;
+      return `hold ${keyText(c.key)} venue#${c.v} ${WHO[c.who]}${byText(c.by)} amount=${amountText(c.amount)}${c.expiresIn === null ? '' : ` expires_in=${c.expiresIn}`}`;
     case 'release':
       return `release hold#${c.pick} ${keyText(c.key)}${there(c)}`;
     case 'capture':
       return `capture hold#${c.holdPick} into check#${c.txPick} redeem=${amountText(c.redeem)} ${keyText(c.key)}${there(c)}`;
     case 'holdCapture':
-      return `hold ${c.pct}% of available of ${MEMBERS[c.who]} (else of another cashback member) at the venue of their check#${c.txPick} and capture it into it redeem=${amountText(c.redeem)} ${keyText(c.key)}`;
+      return (
+        `${c.referral ? `hold what takes the check a referee's referral credited ${c.pct} below its minimum and capture it into it, else ` : ''}` +
+        `hold ${c.pct}% of available of ${WHO[c.who]} (else of another cashback member) at the venue of their check#${c.txPick} and capture it into it redeem=${amountText(c.redeem)} ${keyText(c.key)}`
+      );
     case 'adjust':
-      return `adjust ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]} ${amountText(c.amount)}`;
+      return `adjust ${keyText(c.key)} venue#${c.v} ${WHO[c.who]} ${amountText(c.amount)}`;
     case 'visit':
-      return `visit ${keyText(c.key)} venue#${c.v} ${MEMBERS[c.who]}${byText(c.by)} external_id=${c.ext}${c.ext === 'replay' ? `#${c.pick}${c.here ? '' : ' elsewhere'}` : ''}`;
+      return `visit ${keyText(c.key)} venue#${c.v} ${WHO[c.who]}${byText(c.by)} external_id=${c.ext}${c.ext === 'replay' ? `#${c.pick}${c.here ? '' : ' elsewhere'}` : ''}`;
     case 'reward':
-      return `reward of ${MEMBERS[c.who]} ${keyText(c.key)} venue#${c.v}`;
+      return `reward of ${WHO[c.who]} ${keyText(c.key)} venue#${c.v}`;
     case 'lookup':
-      return `look up ${MEMBERS[c.who]}${byText(c.by)} ${keyText(c.key)} venue#${c.v}`;
+      return `look up ${WHO[c.who]}${byText(c.by)} ${keyText(c.key)} venue#${c.v}`;
     case 'cross':
       return `${c.what} naming ${c.target}${byText(c.by)} from another chain's venue#${c.v} ${keyText(c.key)}`;
+    case 'enroll':
+      return `enrol a guest${c.stamps ? ' (stamps)' : ''} with the referral code of ${WHO[c.referrer]} (${c.code}) ${keyText(c.key)} venue#${c.v}`;
     case 'advance':
       return `advance ${c.by.k === 'sec' ? `${c.by.v}s` : c.by.k === 'day' ? `${c.by.v}s (day)` : 'to the next hold expiry'}`;
   }
@@ -117,9 +157,9 @@ const closedAgoArb = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 120 }), weight: 1 },
   { arbitrary: fc.integer({ min: 120, max: 48 * 3600 }), weight: 2 },
 );
-// m0, m1 (cashback, c1), s (stamps, c1), ghost (nobody), x (cashback, c2).
-const whoArb = fc.constantFrom(0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 4);
-const cashbackWho = fc.constantFrom(0, 0, 0, 1, 1, 1, 3, 4, 4);
+// m0, m1 (cashback, c1), s (stamps, c1), ghost (nobody), x (cashback, c2), the newest friend, the first friend.
+const whoArb = fc.constantFrom(0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 4, 5, 5, 5, 5, 5, 6, 6);
+const cashbackWho = fc.constantFrom(0, 0, 0, 1, 1, 1, 3, 4, 4, 5, 5, 6);
 const byArb = fc.constantFrom<By>('id', 'id', 'id', 'id', 'card', 'barcode');
 const byCardArb = fc.constantFrom<'id' | 'card'>('id', 'id', 'id', 'card');
 
@@ -130,11 +170,28 @@ const checkArb = fc.record({
   who: whoArb,
   by: byArb,
   lines: linesArb,
+  nearMin: fc.option(fc.integer({ min: -30, max: 120 }), { freq: 3 }),
   redeem: redeemArb,
   closedAgo: closedAgoArb,
   hold: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: pick, weight: 1 }),
   omitMember: fc.boolean(),
 });
+
+/**
+ * Mostly m0's code (one referrer with several friends reaches max_per_member), now and then another's (`mostlyM0`
+ * false: more often); `refused` also gives codes that must be refused.
+ */
+const enrollArb = (refused: boolean, mostlyM0: boolean) =>
+  fc.record({
+    c: fc.constant('enroll' as const),
+    key,
+    v,
+    referrer: mostlyM0 ? fc.constantFrom(0, 0, 0, 0, 0, 1) : fc.constantFrom(0, 0, 0, 0, 1, 2, 4, 5, 6),
+    code: refused
+      ? fc.constantFrom('exact' as const, 'exact' as const, 'lower' as const, 'spaced' as const, 'unknown' as const, 'otherChain' as const, 'live' as const)
+      : fc.constantFrom('exact' as const, 'exact' as const, 'lower' as const, 'spaced' as const),
+    stamps: fc.constantFrom(false, false, false, false, false, true),
+  });
 
 const captureRedeem = (absMax: number, noneWeight: number, absWeight: number) =>
   fc.oneof(
@@ -142,6 +199,17 @@ const captureRedeem = (absMax: number, noneWeight: number, absWeight: number) =>
     { arbitrary: fc.record({ k: fc.constant('abs' as const), v: fc.integer({ min: 1, max: absMax }) }), weight: absWeight },
     { arbitrary: fc.constantFrom<CaptureAmount>({ k: 'hold-1' }, { k: 'hold+1' }), weight: 1 },
   );
+
+const holdCaptureArb = (referral: boolean) =>
+  fc.record({
+    c: fc.constant('holdCapture' as const),
+    key,
+    who: fc.constantFrom(0, 1, 4, 5, 5, 6),
+    pct: fc.oneof(fc.constant(100), fc.integer({ min: 10, max: 100 })),
+    txPick: pick,
+    redeem: captureRedeem(200, 3, 1),
+    referral: fc.constant(referral),
+  });
 
 const commandArbs = {
   check: checkArb,
@@ -187,14 +255,8 @@ const commandArbs = {
   }),
   release: fc.record({ c: fc.constant('release' as const), key, v, pick, here }),
   capture: fc.record({ c: fc.constant('capture' as const), key, v, holdPick: pick, txPick: pick, redeem: captureRedeem(300, 3, 2), here }),
-  holdCapture: fc.record({
-    c: fc.constant('holdCapture' as const),
-    key,
-    who: fc.constantFrom(0, 1, 4),
-    pct: fc.oneof(fc.constant(100), fc.integer({ min: 10, max: 100 })),
-    txPick: pick,
-    redeem: captureRedeem(200, 3, 1),
-  }),
+  holdCapture: holdCaptureArb(false),
+  refereeCapture: holdCaptureArb(true),
   adjust: fc.record({
     c: fc.constant('adjust' as const),
     key,
@@ -209,14 +271,15 @@ const commandArbs = {
     c: fc.constant('visit' as const),
     key,
     v,
-    who: fc.constantFrom(2, 2, 2, 2, 0, 3),
+    who: fc.constantFrom(2, 2, 2, 2, 0, 3, 5),
     by: byCardArb,
     ext: fc.constantFrom('none' as const, 'new' as const, 'new' as const, 'replay' as const),
     pick,
     here,
   }),
   reward: fc.record({ c: fc.constant('reward' as const), key, v, who: fc.constantFrom(2, 2, 2, 0) }),
-  lookup: fc.record({ c: fc.constant('lookup' as const), key, v, who: fc.constantFrom(0, 1, 2, 4), by: fc.constantFrom<By | 'scan'>('card', 'barcode', 'scan') }),
+  lookup: fc.record({ c: fc.constant('lookup' as const), key, v, who: fc.constantFrom(0, 1, 2, 4, 5), by: fc.constantFrom<By | 'scan'>('card', 'barcode', 'scan') }),
+  enroll: enrollArb(true, false),
   cross: fc.record({
     c: fc.constant('cross' as const),
     key,
@@ -236,6 +299,10 @@ const commandArbs = {
   }),
 };
 
+/** The enrolments a run opens with, so that friends are there to check from the start (more may come later). */
+export const openingArb = (min: number, max: number, mostlyM0 = false): fc.Arbitrary<Cmd[]> =>
+  fc.array(enrollArb(false, mostlyM0).map(readable), { minLength: min, maxLength: max });
+
 type Weights = Partial<Record<keyof typeof commandArbs, number>>;
 const WEIGHTS: Weights = {
   check: 28,
@@ -249,11 +316,13 @@ const WEIGHTS: Weights = {
   release: 3,
   capture: 5,
   holdCapture: 6,
+  refereeCapture: 6,
   adjust: 5,
   visit: 4,
   reward: 2,
   lookup: 2,
   cross: 4,
+  enroll: 3,
   advance: 6,
 };
 
@@ -365,13 +434,19 @@ export function resolve(world: World, cmd: Cmd): ModelRequest[] {
 
 function resolveHoldCapture(world: World, cmd: Extract<Cmd, { c: 'holdCapture' }>): ModelRequest[] {
   const { model } = world;
-  // The member named, else another cashback member, if they have a check the hold can go into.
-  const member = [MEMBERS[cmd.who]!, 'm0', 'm1', 'x'].find((m) => fittingChecks(world, m).length > 0);
+  // A referee with a check their referral credited that the hold can go into; else (or without `referral`) the member
+  // named, else another cashback member, if they have a check the hold can go into.
+  const referee = cmd.referral ? model.friends().find((f) => fittingChecks(world, f).some((k) => model.referralCredited(k))) : undefined;
+  const member = referee ?? [memberOf(world, cmd.who), 'm0', 'm1', 'x'].find((m) => fittingChecks(world, m).length > 0);
   if (!member) return [];
-  const txId = at(fittingChecks(world, member), cmd.txPick)!;
+  const fitting = fittingChecks(world, member);
+  const txId = referee ? fitting.find((k) => model.referralCredited(k))! : at(fitting, cmd.txPick)!;
   const [venue, externalId] = splitKey(txId);
   const place = placeAt(world, venue, cmd.key);
-  const amount = Math.max(1, Math.floor((model.available(member) * cmd.pct) / 100));
+  // A referee's hold takes their credited check `pct` below its referral's minimum, where it has one and they have as much.
+  const minimum = referee === undefined ? undefined : model.referralMinimum(referee);
+  const available = model.available(member);
+  const amount = Math.max(1, minimum === undefined ? Math.floor((available * cmd.pct) / 100) : Math.min(available, model.tx(txId)!.paid - minimum + cmd.pct));
   const holdId = `h${++world.n}`;
   const r = cmd.redeem;
   const redeem = r.k === 'none' ? undefined : r.k === 'abs' ? r.v : r.k === 'hold-1' ? Math.max(1, amount - 1) : amount + 1;
@@ -387,12 +462,17 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
   switch (cmd.c) {
     case 'check':
     case 'calc': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       const place = placeAt(world, memberVenue(world, member, cmd.v), cmd.key);
-      const body: ModelCheckBody = { lines: lineBodies(cmd.lines) };
+      const nearMin = cmd.c === 'check' ? cmd.nearMin : null;
+      const minimum = nearMin === null ? undefined : model.referralMinimum(member);
+      // Steered to the minimum's edge, and without a hold (most picked holds are refused): a referral's first check.
+      const steered = nearMin !== null && minimum !== undefined;
+      const lines = steered ? [{ name: 'Item 1', quantity: 1, unitPrice: Math.max(1, minimum + nearMin) }] : lineBodies(cmd.lines);
+      const body: ModelCheckBody = { lines };
       if (cmd.c === 'check') body.externalId = `C${++world.n}`;
       else if (cmd.withId) body.externalId = `C${world.n + 1}`;
-      if (cmd.hold !== null && (model.holdIds().length || cmd.hold % 4 === 3)) body.holdId = pickHold(world, cmd.hold, member, place.at);
+      if (cmd.hold !== null && !steered && (model.holdIds().length || cmd.hold % 4 === 3)) body.holdId = pickHold(world, cmd.hold, member, place.at);
       if (!(cmd.c === 'check' && cmd.omitMember && body.holdId)) {
         body.memberId = member;
         if (cmd.by !== 'id') body.memberBy = cmd.by;
@@ -431,7 +511,7 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
       return { op: 'refund', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), externalId, refundId: r[1], amount: cmd.same ? r[2] : r[2] + 1 };
     }
     case 'hold': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       const available = model.state.members[member] ? model.available(member) : 0;
       const a = cmd.amount;
       const amount = a.k === 'abs' ? a.v : a.k === 'part' ? Math.floor((available * a.pct) / 100) : a.k === 'avail' ? available : available + 1;
@@ -469,13 +549,13 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
       return { op: 'capture', ...placeAt(world, objectVenue(world, own, cmd.v, cmd.here), cmd.key), holdId, externalId, ...(redeem === undefined ? {} : { redeemAmount: redeem }) };
     }
     case 'adjust': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       const available = model.state.members[member] ? model.available(member) : 0;
       const amount = cmd.amount.k === 'abs' ? cmd.amount.v : cmd.amount.k === '-avail' ? -available : -available - 1;
       return { op: 'adjust', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member, amount: amount === 0 ? -1 : amount };
     }
     case 'visit': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       const by = cmd.by === 'card' ? { by: 'card' as const } : {};
       const previous = cmd.ext === 'replay' ? at(model.visitIds(), cmd.pick) : undefined;
       if (previous) {
@@ -487,15 +567,38 @@ function resolveOne(world: World, cmd: Exclude<Cmd, { c: 'holdCapture' }>): Mode
       return { op: 'visit', ...place, memberId: member, ...by, ...(cmd.ext === 'none' ? {} : { externalId: `V${++world.n}` }) };
     }
     case 'reward': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       return { op: 'reward', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member };
     }
     case 'lookup': {
-      const member = MEMBERS[cmd.who]!;
+      const member = memberOf(world, cmd.who);
       return { op: 'lookup', ...placeAt(world, memberVenue(world, member, cmd.v), cmd.key), memberId: member, by: cmd.by };
     }
     case 'cross':
       return resolveCross(world, cmd);
+    case 'enroll': {
+      const referrer = memberOf(world, cmd.referrer);
+      const refused = cmd.code === 'unknown' || cmd.code === 'otherChain' || cmd.code === 'live';
+      if (!refused && model.friends().length >= MAX_FRIENDS) return null;
+      const chain = model.memberChain(referrer)!;
+      const venue =
+        cmd.code === 'otherChain'
+          ? at(VENUES.filter((x) => model.chainOf(x) !== chain), cmd.v)!
+          : cmd.code === 'live'
+            ? at(model.venuesOf('c1'), cmd.v)!
+            : memberVenue(world, referrer, cmd.v);
+      const memberId = `f${++world.n}`;
+      world.cards.set(memberId, newCardNumber());
+      return {
+        op: 'enroll',
+        ...(cmd.code === 'live' ? { key: LIVE_KEY, at: venue } : placeAt(world, venue, cmd.key)),
+        memberId,
+        // Only c1 has a stamps program.
+        program: cmd.stamps && model.chainOf(venue) === 'c1' ? 'stamps' : 'cashback',
+        referredBy: cmd.code === 'unknown' ? null : referrer,
+        codeAs: cmd.code === 'lower' || cmd.code === 'spaced' ? cmd.code : 'exact',
+      };
+    }
     case 'advance': {
       if (cmd.by.k === 'sec' || cmd.by.k === 'day') return { op: 'advance', ms: cmd.by.v * 1000 };
       const next = model
@@ -553,11 +656,15 @@ export function crossChain(world: World, req: ModelRequest): string | null {
 export function touched(world: World, req: ModelRequest): string[] {
   const { model } = world;
   const real = (id: string | null | undefined) => (id && id in model.state.members ? [id] : []);
+  // A referee's check, or its void, may credit or take back their referrer too.
+  const withReferrer = (id: string | null | undefined) => [...real(id), ...real(id && model.referrerOf(id))];
   switch (req.op) {
     case 'check':
+      return withReferrer(req.body.memberId ?? (req.body.holdId ? model.hold(req.body.holdId)?.memberId : undefined));
     case 'calculate':
       return real(req.body.memberId ?? (req.body.holdId ? model.hold(req.body.holdId)?.memberId : undefined));
     case 'void':
+      return withReferrer(model.txMember(txKey(req.at, req.externalId)));
     case 'refund':
       return real(model.txMember(txKey(req.at, req.externalId)));
     case 'createHold':
@@ -565,12 +672,13 @@ export function touched(world: World, req: ModelRequest): string[] {
     case 'visit':
     case 'reward':
     case 'lookup':
+    case 'enroll':
       return real(req.memberId);
     case 'release':
       return real(model.hold(req.holdId)?.memberId);
     case 'capture':
       return [...new Set([...real(model.hold(req.holdId)?.memberId), ...real(model.txMember(txKey(req.at, req.externalId)))])];
     case 'advance':
-      return ['m0', 'm1', 's', 'x'];
+      return Object.keys(model.state.members);
   }
 }

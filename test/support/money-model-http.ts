@@ -38,6 +38,9 @@ export function httpCheckBody(world: World, b: ModelCheckBody): Record<string, u
 
 const ADVANCED: Response = { status: 0, headers: {}, body: null };
 
+/** A referral code no member has: drawn codes never hold O (D22 draws from 0-9 A-Z without I L O U). */
+const NO_SUCH_CODE = 'NOCODE00';
+
 export async function send(world: World, req: ModelRequest): Promise<Response> {
   if (req.op === 'advance') {
     world.t.clock.advance(req.ms);
@@ -89,6 +92,23 @@ export async function send(world: World, req: ModelRequest): Promise<Response> {
       });
     case 'reward':
       return api.post(`/api/v1/members/${sid(world, req.memberId)}/rewards/redeem${venueQuery(world, req)}`);
+    case 'enroll': {
+      const code = req.referredBy === null ? NO_SUCH_CODE : world.codes.get(req.referredBy)!;
+      const res = await api.post('/api/v1/members', {
+        card_number: world.cards.get(req.memberId),
+        consent: true,
+        referred_by: req.codeAs === 'lower' ? code.toLowerCase() : req.codeAs === 'spaced' ? `  ${code} ` : code,
+        ...(req.program === 'stamps' ? { program_id: world.stampsProgramId } : {}),
+        ...venueField(world, req),
+      });
+      if (res.status === 201 && typeof res.body?.id === 'string') {
+        world.ids.set(req.memberId, res.body.id);
+        world.local.set(res.body.id, req.memberId);
+        world.barcodes.set(req.memberId, res.body.barcode.value);
+        world.codes.set(req.memberId, res.body.referral_code);
+      }
+      return res;
+    }
     case 'lookup':
       switch (req.by) {
         case 'id':
@@ -167,6 +187,7 @@ export function compare(world: World, e: Expected, res: Response): string[] {
   if (e.kind === 'error') {
     if (e.or?.some((alt) => res.status === alt.status && b?.error?.code === alt.code)) return out;
     if (res.status !== e.status || b?.error?.code !== e.code) return [`answer: model ${expectedText(e)}, app ${resText(res)}`];
+    if (e.param !== undefined) diff(out, 'error.param', e.param, b.error.param);
     for (const [k, v] of Object.entries(e.details ?? {})) diff(out, `error.${k}`, v, b.error[k]);
     return out;
   }
@@ -275,6 +296,8 @@ export function reqText(world: World, req: ModelRequest): string {
       return `POST /members/${req.memberId}/rewards/redeem ${where}`;
     case 'lookup':
       return req.by === 'scan' ? `POST /scans ${where} code of ${req.memberId}` : `GET member ${req.memberId}${by(req.by)} ${keyName(req.key)}`;
+    case 'enroll':
+      return `POST /members ${where} ${req.memberId} (${req.program}) referred_by=${req.referredBy === null ? 'a code nobody has' : `the code of ${req.referredBy}`}${req.codeAs === 'exact' ? '' : ` (${req.codeAs})`}`;
   }
 }
 
@@ -312,18 +335,19 @@ export function resText(res: Response): string {
 
 const txText = (b: any) =>
   `${b.external_id} ${b.status} subtotal=${b.subtotal} redeemed=${b.redeemed} earned=${b.earned}${b.earn_capped ? ' (capped)' : ''} paid=${b.paid} refunded=${b.refunded_amount} refundable=${b.refundable}${b.stamps_earned ? ` stamps=${b.stamps_earned}` : ''}` +
-  ` lines=[${(b.line_items ?? []).map((l: any) => `${l.amount}@${l.cashback_percent}%:-${l.redeemed}/+${l.earned}`).join(' ')}]`;
+  ` lines=[${(b.line_items ?? []).map((l: any) => `${l.amount}@${l.cashback_percent}%:-${l.redeemed}/+${l.earned}`).join(' ')}]` +
+  `${b.campaigns?.length ? ` campaigns=[${b.campaigns.map((c: any) => c.amount).join(' ')}]` : ''}`;
 
 const txViewText = (v: TxView) =>
   `${v.status} subtotal=${v.subtotal} redeemed=${v.redeemed} earned=${v.earned}${v.earnCapped ? ' (capped)' : ''} paid=${v.paid} refunded=${v.refundedAmount} refundable=${v.refundable}${v.stampsEarned ? ` stamps=${v.stampsEarned}` : ''}` +
-  ` lines=[${v.lines.map((l) => `${l.amount}@${l.bp / 100}%:-${l.redeemed}/+${l.earned}`).join(' ')}]`;
+  ` lines=[${v.lines.map((l) => `${l.amount}@${l.bp / 100}%:-${l.redeemed}/+${l.earned}`).join(' ')}]${v.campaigns.length ? ` campaigns=[${v.campaigns.map((c) => `${c.campaign} ${c.amount}`).join(' ')}]` : ''}`;
 
 export function expectedText(e: Expected): string {
   switch (e.kind) {
     case 'error':
-      return `${e.status} ${e.code}${Object.entries(e.details ?? {}).map(([k, v]) => ` ${k}=${v}`).join('')}${(e.or ?? []).map((o) => ` (or ${o.status} ${o.code})`).join('')}`;
+      return `${e.status} ${e.code}${e.param === undefined ? '' : ` param=${e.param}`}${Object.entries(e.details ?? {}).map(([k, v]) => ` ${k}=${v}`).join('')}${(e.or ?? []).map((o) => ` (or ${o.status} ${o.code})`).join('')}`;
     case 'transaction':
-      return `${e.status}${e.replayed ? ' (replayed)' : ''} ${txViewText(e.tx)}`;
+      return `${e.status}${e.replayed ? ' (replayed)' : ''} ${txViewText(e.tx)}${(e.referrers ?? []).map((r) => ` referrer ${r.member} ${r.amount > 0 ? '+' : ''}${r.amount} (${r.campaign})`).join('')}`;
     case 'calculation': {
       const c = e.calc;
       return `200 max_redeem=${c.maxRedeem} redeemed=${c.redeemed} earned=${c.earned}${c.earnCapped ? ' (capped)' : ''} stamps=${c.stampsEarned} paid=${c.paid} balance_after=${c.balanceAfter} available_after=${c.availableAfter}`;

@@ -1,8 +1,8 @@
 // The independent tally of the model-based test: balances and holds worked out from the figures the test received
 // in answers (earned, redeemed, adjustment amounts, refund reversals, voids' before/after), not from the model nor
-// from the app's own totals.
+// from the app's own totals; but for a referrer's side of a referral, which no answer shows: that one is the model's.
 import type { Response } from './http.js';
-import { txKey, type ModelRequest } from './money-model.js';
+import { txKey, type Expected, type ModelRequest } from './money-model.js';
 import type { World } from './money-model-world.js';
 
 interface TallyTx {
@@ -15,6 +15,8 @@ interface TallyTx {
   /** What campaigns credited (cashback members: cashback) and refunds took back of it. */
   campaigns: number;
   campaignsBack: number;
+  /** The members a referral of the check credited as referrers (its void takes it back from them). */
+  referrers: string[];
 }
 
 /** The sum of a list of campaign credits an answer gave. */
@@ -40,13 +42,25 @@ export class Tally {
     if (hold) hold.status = 'captured';
   }
 
-  /** Takes in one answer. */
-  observe(world: World, req: ModelRequest, res: Response) {
+  /** Takes in one answer, and what the model expected of it for referrers. */
+  observe(world: World, req: ModelRequest, res: Response, expected: Expected) {
     const b = res.body;
+    const referrers = expected.kind === 'transaction' && res.status === expected.status ? (expected.referrers ?? []) : [];
+    for (const r of referrers) this.move(r.member, r.amount);
     if (req.op === 'check' && res.status === 201) {
       const member = b.member_id ? (world.local.get(b.member_id) ?? null) : null;
       const campaigns = total(b.campaigns);
-      this.txs.set(txKey(req.at, b.external_id), { member, status: b.status, earned: b.earned, redeemed: b.redeemed, earnedBack: 0, redeemedBack: 0, campaigns, campaignsBack: 0 });
+      this.txs.set(txKey(req.at, b.external_id), {
+        member,
+        status: b.status,
+        earned: b.earned,
+        redeemed: b.redeemed,
+        earnedBack: 0,
+        redeemedBack: 0,
+        campaigns,
+        campaignsBack: 0,
+        referrers: referrers.map((r) => r.member),
+      });
       this.move(member, b.earned - b.redeemed + campaigns);
       if (b.hold_id) this.captureHold(world, b.hold_id);
     }
@@ -80,6 +94,7 @@ export class Tally {
       }
     }
     if (req.op === 'adjust' && res.status === 201) this.move(req.memberId, b.amount);
+    if (req.op === 'enroll' && res.status === 201 && b.balance !== null) this.balance[req.memberId] = b.balance;
     if (req.op === 'createHold' && res.status === 201) {
       this.holds.set(req.holdId, { member: req.memberId, amount: b.amount, expiresAt: Date.parse(b.expires_at), status: 'active' });
     }
@@ -104,11 +119,13 @@ export class Tally {
       for (const h of this.holds.values()) if (h.member === local && h.status === 'active' && h.expiresAt > now) held += h.amount;
       if (m.held !== held) out.push(`invariant: member ${local}.held ${m.held} ≠ ${held}, the active unexpired holds the test created`);
       const before = world.seen.get(local)?.available ?? m.available;
-      // Only a void or a refund may leave (or deepen) a debt; anything else leaves available ≥ 0 or raises it.
-      const reversed = done.some(
-        ({ req, res }) =>
-          ((req.op === 'void' && res.status === 200) || (req.op === 'refund' && res.status === 201)) && this.txs.get(txKey(req.at, req.externalId))?.member === local,
-      );
+      // Only a void or a refund may leave (or deepen) a debt, of the check's member or (a void) a referrer it credited;
+      // anything else leaves available ≥ 0 or raises it.
+      const reversed = done.some(({ req, res }) => {
+        if (!((req.op === 'void' && res.status === 200) || (req.op === 'refund' && res.status === 201))) return false;
+        const tx = this.txs.get(txKey(req.at, req.externalId));
+        return tx !== undefined && (tx.member === local || tx.referrers.includes(local));
+      });
       if (m.available < 0 && !reversed && m.available < before) {
         out.push(`invariant: member ${local}.available went from ${before} to ${m.available} without a void or refund`);
       }

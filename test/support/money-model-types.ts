@@ -56,16 +56,23 @@ export interface KeyConfig {
   /** A venue key's venue; null: a chain key, which acts at the venue of its chain that it names. */
   venue: string | null;
   rules: RuleValues;
+  /** A live key's members and campaigns are live ones (D4); the others' are test-mode. */
+  livemode: boolean;
 }
 
 /**
  * A campaign of a chain (D22), at every venue of it: a bonus of `percentBp` on earning lines (cashback) or a stamps
- * `multiplier`, while its weekly window holds (minutes of the day in each venue's time; `to` < `from` passes midnight).
+ * `multiplier`, while its weekly window holds (minutes of the day in each venue's time; `to` < `from` passes midnight);
+ * or a referral, crediting cashback to both sides with a referred member's first qualifying check.
  */
 export interface ModelCampaign {
   /** The model's id: k0, k1, … in the order created. */
   id: string;
   chain: string;
+  /** It credits members of its mode only. */
+  livemode: boolean;
+  /** A referral's amounts for the member referred and the one who referred them; null: a bonus. */
+  referral: { referee: number; referrer: number } | null;
   percentBp: number | null;
   multiplier: number | null;
   schedule: { days: number[]; from: number; to: number } | null;
@@ -85,6 +92,13 @@ export interface WorldConfig {
 /** What a campaign credited (or a refund took back of it). */
 export interface CampaignAmount {
   campaign: string;
+  amount: number;
+}
+
+/** A referrer's side of a referral, which no answer shows: what a check credited them (or a void took back, below 0). */
+export interface ReferrerMove {
+  campaign: string;
+  member: string;
   amount: number;
 }
 
@@ -130,6 +144,11 @@ export type ModelRequest =
   | ({ op: 'reward'; memberId: string } & Place)
   /** GET /v1/members/{id} (id), the look-up by card_number or barcode, or a scan at the venue (scan). */
   | ({ op: 'lookup'; memberId: string; by: MemberBy | 'scan' } & Place)
+  /**
+   * POST /v1/members: a new member (the model's id) enrolled at the venue with the referral code of `referredBy` (null:
+   * a code nobody has), sent as given, in lower case or with spaces around it.
+   */
+  | ({ op: 'enroll'; memberId: string; program: ProgramKind; referredBy: string | null; codeAs: 'exact' | 'lower' | 'spaced' } & Place)
   | { op: 'advance'; ms: number };
 
 export interface LineView {
@@ -174,8 +193,9 @@ export interface CalcView {
 
 export type Expected =
   /** `or`: other refusals the design leaves equally right (when two reasons apply and no order is set). */
-  | { kind: 'error'; status: number; code: string; details?: Record<string, number>; or?: { status: number; code: string }[] }
-  | { kind: 'transaction'; status: 200 | 201; replayed: boolean; tx: TxView }
+  | { kind: 'error'; status: number; code: string; param?: string; details?: Record<string, number>; or?: { status: number; code: string }[] }
+  /** `referrers`: what the request moved on referrers' balances (a new check, a void). */
+  | { kind: 'transaction'; status: 200 | 201; replayed: boolean; tx: TxView; referrers?: ReferrerMove[] }
   | { kind: 'calculation'; status: 200; calc: CalcView }
   | { kind: 'refund'; status: 200 | 201; replayed: boolean; amount: number; earnedReversed: number; redeemedReturned: number; campaignsReversed: CampaignAmount[]; tx: TxView }
   | { kind: 'hold'; status: 200 | 201; venue: string; amount: number; holdStatus: 'active' | 'released'; expiresAt: number }

@@ -1,6 +1,6 @@
 // The world of one sequence of the model-based test (test/modules/checks/model.test.ts): two chains of venues with
-// their programs, categories, keys and members, made through the app's own services and API, and the same world
-// as the reference model (test/support/money-model.ts) sees it; reading the members back and comparing them.
+// their programs, categories, keys, campaigns and members, made through the app's own services and API, and the same
+// world as the reference model (test/support/money-model.ts) sees it; reading the members back and comparing them.
 import { SYSTEM } from '../../src/modules/audit/service.js';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -43,8 +43,9 @@ export interface SequenceConfig {
   /** Opening cashback balance and spend of the cashback members m0, m1 (c1) and x (c2). */
   balances: number[];
   spends: number[];
-  /** Campaigns of the chains (D22), made in this order. */
+  /** Campaigns of the chains (D22), made in this order: the bonuses, then the referrals. */
   campaigns: CampaignGen[];
+  referrals: ReferralGen[];
 }
 
 /** A bonus campaign: a percent (cashback) or a stamps multiplier, with a weekly window from `from` for `length` minutes. */
@@ -59,11 +60,23 @@ export interface CampaignGen {
   maxPerMember: number | null;
 }
 
+/** A referral campaign; a live one (c1's, made with its live key) must never credit the test-mode members here. */
+export interface ReferralGen {
+  chain: 'c1' | 'c2';
+  live: boolean;
+  referee: number;
+  referrer: number;
+  minCheck: number | null;
+  budget: number | null;
+  maxPerMember: number | null;
+}
+
 /** Venues: A, B, C of chain c1 (far apart in time), D alone in chain c2. */
 export const VENUES = ['A', 'B', 'C', 'D'] as const;
 const CHAIN_OF: Record<string, string> = { A: 'c1', B: 'c1', C: 'c1', D: 'c2' };
-/** Key indexes: two venue keys per venue (2·venue + 0|1), then c1's chain key. */
+/** Key indexes: two venue keys per venue (2·venue + 0|1), then c1's chain key, then c1's live chain key. */
 export const CHAIN_KEY = 8;
+export const LIVE_KEY = 9;
 
 /**
  * Members and where they enrolled: m0, m1 (cashback) and s (stamps) of c1; x (cashback) of c2; ghost does not exist.
@@ -72,8 +85,13 @@ export const CHAIN_KEY = 8;
 export const MEMBERS = ['m0', 'm1', 's', 'ghost', 'x'] as const;
 const HOMES: Record<string, string> = { m0: 'A', m1: 'B', s: 'C', x: 'D' };
 export const REAL_MEMBERS = ['m0', 'm1', 's', 'x'];
-/** The cashback members, whose balances the tally follows. */
+/** The cashback members made with the world, whose balances the tally follows (and those of friends enrolled later). */
 export const CASHBACK_MEMBERS = ['m0', 'm1', 'x'];
+/**
+ * Members enrolled with a referral code during a run (f<n>) join those; at most this many succeed, so that reading
+ * every member stays one list per chain and cheap.
+ */
+export const MAX_FRIENDS = 4;
 const GHOST_MEMBER = '01900000-0000-7000-8000-00000000beef';
 const GHOST_HOLD = '01900000-0000-7000-8000-00000000dead';
 const GHOST_CARD = 'CNOSUCHCARD';
@@ -138,6 +156,21 @@ const campaignArb: fc.Arbitrary<CampaignGen> = fc
     categories: stamps || categories === null ? null : [...categories],
   }));
 
+// Most worlds have a referral for c1's test-mode members; amounts and a budget that let the budget cut either side.
+const referralArb: fc.Arbitrary<ReferralGen> = fc
+  .record({
+    chain: fc.constantFrom('c1' as const, 'c1' as const, 'c1' as const, 'c1' as const, 'c2' as const),
+    live: fc.constantFrom(false, false, false, false, false, false, false, true),
+    referee: fc.constantFrom(0, 100, 300, 300),
+    referrer: fc.constantFrom(0, 150, 500, 500),
+    minCheck: fc.option(fc.constantFrom(500, 2_000), { freq: 3 }),
+    budget: fc.option(fc.constantFrom(250, 700, 1_500), { freq: 2 }),
+    maxPerMember: fc.option(fc.constantFrom(1, 2), { freq: 3 }),
+  })
+  .filter((r) => r.referee + r.referrer > 0)
+  // Only c1 has a live key.
+  .map((r) => (r.live ? { ...r, chain: 'c1' as const } : r));
+
 export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
   timezones: fc.tuple(
     fc.constantFrom('UTC', 'Europe/Dublin'),
@@ -152,6 +185,7 @@ export const configArb: fc.Arbitrary<SequenceConfig> = fc.record({
   balances: fc.tuple(fc.constantFrom(0, 60, 300, 1500), fc.constantFrom(150, 800), fc.constantFrom(0, 400)),
   spends: fc.tuple(fc.constantFrom(0, 0, 4_500, 14_000), fc.constantFrom(0, 4_800), fc.constantFrom(0, 6_000)),
   campaigns: fc.array(campaignArb, { minLength: 1, maxLength: 3 }),
+  referrals: fc.array(referralArb, { minLength: 1, maxLength: 2 }),
 });
 
 type Api = ReturnType<typeof client>;
@@ -167,9 +201,12 @@ export interface World {
   /** local id → the app's id (members, holds, venues A–D). */
   ids: Map<string, string>;
   local: Map<string, string>;
-  /** Each member's card number and barcode value (a c2 member's barcode carries their serial). */
+  /** Each member's card number, barcode value (a c2 member's barcode carries their serial) and referral code. */
   cards: Map<string, string>;
   barcodes: Map<string, string>;
+  codes: Map<string, string>;
+  /** c1's stamps program, which a friend may enrol in. */
+  stampsProgramId: string;
   /** The bodies of checks applied, by their key in the model (venue and external_id), for replays. */
   bodies: Map<string, ModelCheckBody>;
   n: number;
@@ -210,12 +247,31 @@ function worldConfig(cfg: SequenceConfig): WorldConfig {
   const venues = Object.fromEntries(
     VENUES.map((v, i): [string, VenueConfig] => [v, { chain: CHAIN_OF[v]!, timezone: cfg.timezones[i]!, categories: VENUE_CATEGORIES[v]!, rules: ruleValues(cfg.venues[i]!) }]),
   );
-  const keys = cfg.keys.map((k, i): KeyConfig => (i === CHAIN_KEY ? { chain: 'c1', venue: null, rules: ruleValues(k) } : { chain: CHAIN_OF[VENUES[i >> 1]!]!, venue: VENUES[i >> 1]!, rules: ruleValues(k) }));
-  const campaigns = cfg.campaigns.map(({ schedule, ...c }, i) => ({
+  const keys = cfg.keys.map(
+    (k, i): KeyConfig =>
+      i === CHAIN_KEY
+        ? { chain: 'c1', venue: null, rules: ruleValues(k), livemode: false }
+        : { chain: CHAIN_OF[VENUES[i >> 1]!]!, venue: VENUES[i >> 1]!, rules: ruleValues(k), livemode: false },
+  );
+  keys.push({ chain: 'c1', venue: null, rules: ruleValues({ perCheck: null, perDay: null }), livemode: true });
+  const bonuses = cfg.campaigns.map(({ schedule, ...c }, i): ModelCampaign => ({
     ...c,
     id: `k${i}`,
+    livemode: false,
+    referral: null,
     schedule: schedule && { days: schedule.days, from: schedule.from, to: (schedule.from + schedule.length) % 1440 },
   }));
+  const referrals = cfg.referrals.map(({ live, referee, referrer, ...r }, i): ModelCampaign => ({
+    ...r,
+    id: `k${bonuses.length + i}`,
+    livemode: live,
+    referral: { referee, referrer },
+    percentBp: null,
+    multiplier: null,
+    schedule: null,
+    categories: null,
+  }));
+  const campaigns = [...bonuses, ...referrals];
   return { chains: { c1: chain(cfg.maxRedeemPercent[0]!, CATEGORIES), c2: chain(cfg.maxRedeemPercent[1]!, {}) }, venues, keys, campaigns };
 }
 
@@ -243,7 +299,10 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
   const apis: Api[] = await Promise.all(
     config.keys.map(async (k) => {
       const rules = ruleSettings(k.rules);
-      const made = k.venue === null ? await createChainKey(t, a.chainId, { rules }) : await createKey(t, venueRows[VENUES.indexOf(k.venue as 'A')]!, { rules });
+      const made =
+        k.venue === null
+          ? await createChainKey(t, a.chainId, { rules, livemode: k.livemode })
+          : await createKey(t, venueRows[VENUES.indexOf(k.venue as 'A')]!, { rules, livemode: k.livemode });
       return client(t, made.secret);
     }),
   );
@@ -261,13 +320,14 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
   const ids = new Map<string, string>([['ghost', GHOST_MEMBER], ['hX', GHOST_HOLD]]);
   // One after another: the app orders a check's campaigns as they were made.
   for (const c of config.campaigns) {
-    const res = await apis[c.chain === 'c1' ? CHAIN_KEY : 6]!.post('/api/v1/campaigns', campaignBody(c));
+    const res = await apis[campaignKey(c)]!.post('/api/v1/campaigns', campaignBody(c));
     if (res.status !== 201) throw new Error(`fixture: campaign ${c.id}: ${res.status} ${JSON.stringify(res.body)}`);
     ids.set(c.id, res.body.id);
   }
   VENUES.forEach((v, i) => ids.set(v, venueRows[i]!.id));
   const cards = new Map<string, string>([['ghost', GHOST_CARD]]);
   const barcodes = new Map<string, string>([['ghost', GHOST_CARD]]);
+  const codes = new Map<string, string>();
   await Promise.all(
     REAL_MEMBERS.map(async (local) => {
       const home = venueRows[VENUES.indexOf(HOMES[local] as 'A')]!;
@@ -280,6 +340,7 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
       ids.set(local, res.body.id);
       cards.set(local, res.body.card_numbers[0]);
       barcodes.set(local, res.body.barcode.value);
+      codes.set(local, res.body.referral_code);
       const i = CASHBACK_MEMBERS.indexOf(local);
       if (i >= 0 && (cfg.balances[i] || cfg.spends[i])) {
         await seedLedger(t, home, { memberId: res.body.id, kind: 'import', cashback: cfg.balances[i]!, spend: cfg.spends[i]! });
@@ -305,6 +366,8 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
     local: new Map([...ids].map(([l, s]) => [s, l])),
     cards,
     barcodes,
+    codes,
+    stampsProgramId: stamps.id,
     bodies: new Map(),
     n: 0,
     tally: new Tally(Object.fromEntries(CASHBACK_MEMBERS.map((m, i) => [m, cfg.balances[i]!]))),
@@ -318,11 +381,15 @@ export async function setUpWorld(t: TestApp, cfg: SequenceConfig): Promise<World
 
 const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
+/** The key a campaign is made (and read) with: its chain's (D's own key for c2), or c1's live key for a live one. */
+const campaignKey = (c: ModelCampaign) => (c.livemode ? LIVE_KEY : c.chain === 'c1' ? CHAIN_KEY : 6);
+
 function campaignBody(c: ModelCampaign): Record<string, unknown> {
   return {
     name: `Campaign ${c.id}`,
-    type: 'bonus',
-    ...(c.percentBp === null ? { stamps_multiplier: c.multiplier } : { percent: c.percentBp / 100 }),
+    ...(c.referral
+      ? { type: 'referral', referee_amount: c.referral.referee, referrer_amount: c.referral.referrer }
+      : { type: 'bonus', ...(c.percentBp === null ? { stamps_multiplier: c.multiplier } : { percent: c.percentBp / 100 }) }),
     ...(c.schedule ? { schedule: { days_of_week: c.schedule.days, from: hhmm(c.schedule.from), to: hhmm(c.schedule.to) } } : {}),
     ...(c.categories ? { categories: c.categories } : {}),
     ...(c.minCheck === null ? {} : { min_check_amount: c.minCheck }),
@@ -345,7 +412,7 @@ export function keyAt(world: World, venue: string, sel: number): number {
   return sel === 2 && world.model.chainOf(venue) === 'c1' ? CHAIN_KEY : 2 * i + (sel === 1 ? 1 : 0);
 }
 
-export const keyName = (ix: number): string => (ix === CHAIN_KEY ? 'c1-key' : `${VENUES[ix >> 1]}.K${ix & 1}`);
+export const keyName = (ix: number): string => (ix === CHAIN_KEY ? 'c1-key' : ix === LIVE_KEY ? 'c1-live-key' : `${VENUES[ix >> 1]}.K${ix & 1}`);
 
 /** The app's id of a local one; a hold that was never created stands for one that does not exist. */
 export const sid = (world: World, local: string): string => {
@@ -395,7 +462,7 @@ export async function readMembers(world: World, only?: string[]): Promise<Map<st
   }
   const lists = await Promise.all([world.apis[0]!.get('/api/v1/members?limit=10'), world.apis[6]!.get('/api/v1/members?limit=10')]);
   for (const list of lists) if (list.status !== 200) throw new Error(`GET members: ${list.status} ${JSON.stringify(list.body)}`);
-  for (const local of REAL_MEMBERS) {
+  for (const local of Object.keys(world.model.state.members)) {
     const [mine, other] = world.model.memberChain(local) === 'c2' ? [lists[1]!, lists[0]!] : [lists[0]!, lists[1]!];
     const m = mine.body.data.find((x: any) => x.id === sid(world, local));
     if (!m) throw new Error(`GET members: ${local} missing`);
@@ -434,13 +501,17 @@ export async function checkMembers(world: World, done: { req: ModelRequest; res:
   return out;
 }
 
-/** D19: every member's cashback, spend and stamps equal the sums of their ledger entries (and the model's). */
+/**
+ * D19: every member's cashback, spend and stamps equal the sums of their ledger entries (and the model's); every
+ * referral credit is an entry `referral-<referee>` of its campaign (D22).
+ */
 export async function checkLedger(world: World): Promise<string[]> {
+  const members = Object.keys(world.model.state.members);
   const { rows } = await sql<{ member_id: string; cashback: string | number; spend: string | number; stamps: string | number }>`
     select member_id, coalesce(sum(cashback), 0) as cashback, coalesce(sum(spend), 0) as spend, coalesce(sum(stamps), 0) as stamps
-    from ledger_entries where member_id in (${sql.join(REAL_MEMBERS.map((m) => sid(world, m)))}) group by member_id`.execute(world.t.db);
+    from ledger_entries where member_id in (${sql.join(members.map((m) => sid(world, m)))}) group by member_id`.execute(world.t.db);
   const out: string[] = [];
-  for (const local of REAL_MEMBERS) {
+  for (const local of members) {
     const want = world.model.ledgerOf(local);
     const row = rows.find((r) => r.member_id === sid(world, local));
     const [cashback, spend, stamps] = row ? [Number(row.cashback), Number(row.spend), Number(row.stamps)] : [0, 0, 0];
@@ -452,12 +523,38 @@ export async function checkLedger(world: World): Promise<string[]> {
   }
   // Every campaign's spent: the model's, and what its ledger entries add up to (ledger verify's check).
   for (const c of world.model.config.campaigns) {
-    const res = await world.apis[c.chain === 'c1' ? CHAIN_KEY : 6]!.get(`/api/v1/campaigns/${sid(world, c.id)}`);
+    const res = await world.apis[campaignKey(c)]!.get(`/api/v1/campaigns/${sid(world, c.id)}`);
     if (res.body?.spent !== world.model.campaignSpent(c.id)) out.push(`campaign ${c.id}: spent ${res.body?.spent}, the model's ${world.model.campaignSpent(c.id)}`);
   }
+  out.push(...compareReferralCredits(world.model, await readReferralCredits(world)));
   const spent = (await Promise.all(world.chainIds.map((id) => campaigns.verifySpent(world.t.db, id)))).flat();
   for (const d of spent) out.push(`ledger verify: campaign ${d.campaign_id} spent ${d.stored}, its ledger entries ${d.ledger}`);
   return out;
+}
+
+/**
+ * The referral credits of the ledger (D22): an entry above 0 of a referral campaign whose reference is
+ * `referral-<referee>`, for each side; as `member campaign referee amount`, sorted. A void's reversal is not one.
+ */
+export async function readReferralCredits(world: World): Promise<string[]> {
+  const { rows } = await sql<{ member_id: string; campaign_id: string; reference: string; cashback: string | number }>`
+    select member_id, campaign_id, reference, cashback from ledger_entries
+    where member_id in (${sql.join(Object.keys(world.model.state.members).map((m) => sid(world, m)))})
+      and kind = 'campaign' and cashback > 0 and reference like 'referral-%'`.execute(world.t.db);
+  const local = (id: string) => world.local.get(id) ?? id;
+  return rows.map((r) => `${local(r.member_id)} ${local(r.campaign_id)} ${local(r.reference.slice('referral-'.length))} ${Number(r.cashback)}`).sort();
+}
+
+/**
+ * The model's referral credits against the ledger's: which referee's check credited a referrer shows in no answer,
+ * and a later void takes back that check's credits (the concurrent test must choose the order that gave them).
+ */
+export function compareReferralCredits(model: MoneyModel, ledger: string[]): string[] {
+  const want = model
+    .referralCredits()
+    .map((c) => `${c.member} ${c.campaign} ${c.referee} ${c.amount}`)
+    .sort();
+  return ledger.join('; ') === want.join('; ') ? [] : [`ledger: referral credits (member campaign referee amount) are [${ledger.join('; ')}], the model's [${want.join('; ')}]`];
 }
 
 // ---------------------------------------------------------------- text
@@ -494,6 +591,6 @@ export function configText(cfg: SequenceConfig): string {
     `alcohol (not payable with cashback), desserts 12.5% (at C: 20%, not payable), misc (no rules); c2 no categories; ` +
     `c1 stamps: 5 required, 2 per visit, min_check_amount 500; keys ${keys}; ` +
     `opening ${CASHBACK_MEMBERS.map((m, i) => `${m}@${HOMES[m]} balance=${cfg.balances[i]} spend=${cfg.spends[i]}`).join(', ')}, s@C; ` +
-    `campaigns ${cfg.campaigns.length ? worldConfig(cfg).campaigns.map((c) => `${c.id} ${c.chain} ${JSON.stringify(campaignBody(c))}`).join(', ') : 'none'}`
+    `campaigns ${cfg.campaigns.length ? worldConfig(cfg).campaigns.map((c) => `${c.id} ${c.chain}${c.livemode ? ' live' : ''} ${JSON.stringify(campaignBody(c))}`).join(', ') : 'none'}`
   );
 }

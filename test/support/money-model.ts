@@ -1,5 +1,5 @@
-// A reference model of the money of chains of venues (D3, D9, D10, D11, D12, D21 and issue 9), written from the
-// design alone. It imports nothing but its own types (money-model-types.ts): neither the code under test nor other
+// A reference model of the money of chains of venues (D3, D9, D10, D11, D12, D21, D22 and issue 9), written from the
+// design alone (and docs/campaigns.md for what D22 leaves open). It imports nothing but its own types (money-model-types.ts): neither the code under test nor other
 // test helpers. Amounts are integers in minor units, percents are basis points, time is milliseconds. The model is
 // plain data, so `clone()` is a structured copy (the concurrent test tries every serial order of a batch on copies).
 //
@@ -22,6 +22,7 @@ import type {
   MemberView,
   ModelCampaign,
   CampaignAmount,
+  ReferrerMove,
 } from './money-model-types.js';
 
 export type * from './money-model-types.js';
@@ -33,6 +34,9 @@ interface MemberState {
   chain: string;
   home: string;
   program: ProgramKind;
+  livemode: boolean;
+  /** Whose referral code the member enrolled with. */
+  referredBy: string | null;
   balance: number;
   spend: number;
   visits: number;
@@ -49,12 +53,16 @@ interface LineState {
   earned: number;
 }
 
-/** What a campaign credited a check, in its unit, and what refunds took back of it (a void takes the rest). */
+/**
+ * What a campaign credited a check, in its unit, and what refunds took back of it (a void takes the rest). A referral's
+ * `amount` is the referee's side (0 when only the referrer got something), `referrer` the other side.
+ */
 interface TxCampaign {
   id: string;
   unit: 'cashback' | 'stamps';
   amount: number;
   reversed: number;
+  referrer?: { member: string; amount: number };
 }
 
 interface RefundState {
@@ -118,7 +126,10 @@ export interface ModelState {
   holds: Record<string, HoldState>;
   /** Visits with an external_id, by `txKey(venue, external_id)`. */
   visits: Record<string, VisitState>;
-  /** Each campaign's spent, and how many credits it gave each member (max_per_member counts them). */
+  /**
+   * Each campaign's spent, and how many credits it gave each member (max_per_member counts them; a referral's, those a
+   * member got as a referrer), a credit later taken back included.
+   */
   campaigns: Record<string, { spent: number; given: Record<string, number> }>;
 }
 
@@ -135,6 +146,7 @@ class Refusal {
     readonly code: string,
     readonly details?: Record<string, number>,
     readonly or?: { status: number; code: string }[],
+    readonly param?: string,
   ) {}
 }
 
@@ -219,6 +231,8 @@ export class MoneyModel {
         chain: config.venues[m.home]!.chain,
         home: m.home,
         program: m.program,
+        livemode: false,
+        referredBy: null,
         balance: m.balance ?? 0,
         spend: m.spend ?? 0,
         visits: 0,
@@ -323,6 +337,47 @@ export class MoneyModel {
     return { cashback: m.program === 'cashback' ? m.balance : 0, spend: m.spend, stamps: m.stamps };
   }
 
+  /** The members who enrolled with someone's referral code, in the order they enrolled. */
+  friends(): string[] {
+    return Object.values(this.state.members)
+      .filter((m) => m.referredBy !== null)
+      .map((m) => m.id);
+  }
+
+  /** The minimum of the first referral with one that may credit the member's checks (for steering amounts to its edge). */
+  referralMinimum(id: string): number | undefined {
+    const m = this.state.members[id];
+    if (!m || m.referredBy === null) return undefined;
+    return this.config.campaigns.find((c) => c.referral && c.chain === m.chain && c.livemode === m.livemode && c.minCheck !== null)?.minCheck ?? undefined;
+  }
+
+  /** Who referred the member (null: nobody, or no such member). */
+  referrerOf(id: string): string | null {
+    return this.state.members[id]?.referredBy ?? null;
+  }
+
+  /**
+   * Every referral credit given, taken back later or not: to whom, by which campaign, and for which referee (the
+   * ledger's `referral-<referee>` entries above 0).
+   */
+  referralCredits(): { member: string; campaign: string; referee: string; amount: number }[] {
+    return Object.values(this.state.txs).flatMap((tx) =>
+      tx.campaigns.flatMap((c) =>
+        c.referrer
+          ? [
+              { member: tx.memberId!, campaign: c.id, referee: tx.memberId!, amount: c.amount },
+              { member: c.referrer.member, campaign: c.id, referee: tx.memberId!, amount: c.referrer.amount },
+            ].filter((credit) => credit.amount > 0)
+          : [],
+      ),
+    );
+  }
+
+  /** Whether a referral credited the check (either side). */
+  referralCredited(key: string): boolean {
+    return this.state.txs[key]?.campaigns.some((c) => c.referrer) ?? false;
+  }
+
   /** Applied checks' keys (`txKey`), in order of application. */
   checkIds(): string[] {
     return Object.keys(this.state.txs);
@@ -382,7 +437,14 @@ export class MoneyModel {
       return this.run(req);
     } catch (e) {
       if (e instanceof Refusal) {
-        return { kind: 'error', status: e.status, code: e.code, ...(e.details ? { details: e.details } : {}), ...(e.or ? { or: e.or } : {}) };
+        return {
+          kind: 'error',
+          status: e.status,
+          code: e.code,
+          ...(e.param ? { param: e.param } : {}),
+          ...(e.details ? { details: e.details } : {}),
+          ...(e.or ? { or: e.or } : {}),
+        };
       }
       throw e;
     }
@@ -416,6 +478,8 @@ export class MoneyModel {
         // A scan is recorded (201), a look-up only reads (200).
         return { kind: 'member', status: req.by === 'scan' ? 201 : 200, member: m.id, view: this.memberView(m.id) };
       }
+      case 'enroll':
+        return this.enroll(req, req.memberId, req.program, req.referredBy);
       case 'advance':
         this.state.now += req.ms;
         return { kind: 'advanced' };
@@ -459,16 +523,22 @@ export class MoneyModel {
   }
 
   /**
-   * D22: what each campaign of the chain credits a check of `member` at `venue` at the moment `ms`: a percent on
-   * every earning line (of its categories) of what is paid of it, or (m − 1) × the check's stamps; not outside its
-   * window, below its minimum, past max_per_member or with its budget spent; at most what the budget has left.
+   * D22: what each campaign of the chain and of the member's mode credits a check of `member` at `venue` at the
+   * moment `ms`: a percent on every earning line (of its categories) of what is paid of it, or (m − 1) × the check's
+   * stamps; not outside its window, below its minimum, past max_per_member or with its budget spent; at most what the
+   * budget has left. A referral: see `referralShare`.
    */
   private campaignShares(venue: string, member: MemberState, lines: LineState[], paid: number, stampsEarned: number, ms: number): TxCampaign[] {
     const timezone = this.config.venues[venue]!.timezone;
     const out: TxCampaign[] = [];
     for (const c of this.config.campaigns) {
       const state = this.state.campaigns[c.id]!;
-      if (c.chain !== member.chain || (c.budget !== null && state.spent >= c.budget)) continue;
+      if (c.chain !== member.chain || c.livemode !== member.livemode || (c.budget !== null && state.spent >= c.budget)) continue;
+      if (c.referral) {
+        const share = this.referralShare(c, c.referral, member, paid);
+        if (share) out.push(share);
+        continue;
+      }
       if (c.maxPerMember !== null && (state.given[member.id] ?? 0) >= c.maxPerMember) continue;
       if (!inWindow(c.schedule, ms, timezone) || paid < (c.minCheck ?? 0)) continue;
       const share = bonusOf(c, member.program, lines, stampsEarned);
@@ -476,6 +546,42 @@ export class MoneyModel {
       if (amount > 0) out.push({ id: c.id, unit: c.percentBp !== null ? 'cashback' : 'stamps', amount, reversed: 0 });
     }
     return out;
+  }
+
+  /**
+   * A referral (D22) with a referred member's first completed check paid at least its minimum (anything paid, without
+   * one): the referee's amount, then the referrer's from what the budget has left; a side without a cashback balance
+   * (stamps) gets nothing, nor a referrer already credited max_per_member times as a referrer. None once the referee
+   * has a qualifying check: a completed one paid at least the minimum, or the one the referral credited (whatever a
+   * capture later lowered its paid to); a voided one is none, so the next is the first.
+   */
+  private referralShare(c: ModelCampaign, amounts: { referee: number; referrer: number }, member: MemberState, paid: number): TxCampaign | null {
+    const referrer = member.referredBy === null ? null : this.state.members[member.referredBy]!;
+    const minimum = c.minCheck ?? 1;
+    if (!referrer || paid < minimum) return null;
+    const qualified = Object.values(this.state.txs).some(
+      (tx) => tx.memberId === member.id && tx.status === 'completed' && (tx.paid >= minimum || tx.campaigns.some((k) => k.id === c.id)),
+    );
+    if (qualified) return null;
+    const state = this.state.campaigns[c.id]!;
+    const left = c.budget === null ? Infinity : c.budget - state.spent;
+    const referee = Math.min(member.program === 'cashback' ? amounts.referee : 0, left);
+    const atLimit = c.maxPerMember !== null && (state.given[referrer.id] ?? 0) >= c.maxPerMember;
+    const other = Math.min(referrer.program === 'cashback' && !atLimit ? amounts.referrer : 0, left - referee);
+    return referee > 0 || other > 0 ? { id: c.id, unit: 'cashback', amount: referee, reversed: 0, referrer: { member: referrer.id, amount: other } } : null;
+  }
+
+  /** The referrers' sides of a check's referrals given (`sign` 1) or taken back (−1), with the budgets. */
+  private moveReferrers(tx: TxState, sign: 1 | -1): ReferrerMove[] {
+    const moves: ReferrerMove[] = [];
+    for (const c of tx.campaigns) {
+      if (!c.referrer || c.referrer.amount === 0) continue;
+      const amount = sign * c.referrer.amount;
+      this.state.members[c.referrer.member]!.balance += amount;
+      this.state.campaigns[c.id]!.spent += amount;
+      moves.push({ campaign: c.id, member: c.referrer.member, amount });
+    }
+    return moves;
   }
 
   /** A campaign credit given (`by` > 0) or taken back (`by` < 0): the member's balance or stamps and the budget. */
@@ -614,12 +720,14 @@ export class MoneyModel {
       e.member.stamps += e.stampsEarned;
       for (const c of e.campaigns) {
         this.moveCampaign(e.member, c, c.amount);
+        // A referral counts toward max_per_member what the referrer was given; a bonus, what the member was.
+        const counted = c.referrer ? (c.referrer.amount > 0 ? c.referrer.member : null) : e.member.id;
         const given = this.state.campaigns[c.id]!.given;
-        given[e.member.id] = (given[e.member.id] ?? 0) + 1;
+        if (counted !== null) given[counted] = (given[counted] ?? 0) + 1;
       }
     }
     if (e.hold) e.hold.status = 'captured';
-    return { kind: 'transaction', status: 201, replayed: false, tx: this.txView(tx) };
+    return { kind: 'transaction', status: 201, replayed: false, tx: this.txView(tx), referrers: this.moveReferrers(tx, 1) };
   }
 
   private voidCheck(key: string): Expected {
@@ -636,6 +744,8 @@ export class MoneyModel {
         }
       }
       tx.status = 'voided';
+      // A void of a referee's qualifying check takes the referrer's side back too.
+      return { kind: 'transaction', status: 200, replayed: false, tx: this.txView(tx), referrers: this.moveReferrers(tx, -1) };
     }
     return { kind: 'transaction', status: 200, replayed: false, tx: this.txView(tx) };
   }
@@ -662,8 +772,9 @@ export class MoneyModel {
     const earnedReversed = Math.floor((tx.earned * refundedAfter) / tx.paid) - tx.earnedBack;
     const redeemedReturned = Math.floor((tx.redeemed * refundedAfter) / tx.paid) - tx.redeemedBack;
     const visitBack = tx.visitMin !== null && tx.paid - refundedAfter < tx.visitMin;
-    // Cashback credits cumulatively in proportion, as earned; stamps credits whole with the visit (D22).
+    // Cashback credits cumulatively in proportion, as earned; stamps credits whole with the visit; a referral's never (D22).
     const campaignsReversed = tx.campaigns
+      .filter((c) => !c.referrer)
       .map((c) => ({ c, back: (c.unit === 'cashback' ? Math.floor((c.amount * refundedAfter) / tx.paid) : visitBack ? c.amount : c.reversed) - c.reversed }))
       .filter(({ back }) => back > 0);
     tx.refunded = refundedAfter;
@@ -738,8 +849,10 @@ export class MoneyModel {
     const leftDay = key.perDay === null ? null : key.perDay - this.daySum(member.id, tx.day, txId);
     const earned = minOf(uncapped, key.perCheck, leftDay === null ? null : Math.max(0, leftDay), tx.earned);
     const takenBack = tx.earned - earned;
-    // Each campaign's bonus again on what is now paid of the lines, on the terms it was given on, never more (D22).
+    // Each campaign's bonus again on what is now paid of the lines, on the terms it was given on, never more (D22); a
+    // referral stays as it was: only a void takes it back, and the check stays the referee's qualifying one.
     const again = tx.campaigns.map((c) => {
+      if (c.referrer) return c.amount;
       const campaign = this.config.campaigns.find((k) => k.id === c.id)!;
       return Math.min(c.amount, tx.subtotal - redeem < (campaign.minCheck ?? 0) ? 0 : bonusOf(campaign, 'cashback', lines, 0));
     });
@@ -802,6 +915,19 @@ export class MoneyModel {
     member.stamps -= required;
     const view = stampsView(member.stamps, required);
     return { kind: 'reward', status: 201, stampsCount: view.count, rewardsAvailable: view.rewardsAvailable };
+  }
+
+  /**
+   * A new member at the venue, with the referral code of a member of the chain and of the key's mode; any other code is
+   * refused and no one is enrolled.
+   */
+  private enroll(place: Place, memberId: string, program: ProgramKind, referredBy: string | null): Expected {
+    const chain = this.chainOf(place.at);
+    const livemode = this.config.keys[place.key]!.livemode;
+    const referrer = referredBy === null ? undefined : this.memberIn(chain, referredBy);
+    if (!referrer || referrer.livemode !== livemode) throw new Refusal(400, 'parameter_invalid', undefined, undefined, 'referred_by');
+    this.state.members[memberId] = { id: memberId, chain, home: place.at, program, livemode, referredBy: referrer.id, balance: 0, spend: 0, visits: 0, stamps: 0 };
+    return { kind: 'member', status: 201, member: memberId, view: this.memberView(memberId) };
   }
 
   /** The least a check of this member must be paid to be a visit: the stamps program's minimum, at least 1. */

@@ -284,7 +284,7 @@ export async function applyCheck(
   const referrers = referrersOf(wanted.calc.campaigns);
   await lockReferrers(trx, caller, referrers);
   const budgets = { ...caller, now: at };
-  const shares = wanted.calc.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.amount, room: c.terms.room }));
+  const shares = wanted.calc.campaigns.filter((c) => c.amount > 0).map((c) => ({ campaign_id: c.campaignId, name: c.name, amount: c.wanted, room: c.terms.room }));
   const taken = await campaigns.takeForCheck(trx, budgets, shares, referrers.length > 0, request);
   const decision = withBudgetsTaken(wanted, taken.credits);
   const { calc } = decision;

@@ -55,6 +55,11 @@ export interface CampaignShare {
   name: string;
   unit: 'cashback' | 'stamps';
   amount: number;
+  /**
+   * What the terms give before the budget's room as the gather read it caps it (`amount`): a check's write takes this
+   * from the budget under its lock, so that a budget given back meanwhile (a void) counts as in a serial order.
+   */
+  wanted: number;
   /** The terms it was worked out on, kept with the check (a capture judges it again on them). */
   terms: CampaignTerms;
   /** A referral's: the ledger reference of its entries (not the check's number), and the venue day of the cashback lot
@@ -182,11 +187,11 @@ export function calculate(input: CalcInput): Calculation {
       const referee = program?.type === 'cashback' ? terms.referral.refereeAmount : 0;
       const amount = terms.room === null ? referee : Math.min(referee, terms.room);
       // Kept even at 0 for the referee when the referrer is credited with it.
-      return amount > 0 || terms.referral.referrerAmount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: 'cashback', amount, terms }] : [];
+      return amount > 0 || terms.referral.referrerAmount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: 'cashback', amount, wanted: referee, terms }] : [];
     }
     const share = bonusShare(terms, program?.type, lines, rules, stampsEarned, lotExpired);
     const amount = terms.room === null ? share.amount : Math.min(share.amount, terms.room);
-    return amount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: share.unit, amount, terms }] : [];
+    return amount > 0 ? [{ campaignId: terms.campaignId, name: terms.name, unit: share.unit, amount, wanted: share.amount, terms }] : [];
   });
   return {
     subtotal,

@@ -75,7 +75,7 @@ export interface Effect {
   campaigns: CampaignChange[];
 }
 
-export type CampaignChange = Omit<CampaignShare, 'terms'>;
+export type CampaignChange = Omit<CampaignShare, 'terms' | 'wanted'>;
 
 /** The cashback and the stamps campaign changes add up to. */
 export const campaignTotal = (changes: CampaignChange[], unit: CampaignChange['unit']) =>

@@ -143,6 +143,35 @@ describe('referral campaigns', () => {
     expect(await spentOf(api, referral.id)).toBe(500 + 10 * 300);
   }, 60_000);
 
+  postgres.it('a budget raised while a referee’s check waits for the referrer: both sides take from it as it then stands, as in a serial order', async () => {
+    // Budget 10.00: Ben's referral takes 8.00, so Cleo's check reads 2.00 left, then waits for Anna's lock, held here.
+    const { api, referral, anna, ben } = await setUp({ budget: 1_000 });
+    ok(await api.post('/api/v1/checks', check(ben.id, 2_500)), 'ben');
+    const cleo = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, referred_by: anna.referral_code }), 'cleo').body;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.db.transaction().execute(async (trx) => {
+      await sql`select id from members where id = ${anna.id} for update`.execute(trx);
+      locked();
+      await released;
+    });
+    await lockHeld;
+    const waiting = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)).rows[0]!.n;
+    const cleoChecks = api.post('/api/v1/checks', check(cleo.id, 2_500));
+    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(1);
+    // The owner raises the budget to 20.00 meanwhile (no member's lock needed).
+    ok(await api.patch(`/api/v1/campaigns/${referral.id}`, { budget: 2_000 }), 'raise');
+    release();
+    await holder;
+    const applied = ok(await cleoChecks, 'cleo checks').body;
+    // Raise first: Cleo 3.00, Anna 5.00 (12.00 left). Cleo's check first: Cleo 2.00, Anna nothing. Never Cleo 2.00 and Anna 5.00.
+    expect(applied.campaigns).toEqual([{ campaign_id: referral.id, name: 'Bring a friend', amount: 300 }]);
+    expect([await balanceOf(api, anna.id), await spentOf(api, referral.id)]).toEqual([1_000, 1_600]);
+  }, 60_000);
+
   postgres.it('a referee’s first check and the referrer’s own at the same moment, 15 pairs with a bonus as well: no deadlock, every check 201', async () => {
     const { api, anna: _anna } = await setUp();
     ok(await api.post('/api/v1/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5 }), 'bonus');
