@@ -37,6 +37,7 @@ import * as walletUpdates from './migrations/0034_wallet_updates.js';
 import * as integrations from './migrations/0035_integrations.js';
 import * as handledState from './migrations/0036_handled_state.js';
 import * as signupRequests from './migrations/0037_signup_requests.js';
+import * as memberEmail from './migrations/0038_member_email.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0035_integrations': integrations,
   '0036_handled_state': handledState,
   '0037_signup_requests': signupRequests,
+  '0038_member_email': memberEmail,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

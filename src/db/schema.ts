@@ -343,6 +343,8 @@ export interface MembersTable {
   program_id: string;
   serial: string;
   phone: string | null;
+  /** Trimmed and lower-cased; unique in the chain (migration 0038); null when none or once erased. */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
   name: string | null;
   consented_at: Timestamp;
   vip_level: string | null;

@@ -12,9 +12,10 @@ const BUDGET_PASSED = 'campaigns_within_budget';
 /**
  * Unique constraints that catch the same request sent twice at once: the loser read before the winner committed,
  * and its retry finds the winner's row and answers it as a replay (or, for a dashboard user's e-mail taken by a
- * sign-up or invitation accepted at the same moment, as 409 email_taken).
+ * sign-up or invitation accepted at the same moment, as 409 email_taken; for a member's e-mail given to two members
+ * at once, as 409 member_email_taken).
  */
-const DUPLICATE_REQUEST = new Set(['transactions_external_id_key', 'transactions_register_external_id_key', 'owners_email_key']);
+const DUPLICATE_REQUEST = new Set(['transactions_external_id_key', 'transactions_register_external_id_key', 'owners_email_key', 'members_email']);
 export const TRANSACTION_ATTEMPTS = 3;
 
 function retryable(err: unknown): boolean {

@@ -20,6 +20,8 @@ export type MergeConflict =
   | { kind: Code; value: string; source: { memberId: string; as: Code }; target: { memberId: string; as: Code } }
   /** A phone held by a member of each chain, neither erased. */
   | { kind: 'phone'; value: string; source: { memberId: string }; target: { memberId: string } }
+  /** An e-mail held by a member of each chain: a chain's e-mail names one member. */
+  | { kind: 'email'; value: string; source: { memberId: string }; target: { memberId: string } }
   /** A category external_id in both whose name or money rules differ. */
   | { kind: 'category'; value: string; source: CategoryFields; target: CategoryFields }
   /** A catalogue SKU in both whose name, category or price differ. */
@@ -130,6 +132,9 @@ export async function mergeVenueIntoChain(trx: Db, secrets: SecretBox, venueRef:
     ...(await repo.phoneClashes(trx, fromId, into.id)).map(
       (c): MergeConflict => ({ kind: 'phone', value: c.phone, source: { memberId: c.source_member }, target: { memberId: c.target_member } }),
     ),
+    ...(await repo.emailClashes(trx, fromId, into.id)).map(
+      (c): MergeConflict => ({ kind: 'email', value: c.email, source: { memberId: c.source_member }, target: { memberId: c.target_member } }),
+    ),
     ...categories
       .filter((c) => !c.same)
       .map(
@@ -223,7 +228,8 @@ export function conflictLine(c: MergeConflict, venueSlug: string, chainSlug: str
         `and the ${codeName(c.target.as)} of member ${c.target.memberId} of ${chainSlug}`
       );
     case 'phone':
-      return `phone ${c.value}: member ${c.source.memberId} of ${venueSlug} and member ${c.target.memberId} of ${chainSlug}`;
+    case 'email':
+      return `${c.kind === 'phone' ? 'phone' : 'e-mail'} ${c.value}: member ${c.source.memberId} of ${venueSlug} and member ${c.target.memberId} of ${chainSlug}`;
     case 'category':
       return `category ${c.value}: ${describeCategory(c.source)} at ${venueSlug}, ${describeCategory(c.target)} in ${chainSlug}`;
     case 'product':

@@ -162,6 +162,30 @@ describe('Square connector', () => {
     expect((await checksOf(venue)).map((c) => c.external_id)).toEqual([`square:${carded.payment.id}`]);
   });
 
+  it('a customer whose phone matches no member is matched by e-mail (any case), before the card; a second chain\'s member with that e-mail is not found', async () => {
+    const location = 'LOC-E1';
+    const { venue, api, integration } = await connected(location, '+353 87 333 1001');
+    const byEmail = await api.post('/api/v1/members', { card_number: newCardNumber(), email: 'Guest.E1@Example.com', consent: true });
+    expect(byEmail.status).toBe(201);
+    const card = 'CARD-E1-77';
+    const carded = await api.post('/api/v1/members', { card_number: card, consent: true });
+    // Another chain's member with the same e-mail: not this connection's guest.
+    const other = await createVenue(t);
+    await createProgram(t, other);
+    expect((await client(t, (await createKey(t, other)).secret).post('/api/v1/members', { card_number: newCardNumber(), email: 'guest.e2@example.com', consent: true })).status).toBe(201);
+    const guest = square.addCustomer(squareCustomer({ phone_number: '+353 87 999 1001', email_address: ' GUEST.e1@example.COM ', reference_id: card }));
+    const foreign = square.addCustomer(squareCustomer({ phone_number: '+353 87 999 1002', email_address: 'guest.e2@example.com' }));
+    const matched = latteOrder(location, guest.id);
+    const unmatched = latteOrder(location, foreign.id);
+    for (const p of [matched.payment, unmatched.payment]) await deliver(integration.id, squareEvent('payment.updated', p));
+    expect(await runDue(ctx, PROVIDERS)).toBe(2);
+    const outcomes = Object.fromEntries((await log(api, integration.id)).map((e) => [e.provider_ids.payment_id, e.outcome]));
+    expect(outcomes).toEqual({ [matched.payment.id]: 'applied', [unmatched.payment.id]: 'unmatched_guest' });
+    const checks = await checksOf(venue);
+    expect(checks.map((c) => [c.external_id, c.member_id])).toEqual([[`square:${matched.payment.id}`, byEmail.body.id]]);
+    expect(checks[0]!.member_id).not.toBe(carded.body.id);
+  });
+
   it('a completed refund of 7.00 of the 14.00 paid (tip included) refunds half the check, 6.00, taking back 0.18; the same refund again changes nothing', async () => {
     const location = 'LOC-E1';
     const { venue, api, memberId, integration } = await connected(location, '+353 87 444 0001');

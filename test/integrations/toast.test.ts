@@ -152,6 +152,43 @@ describe('Toast loyalty', () => {
     expect([transfer.status, transfer.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_TRANSFER' }]);
   });
 
+  it('SEARCH by e-mail (any case, spaces around) finds the member, with the e-mail on the account; another chain\'s member with it is not found', async () => {
+    const c = await connected();
+    expect((await c.api.patch(`/api/v1/members/${c.memberId}`, { email: 'aoife@example.com' })).status).toBe(200);
+    const found = await toast(c, 'LOYALTY_SEARCH', searchBody({ email: '  Aoife@EXAMPLE.com ' }));
+    expect(found.status).toBe(200);
+    expect(found.body.searchResponse.accounts).toEqual([
+      { identifier: c.memberId, firstName: 'Aoife', lastName: 'Byrne', phone: expect.stringMatching(/^\+353/), email: 'aoife@example.com', pointsBalance: '10.00' },
+    ]);
+    // A phone that finds no one, then the e-mail.
+    expect((await toast(c, 'LOYALTY_SEARCH', searchBody({ phone: '0860000000', email: 'aoife@example.com' }))).body.searchResponse.accounts).toHaveLength(1);
+    const other = await connected();
+    expect((await other.api.patch(`/api/v1/members/${other.memberId}`, { email: 'someone.else@example.com' })).status).toBe(200);
+    for (const email of ['someone.else@example.com', 'nobody@example.com', 'not an address']) {
+      const none = await toast(c, 'LOYALTY_SEARCH', searchBody({ email }));
+      expect([none.status, none.body]).toEqual([404, { transactionStatus: 'ERROR_ACCOUNT_INVALID' }]);
+    }
+  });
+
+  it('SIGNUP by e-mail (and by phone with e-mail) enrols the member with it; the same e-mail or phone again is ERROR_ALREADY_REGISTERED', async () => {
+    const c = await connected();
+    const res = await toast(c, 'LOYALTY_SIGNUP', signupBody({ email: ' New.Guest@Example.com' }));
+    expect(res.body).toEqual({ transactionStatus: 'ACCEPT', signupResponse: { loyaltyIdentifier: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    const member = await c.api.get(`/api/v1/members/${res.body.signupResponse.loyaltyIdentifier}`);
+    expect(member.body).toMatchObject({ email: 'new.guest@example.com', phone: null });
+    expect((await toast(c, 'LOYALTY_SIGNUP', signupBody({ email: 'NEW.GUEST@example.com' }))).body).toEqual({ transactionStatus: 'ERROR_ALREADY_REGISTERED' });
+    const both = (phone: string, email: string) => ({ ...signupBody({ phone }), signupTransactionInformation: { phone, email } });
+    const second = await toast(c, 'LOYALTY_SIGNUP', both('0861235888', 'second@example.com'));
+    expect(second.body.transactionStatus).toBe('ACCEPT');
+    expect((await c.api.get(`/api/v1/members/${second.body.signupResponse.loyaltyIdentifier}`)).body).toMatchObject({ phone: '+353861235888', email: 'second@example.com' });
+    // A free phone with a taken e-mail, and a taken phone with a free e-mail: both already registered, nobody enrolled.
+    expect((await toast(c, 'LOYALTY_SIGNUP', both('0861235777', 'new.guest@example.com'))).body).toEqual({ transactionStatus: 'ERROR_ALREADY_REGISTERED' });
+    expect((await toast(c, 'LOYALTY_SIGNUP', both('0861235888', 'third@example.com'))).body).toEqual({ transactionStatus: 'ERROR_ALREADY_REGISTERED' });
+    expect((await c.api.get('/api/v1/members/lookup?email=third@example.com')).status).toBe(404);
+    const bad = await toast(c, 'LOYALTY_SIGNUP', signupBody({ email: 'no-at-sign' }));
+    expect([bad.status, bad.body]).toEqual([400, { transactionStatus: 'ERROR_INVALID_INPUT_PROPERTIES' }]);
+  });
+
   it('a wrong static key, a JWT of another key pair, and an unknown restaurant are refused in Toast\'s terms; nothing applied', async () => {
     const c = await connected();
     const wrong = await toast(c, 'LOYALTY_ACCRUE', accrueBody(c.memberId, dinner()), { authorization: 'not-the-key' });

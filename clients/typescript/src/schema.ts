@@ -140,7 +140,7 @@ export interface paths {
         put?: never;
         /**
          * Enrol a guest with the venue's card number; consent must be true
-         * @description Errors: 400 parameter_invalid (consent, card_number, phone, program_id); 409 card_number_taken. See /api/errors.
+         * @description Errors: 400 parameter_invalid (consent, card_number, phone, email, program_id); 409 card_number_taken; 409 member_email_taken (email). See /api/errors.
          */
         post: operations["enrolMember"];
         delete?: never;
@@ -157,8 +157,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find a member by card number, barcode content or phone (exactly one)
-         * @description Errors: 400 parameter_invalid (none or several of card_number, barcode, phone; phone); 404 member_not_found. See /api/errors.
+         * Find a member by card number, barcode content, phone or e-mail (exactly one)
+         * @description Errors: 400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email); 404 member_not_found. See /api/errors.
          */
         get: operations["lookupMember"];
         put?: never;
@@ -187,8 +187,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change name, phone, birthday or (VIP) level
-         * @description Errors: 400 parameter_invalid (phone, birthday, vip_level); 404 member_not_found. See /api/errors.
+         * Change name, phone, e-mail, birthday or (VIP) level
+         * @description Errors: 400 parameter_invalid (phone, email, birthday, vip_level); 404 member_not_found; 409 member_email_taken (email). See /api/errors.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -1477,7 +1477,7 @@ export interface components {
         PlainError: {
             type: string;
             /** @enum {string} */
-            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
             message: string;
             param?: string;
             doc_url: string;
@@ -1618,6 +1618,8 @@ export interface components {
             };
             /** @description E.164, for example +353871234567. */
             phone: string | null;
+            /** @description Trimmed and lower-cased; unique in the chain. Null when none. */
+            email: string | null;
             name: string | null;
             /** @enum {boolean} */
             consent: true;
@@ -1988,6 +1990,7 @@ export interface components {
                 serial: string;
                 name: string | null;
                 phone: string | null;
+                email: string | null;
                 vip_level: string | null;
                 birthday: string | null;
                 referral_code: string | null;
@@ -3958,6 +3961,8 @@ export interface operations {
                     consent: true;
                     /** @description Any usual notation; read with the venue's country. */
                     phone?: string;
+                    /** @description An e-mail address (one @, no spaces, at most 254 characters), stored trimmed and lower-cased; unique in the chain. */
+                    email?: string;
                     name?: string;
                     /**
                      * Format: uuid
@@ -4012,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_key_in_use, card_number_taken */
+            /** @description idempotency_key_in_use, card_number_taken, member_email_taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4093,6 +4098,8 @@ export interface operations {
                 /** @description What the scanner read, in any of the three formats. */
                 barcode?: string;
                 phone?: string;
+                /** @description Any case, with or without spaces around it. */
+                email?: string;
             };
             header?: never;
             path?: never;
@@ -4300,6 +4307,8 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     phone?: string | null;
+                    /** @description null clears it. */
+                    email?: string | null;
                     vip_level?: string | null;
                     birthday?: string | null;
                 };
@@ -4351,7 +4360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description idempotency_key_in_use */
+            /** @description idempotency_key_in_use, member_email_taken */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -65,6 +65,7 @@ function presentHeld(m: repo.HeldMember): ExportedMember {
     serial: m.serial,
     name: m.name,
     phone: m.phone,
+    email: m.email,
     vip_level: m.vip_level,
     birthday: m.birthday,
     referral_code: m.referral_code,
@@ -124,6 +125,7 @@ async function* map<T, U>(items: AsyncIterable<T>, f: (item: T) => U): AsyncGene
 export interface PersonalValues {
   names: Set<string>;
   phones: Set<string>;
+  emails: Set<string>;
   cards: Set<string>;
   serials: Set<string>;
   /** How a cashier line greeted them ("Anna K.", "Member 7F3K2Q"): the first part of a display text that is theirs. */
@@ -131,15 +133,15 @@ export interface PersonalValues {
 }
 
 /** Fields of the member's own objects, or of an object about them, that hold a personal value whole. */
-const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'birthday', 'referral_code', 'card_numbers', 'card_number', 'serial', 'barcode']);
+const PERSONAL_FIELDS = new Set(['name', 'short_name', 'display_name', 'phone', 'email', 'birthday', 'referral_code', 'card_numbers', 'card_number', 'serial', 'barcode']);
 const SEPARATOR = ' · ';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export function personalValuesOf(member: Pick<repo.HeldMember, 'name' | 'phone' | 'serial' | 'cards'>): PersonalValues {
-  const values: PersonalValues = { names: new Set(), phones: new Set(), cards: new Set(), serials: new Set(), greetings: new Set() };
-  gatherFrom(values, { name: member.name, phone: member.phone, serial: member.serial, card_numbers: member.cards.map((c) => c.card_number) });
+export function personalValuesOf(member: Pick<repo.HeldMember, 'name' | 'phone' | 'serial' | 'cards'> & { email?: string | null }): PersonalValues {
+  const values: PersonalValues = { names: new Set(), phones: new Set(), emails: new Set(), cards: new Set(), serials: new Set(), greetings: new Set() };
+  gatherFrom(values, { name: member.name, phone: member.phone, email: member.email ?? null, serial: member.serial, card_numbers: member.cards.map((c) => c.card_number) });
   return values;
 }
 
@@ -152,6 +154,7 @@ function gatherFrom(values: PersonalValues, o: Json): void {
   add(values.names, o.name);
   if (typeof o.name === 'string' && o.name.trim()) add(values.greetings, shortName(o.name, ''));
   add(values.phones, o.phone);
+  add(values.emails, o.email);
   add(values.serials, o.serial);
   if (typeof o.serial === 'string') add(values.greetings, `Member ${o.serial}`);
   if (Array.isArray(o.card_numbers)) for (const c of o.card_numbers) add(values.cards, c);
@@ -182,7 +185,7 @@ export function gatherPersonalValues(values: PersonalValues, memberId: string, d
 
 /**
  * Free text (a ledger entry's reason) with the member's values replaced where they stand as words: the full name,
- * each part of it of 3 or more letters, the greeting, the phone in E.164 and national forms, card numbers and serials
+ * each part of it of 3 or more letters, the greeting, the phone in E.164 and national forms, the e-mail, card numbers and serials
  * of 4 or more characters. A word here does not end at `-` (nor at a decimal point), so "2027-12-28", an id or
  * "€3.12" is never cut into.
  */
@@ -194,6 +197,7 @@ export function freeTextScrubber(values: PersonalValues): (text: string) => stri
     const parsed = phoneNumbers().parsePhoneNumberFromString(phone);
     if (parsed) for (const form of [parsed.formatNational(), parsed.nationalNumber, parsed.formatNational().replace(/\D/g, ''), phone.replace(/^\+/, '')]) words.add(form);
   }
+  for (const email of values.emails) words.add(email);
   for (const code of [...values.cards, ...values.serials]) if (code.length >= 4) words.add(code);
   const escaped = [...words].filter((w) => w.length > 0).sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   if (escaped.length === 0) return (text) => text;

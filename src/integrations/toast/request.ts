@@ -20,7 +20,7 @@ const Identifier = Nullable(Type.String({ maxLength: 64 }));
 const Body = Type.Object({
   toastTransactionType: Type.String(),
   checkTransactionInformation: Nullable(Type.Object({ loyaltyIdentifier: Identifier, check: ToastCheck, redemptions: Nullable(Type.Array(Redemption, { maxItems: 50 })) })),
-  searchTransactionInformation: Nullable(Type.Object({ searchCriteria: Type.Object({ phone: Nullable(Type.String({ maxLength: 40 })) }) })),
+  searchTransactionInformation: Nullable(Type.Object({ searchCriteria: Type.Object({ phone: Nullable(Type.String({ maxLength: 40 })), email: Nullable(Type.String({ maxLength: 320 })) }) })),
   signupTransactionInformation: Nullable(Type.Object({ phone: Nullable(Type.String({ maxLength: 40 })), email: Nullable(Type.String({ maxLength: 320 })) })),
   reverseTransactionInformation: Nullable(Type.Object({ loyaltyIdentifier: Identifier, transactionId: Nullable(Type.String({ maxLength: 64 })), redemptions: Nullable(Type.Array(Redemption, { maxItems: 50 })) })),
 });

@@ -55,18 +55,25 @@ function accountInfo(call: ToastCall, member: Member) {
   const [firstName, ...rest] = (member.name ?? '').trim().split(/\s+/);
   const balance = member.program_type === 'cashback' ? unitsText(member.available ?? 0, currencyOf(call)) : String(member.stamps?.count ?? 0);
   // Toast's fields are strings: one the member lacks is left out, not null.
-  return { identifier: member.id, ...(firstName ? { firstName } : {}), ...(rest.length ? { lastName: rest.join(' ') } : {}), ...(member.phone ? { phone: member.phone } : {}), pointsBalance: balance };
+  return { identifier: member.id, ...(firstName ? { firstName } : {}), ...(rest.length ? { lastName: rest.join(' ') } : {}), ...(member.phone ? { phone: member.phone } : {}), ...(member.email ? { email: member.email } : {}), pointsBalance: balance };
 }
 
-export async function search(call: ToastCall, criteria: { phone?: string | null } | undefined): Promise<ToastAnswer> {
-  if (!criteria?.phone) throw new ToastRefusal(refused('ERROR_ACCOUNT_INVALID'));
-  let phone: string;
-  try {
-    phone = members.normalisePhone(criteria.phone, call.caller.venue.country);
-  } catch {
-    throw new ToastRefusal(refused('ERROR_ACCOUNT_INVALID'));
+/** SEARCH: by phone, then by e-mail (the first that finds anyone); a value that is no phone or address finds no one. */
+export async function search(call: ToastCall, criteria: { phone?: string | null; email?: string | null } | undefined): Promise<ToastAnswer> {
+  const read = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
+  const phone = criteria?.phone ? read(() => members.normalisePhone(criteria.phone!, call.caller.venue.country)) : undefined;
+  const email = criteria?.email ? read(() => members.normaliseEmail(criteria.email!)) : undefined;
+  let ids: string[] = [];
+  for (const match of [...(phone ? [{ phone }] : []), ...(email ? [{ email }] : [])]) {
+    ids = await members.memberIdsMatching(call.trx, call.caller, match, 10);
+    if (ids.length) break;
   }
-  const ids = await members.memberIdsMatching(call.trx, call.caller, { phone }, 10);
   if (ids.length === 0) throw new ToastRefusal(refused('ERROR_ACCOUNT_INVALID'));
   const found = await Promise.all(ids.map((id) => members.memberById(call.trx, call.caller, id)));
   return accept({ searchResponse: { accounts: found.map((m) => accountInfo(call, m)) } });
@@ -240,20 +247,28 @@ export async function reverse(call: ToastCall, info: { loyaltyIdentifier?: strin
   return { ...done, message: `${current ? `Voided check ${current.external_id}; ` : ''}applied ${applied.external_id} with ${formatMoney(applied.redeemed, call.caller.venue)} redeemed.` };
 }
 
-/** SIGNUP: a member with consent (Toast's guest agreed at the till), by phone; the member id is the identifier. */
+/**
+ * SIGNUP: a member with consent (Toast's guest agreed at the till), by phone, e-mail or both; the member id is the
+ * identifier. Either already a member's is ERROR_ALREADY_REGISTERED.
+ */
 export async function signup(call: ToastCall, info: { phone?: string | null; email?: string | null }): Promise<{ answer: ToastAnswer; memberId: string }> {
-  // Members hold no e-mail yet (issue 41): a sign-up by e-mail alone is refused as input we cannot take.
-  if (!info.phone || info.email) throw new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
-  let phone: string;
+  if (!info.phone && !info.email) throw new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
+  let phone: string | undefined;
+  let email: string | undefined;
   try {
-    phone = members.normalisePhone(info.phone, call.caller.venue.country);
+    phone = info.phone ? members.normalisePhone(info.phone, call.caller.venue.country) : undefined;
+    email = info.email ? members.normaliseEmail(info.email) : undefined;
   } catch {
     throw new ToastRefusal(refused('ERROR_INVALID_INPUT_PROPERTIES'));
   }
-  // Two SIGNUPs of one phone take turns, so the second finds the first's member.
-  await repo.lockProviderObject(call.trx, call.integration, `phone:${phone}`);
-  if ((await members.memberIdsMatching(call.trx, call.caller, { phone }, 1)).length) throw new ToastRefusal(refused('ERROR_ALREADY_REGISTERED'));
-  const member = await members.enrolMember(call.trx, call.caller, { card_number: `TOAST-${members.newSerial()}`, consent: true, phone }, null);
+  // Two SIGNUPs of one phone or e-mail take turns, so the second finds the first's member (locks in one order).
+  if (phone) await repo.lockProviderObject(call.trx, call.integration, `phone:${phone}`);
+  if (email) await repo.lockProviderObject(call.trx, call.integration, `email:${email}`);
+  for (const match of [...(phone ? [{ phone }] : []), ...(email ? [{ email }] : [])]) {
+    if ((await members.memberIdsMatching(call.trx, call.caller, match, 1)).length) throw new ToastRefusal(refused('ERROR_ALREADY_REGISTERED'));
+  }
+  const enrolment = { card_number: `TOAST-${members.newSerial()}`, consent: true as const, ...(phone ? { phone } : {}), ...(email ? { email } : {}) };
+  const member = await members.enrolMember(call.trx, call.caller, enrolment, null);
   return { answer: accept({ signupResponse: { loyaltyIdentifier: member.id } }), memberId: member.id };
 }
 

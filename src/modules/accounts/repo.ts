@@ -287,6 +287,19 @@ export async function phoneClashes(db: Db, source: string, target: string): Prom
     .execute() as Promise<{ phone: string; source_member: string; target_member: string }[]>;
 }
 
+/** E-mails held by a member of each chain (an erased member holds none); each chain may hold one only once (migration 0038). */
+export async function emailClashes(db: Db, source: string, target: string): Promise<{ email: string; source_member: string; target_member: string }[]> {
+  return db
+    .selectFrom('members as s')
+    .innerJoin('members as t', (j) => j.on('t.chain_id', '=', target).onRef('t.email', '=', 's.email'))
+    .select(['s.email as email', 's.id as source_member', 't.id as target_member'])
+    .where('s.chain_id', '=', source)
+    .where('s.email', 'is not', null)
+    .orderBy('s.email')
+    .orderBy('s.id')
+    .execute() as Promise<{ email: string; source_member: string; target_member: string }[]>;
+}
+
 export interface SharedCategory {
   external_id: string;
   source_id: string;

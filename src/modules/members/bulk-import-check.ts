@@ -8,7 +8,7 @@ import type { ProgramInfo } from '../programs/schemas.js';
 import type { ImportedMember } from './bulk-import-repo.js';
 import { IMPORT_FIELDS, type Field } from './bulk-import-read.js';
 import { EnrolMember } from './schemas.js';
-import { normalisePhone } from './service.js';
+import { normaliseEmail, normalisePhone } from './service.js';
 
 /**
  * The largest opening figures a line may carry, so every value fits what the database holds with room to grow: money
@@ -62,16 +62,24 @@ export function memberOf(fields: Partial<Record<Field, string>>, program: Progra
     if (reason) return `${field} ${reason}.`;
   }
   // Checked as sent, as POST /v1/members checks them (its schema's lengths count the spaces too); stored trimmed.
-  const { phone, name } = fields;
-  const enrolment = { card_number: fields.card_number ?? '', consent: true, ...(phone?.trim() ? { phone } : {}), ...(name?.trim() ? { name } : {}) };
+  const { phone, email, name } = fields;
+  const enrolment = {
+    card_number: fields.card_number ?? '',
+    consent: true,
+    ...(phone?.trim() ? { phone } : {}),
+    ...(email?.trim() ? { email } : {}),
+    ...(name?.trim() ? { name } : {}),
+  };
   if (!fields.card_number) return 'card_number is required.';
   // Compiled for the good lines (the many); the schema's own message for a bad one.
   if (!enrolmentCheck.Check(enrolment)) return bulkItemErrors(EnrolMember, [enrolment], 'card_number')[0]!.message;
   const consentedAt = consentDate(fields.consent_date, now);
   if (typeof consentedAt === 'string') return consentedAt;
   let e164: string | null = null;
+  let address: string | null = null;
   try {
     e164 = enrolment.phone ? normalisePhone(enrolment.phone, country) : null;
+    address = enrolment.email ? normaliseEmail(enrolment.email) : null;
   } catch (err) {
     return (err as Error).message;
   }
@@ -90,6 +98,7 @@ export function memberOf(fields: Partial<Record<Field, string>>, program: Progra
   return {
     card_number: enrolment.card_number,
     phone: e164,
+    email: address,
     name: name?.trim() || null,
     consented_at: consentedAt.toISOString(),
     cashback: cashback as number,

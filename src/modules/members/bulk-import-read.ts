@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/errors.js';
 import { csvParse } from '../../shared/on-first-use.js';
 
 /** The columns of a CSV file's header and the keys of a JSON Lines object; only card_number and consent_date are required. */
-export const IMPORT_FIELDS = ['card_number', 'phone', 'name', 'consent_date', 'opening_balance', 'total_spend', 'visits', 'stamps'] as const;
+export const IMPORT_FIELDS = ['card_number', 'phone', 'email', 'name', 'consent_date', 'opening_balance', 'total_spend', 'visits', 'stamps'] as const;
 export type Field = (typeof IMPORT_FIELDS)[number];
 
 export type ImportFormat = 'csv' | 'jsonl';

@@ -14,6 +14,8 @@ export interface ImportedMember {
   /** The card number's keyed hash as an erased card would be recorded (erased-cards.ts), null if none can be. */
   card_hash: string | null;
   phone: string | null;
+  /** Trimmed and lower-cased; no other member of the chain has it (bulk-import.ts checks). */
+  email: string | null;
   name: string | null;
   consented_at: string;
   cashback: number;
@@ -51,6 +53,19 @@ export async function erasureKey(db: Db, chainId: string, create?: { secret: str
   return row?.secret;
 }
 
+/**
+ * Of `emails`, those a member of the chain has who holds none of the card numbers the lines give with it: a line
+ * whose card is already that member's is skipped as imported before, any other would give a second member the address.
+ */
+export async function emailsTaken(db: Db, chainId: string, lines: { email: string; card_number: string }[]): Promise<Set<string>> {
+  if (lines.length === 0) return new Set();
+  const { rows } = await sql<{ email: string }>`
+    select i.email from jsonb_to_recordset(cast(${JSON.stringify(lines)} as jsonb)) as i(email text, card_number text)
+    join members m on m.chain_id = ${chainId} and m.email = i.email
+    where not exists (select 1 from member_cards c where c.chain_id = ${chainId} and c.member_id = m.id and c.card_number = i.card_number)`.execute(db);
+  return new Set(rows.map((r) => r.email));
+}
+
 /** Records erased card numbers by their keyed hashes (an import skips them). */
 export async function insertErasedCards(db: Db, chainId: string, hashes: string[]): Promise<void> {
   if (hashes.length === 0) return;
@@ -68,15 +83,15 @@ export async function insertImportedMembers(trx: Db, target: ImportBatchTarget, 
   const { rows } = await sql<{ card_number: string }>`
     with input as (
       select * from jsonb_to_recordset(cast(${JSON.stringify(members)} as jsonb)) as r(
-        id uuid, ledger_id uuid, serial text, referral_code text, card_number text, card_hash text, phone text, name text, consented_at timestamptz,
+        id uuid, ledger_id uuid, serial text, referral_code text, card_number text, card_hash text, phone text, email text, name text, consented_at timestamptz,
         cashback bigint, spend bigint, visits integer, stamps integer)
     ), fresh as (
       select i.* from input i
       where not exists (select 1 from member_cards c where c.chain_id = ${target.chainId} and c.card_number = i.card_number)
         and not exists (select 1 from erased_cards e where e.chain_id = ${target.chainId} and e.card_hash = i.card_hash)
     ), new_members as (
-      insert into members (chain_id, id, home_venue_id, program_id, serial, referral_code, phone, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
-      select ${target.chainId}, f.id, ${target.venueId}, ${target.programId}, f.serial, f.referral_code, f.phone, f.name, f.consented_at, ${target.livemode}, ${target.at},
+      insert into members (chain_id, id, home_venue_id, program_id, serial, referral_code, phone, email, name, consented_at, livemode, created_at, cashback, spend, visits, stamps)
+      select ${target.chainId}, f.id, ${target.venueId}, ${target.programId}, f.serial, f.referral_code, f.phone, f.email, f.name, f.consented_at, ${target.livemode}, ${target.at},
         f.cashback, f.spend, f.visits, f.stamps
       from fresh f
       returning id

@@ -72,6 +72,7 @@ export interface ImportTotals {
 }
 
 const SERIAL_AS_CARD = "card_number is another member's serial (the code on their pass); a scan of it would find two members.";
+const EMAIL_TAKEN = 'email is another member\'s of this chain; an e-mail address names one member.';
 
 /**
  * A batch the database refused for a reason no line check foresaw (or could not write): the batches before it are
@@ -127,6 +128,8 @@ export async function importMembers(
   const totals: ImportTotals = { lastLine: resumeAfter, imported: 0, skipped: 0, failed: 0, stopped: false };
   /** The line of each good card number so far: a second line with one is bad. */
   const seen = new Map<string, number>();
+  /** Likewise of each good line's e-mail. */
+  const seenEmails = new Map<string, number>();
   let members: LineMember[] = [];
   /** The line of each of `members`. */
   let memberLines: number[] = [];
@@ -141,10 +144,23 @@ export async function importMembers(
     let outcome: BatchOutcome;
     try {
       const serials = await serialsOfOthers(db, target.chainId, members.map((m) => m.card_number));
-      if (serials.size) {
-        members.forEach((m, i) => serials.has(m.card_number) && badLines.push({ line: memberLines[i]!, reason: SERIAL_AS_CARD }));
+      const withEmail = members.flatMap((m) => (m.email === null ? [] : [{ email: m.email, card_number: m.card_number }]));
+      const emails = await repo.emailsTaken(db, target.chainId, withEmail);
+      const refused = (m: LineMember) => (serials.has(m.card_number) ? SERIAL_AS_CARD : m.email !== null && emails.has(m.email) ? EMAIL_TAKEN : undefined);
+      if (serials.size || emails.size) {
+        const kept: LineMember[] = [];
+        const keptLines: number[] = [];
+        members.forEach((m, i) => {
+          const reason = refused(m);
+          if (reason) badLines.push({ line: memberLines[i]!, reason });
+          else {
+            kept.push(m);
+            keptLines.push(memberLines[i]!);
+          }
+        });
         badLines.sort((a, b) => a.line - b.line);
-        members = members.filter((m) => !serials.has(m.card_number));
+        members = kept;
+        memberLines = keptLines;
       }
       outcome = await writeBatch(db, batchTarget, members, { lastLine, failed: badLines.length, badLines }, options.inBatch);
     } catch (err) {
@@ -171,6 +187,11 @@ export async function importMembers(
       if (earlier === undefined) seen.set(result.card_number, item.line);
       // The number is not quoted: the report outlives a member's erasure, and the line number finds it.
       else bad = `card_number is also on line ${earlier}; a card belongs to one member.`;
+      const sameEmail = result.email === null ? undefined : seenEmails.get(result.email);
+      if (bad === undefined && result.email !== null) {
+        if (sameEmail === undefined) seenEmails.set(result.email, item.line);
+        else bad = `email is also on line ${sameEmail}; an e-mail address names one member.`;
+      }
     }
     if (item.line <= resumeAfter) continue;
     if (members.length + badLines.length === 0) firstLine = item.line;

@@ -31,6 +31,8 @@ export type MemberMatch =
   | { by: 'card'; cardNumber: string }
   | { by: 'code'; code: string }
   | { by: 'phone'; phone: string }
+  /** Trimmed and lower-cased, as stored. */
+  | { by: 'email'; email: string }
   /** The member another row names: a scalar sub-query giving their id (a hold's, a transaction's). */
   | { by: 'named'; memberId: Expression<string | null> };
 
@@ -51,6 +53,8 @@ function naming(chainId: string, match: MemberMatch): RawBuilder<boolean> {
       return sql`m.id = any(${match.ids}::uuid[])`;
     case 'phone':
       return sql`m.phone = ${match.phone}`;
+    case 'email':
+      return sql`m.email = ${match.email}`;
     case 'named':
       return sql`m.id = (${match.memberId})`;
     case 'card':
@@ -121,8 +125,8 @@ export async function findMembers(db: Db, chainId: string, now: Date, match: Mem
 }
 
 type MemberQueryRow = MemberRow & { card_numbers: string[]; held: number; lots?: unknown };
-type ByValue = Extract<MemberMatch, { by: 'id' | 'card' | 'code' | 'phone' }>;
-const VALUE_OF = { id: 'id', card: 'cardNumber', code: 'code', phone: 'phone' } as const;
+type ByValue = Extract<MemberMatch, { by: 'id' | 'card' | 'code' | 'phone' | 'email' }>;
+const VALUE_OF = { id: 'id', card: 'cardNumber', code: 'code', phone: 'phone', email: 'email' } as const;
 const shapes = new Map<string, (db: Db, values: { chainId: string; now: Date; value: string; limit: number }) => Promise<MemberQueryRow[]>>();
 
 /** A look-up by one value (the hot path: a till's look-up by card, a member by id), its statement built once per shape. */
@@ -187,6 +191,13 @@ export async function listMemberIds(
 
 export async function memberExists(db: Db, chainId: string, id: string): Promise<boolean> {
   return (await db.selectFrom('members').select('id').where('chain_id', '=', chainId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** The member of the chain (erased or not: an erased member holds no e-mail) with this e-mail, as stored, other than `exceptMemberId`. */
+export async function memberWithEmail(db: Db, chainId: string, email: string, exceptMemberId?: string): Promise<string | undefined> {
+  let query = db.selectFrom('members').select('id').where('chain_id', '=', chainId).where('email', '=', email);
+  if (exceptMemberId) query = query.where('id', '<>', exceptMemberId);
+  return (await query.executeTakeFirst())?.id;
 }
 
 /** Inserts the member unless its serial is taken; undefined then, so the caller draws another. */

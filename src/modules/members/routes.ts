@@ -30,10 +30,10 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'enrolMember',
-        errors: ['card_number_taken'],
+        errors: ['card_number_taken', 'member_email_taken'],
         tags,
         summary: "Enrol a guest with the venue's card number; consent must be true",
-        description: errors('400 parameter_invalid (consent, card_number, phone, program_id)', '409 card_number_taken'),
+        description: errors('400 parameter_invalid (consent, card_number, phone, email, program_id)', '409 card_number_taken', '409 member_email_taken (email)'),
         body: EnrolMember,
         response: withErrors({ 201: Member }),
       },
@@ -75,8 +75,8 @@ export async function memberRoutes(app: App): Promise<void> {
         operationId: 'lookupMember',
         errors: ['member_not_found'],
         tags,
-        summary: 'Find a member by card number, barcode content or phone (exactly one)',
-        description: errors('400 parameter_invalid (none or several of card_number, barcode, phone; phone)', '404 member_not_found'),
+        summary: 'Find a member by card number, barcode content, phone or e-mail (exactly one)',
+        description: errors('400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email)', '404 member_not_found'),
         querystring: LookupQuery,
         response: withErrors({ 200: Member }),
       },
@@ -93,7 +93,7 @@ export async function memberRoutes(app: App): Promise<void> {
   app.patch(
     '/v1/members/:id',
     {
-      schema: { operationId: 'updateMember', errors: ['member_not_found'], tags, summary: 'Change name, phone, birthday or (VIP) level', description: errors('400 parameter_invalid (phone, birthday, vip_level)', '404 member_not_found'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
+      schema: { operationId: 'updateMember', errors: ['member_not_found', 'member_email_taken'], tags, summary: 'Change name, phone, e-mail, birthday or (VIP) level', description: errors('400 parameter_invalid (phone, email, birthday, vip_level)', '404 member_not_found', '409 member_email_taken (email)'), params: MemberParams, body: UpdateMember, response: withErrors({ 200: Member }) },
     },
     (req, reply) => runMutation(req, reply, 200, (trx) => service.updateMember(trx, callerOf(req), req.params.id, req.body, eventRequestOf(req))),
   );

@@ -8,6 +8,9 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, desc
 
 const CardNumber = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9-]+$', description: "The venue's own card number." });
 
+const EMAIL_RULE = 'An e-mail address (one @, no spaces, at most 254 characters), stored trimmed and lower-cased; unique in the chain.';
+const Email = Type.String({ maxLength: 254, description: EMAIL_RULE });
+
 const LevelView = Type.Object({ name: Type.String(), percent: Type.Number(), min_spend: Type.Integer() });
 
 export const Member = Type.Object({
@@ -23,6 +26,7 @@ export const Member = Type.Object({
   serial: Type.String({ description: 'Generated, unique in the chain; what a qr_serial barcode carries.' }),
   barcode: Type.Object({ format: Type.String(), value: Type.String() }, { description: 'What the member card shows; render it at barcode.svg.' }),
   phone: Nullable(Type.String(), 'E.164, for example +353871234567.'),
+  email: Nullable(Type.String(), 'Trimmed and lower-cased; unique in the chain. Null when none.'),
   name: Nullable(Type.String()),
   consent: Type.Literal(true),
   consented_at: Type.String({ format: 'date-time' }),
@@ -84,6 +88,7 @@ export const EnrolMember = Type.Object(
     // false is refused by the service in the contract's words (parameter_invalid, consent), not by validation's.
     consent: shownAs(Type.Boolean({ description: ConsentRule }), Type.Literal(true, { description: ConsentRule })),
     phone: Type.Optional(Type.String({ maxLength: 40, description: "Any usual notation; read with the venue's country." })),
+    email: Type.Optional(Email),
     name: Type.Optional(Type.String({ maxLength: 120 })),
     program_id: Type.Optional(Type.String({ format: 'uuid', description: "Default: the chain's default program." })),
     birthday: Type.Optional(Nullable(Birthday)),
@@ -97,6 +102,7 @@ export const UpdateMember = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+    email: Type.Optional(Nullable(Email, 'null clears it.')),
     vip_level: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'VIP programs: a level name, or null to follow spend.' }))),
     birthday: Type.Optional(Nullable(Birthday)),
   },
@@ -111,6 +117,7 @@ export const LookupQuery = Type.Object(
     card_number: Type.Optional(Type.String({ maxLength: 64 })),
     barcode: Type.Optional(Type.String({ maxLength: 256, description: 'What the scanner read, in any of the three formats.' })),
     phone: Type.Optional(Type.String({ maxLength: 40 })),
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'Any case, with or without spaces around it.' })),
   },
   { additionalProperties: false },
 );

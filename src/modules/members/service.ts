@@ -42,6 +42,22 @@ export function normalisePhone(raw: string, country: string, param = 'phone'): s
   return phone.number;
 }
 
+/** An e-mail address trimmed and lower-cased, when it is one: one @ with text on each side, no spaces, at most 254 characters. */
+export function normaliseEmail(raw: string, param = 'email'): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new ApiError('parameter_invalid', { param, message: `${param} is not an e-mail address (one @, no spaces, at most 254 characters).` });
+  }
+  return email;
+}
+
+const emailTaken = () => new ApiError('member_email_taken', { param: 'email' });
+
+/** Refuses an e-mail another member of the chain has. */
+async function checkEmailFree(db: Db, chainId: string, email: string, memberId?: string): Promise<void> {
+  if (await repo.memberWithEmail(db, chainId, email, memberId)) throw emailTaken();
+}
+
 async function recordOf(db: Db, caller: Caller, id: string): Promise<repo.MemberRecord> {
   const withLots = await expiry.venueExpires(db, caller.chainId);
   const [record] = isUuid(id) ? await repo.findMembers(db, caller.chainId, caller.now, { by: 'id', id }, 1, withLots) : [];
@@ -94,6 +110,8 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   }
   const program = await enrolmentProgram(trx, caller.chainId, input.program_id);
   const phone = input.phone ? normalisePhone(input.phone, caller.venue.country) : null;
+  const email = input.email === undefined ? null : normaliseEmail(input.email);
+  if (email !== null) await checkEmailFree(trx, caller.chainId, email);
   if ((await serialsOfOthers(trx, caller.chainId, [input.card_number])).size) {
     throw new ApiError('card_number_taken', { param: 'card_number', message: SERIAL_TAKEN });
   }
@@ -104,6 +122,8 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   const birthday = input.birthday == null ? null : checkBirthday(input.birthday, caller);
   let member: repo.MemberRow | undefined;
   for (let tries = 0; !member; tries++) {
+    // A key taken: the serial or code drawn, or the e-mail by an enrolment that committed meanwhile (then 409).
+    if (tries > 0 && email !== null) await checkEmailFree(trx, caller.chainId, email);
     if (tries === 5) throw new Error('could not draw a free member serial and referral code');
     member = await repo.insertMember(trx, {
       chain_id: caller.chainId,
@@ -114,6 +134,7 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
       referral_code: newReferralCode(),
       referred_by: referredBy,
       phone,
+      email,
       name: input.name?.trim() || null,
       birthday,
       birthday_set_at: birthday === null ? null : caller.now,
@@ -130,26 +151,34 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
   return getMember(trx, caller, member.id);
 }
 
-export async function lookupMember(db: Db, caller: Caller, query: { card_number?: string; barcode?: string; phone?: string }): Promise<Member> {
+export async function lookupMember(db: Db, caller: Caller, query: { card_number?: string; barcode?: string; phone?: string; email?: string }): Promise<Member> {
   const given = Object.entries(query).filter(([, v]) => v !== undefined);
   if (given.length !== 1) {
-    throw new ApiError('parameter_invalid', { message: 'Look up by exactly one of card_number, barcode or phone.' });
+    throw new ApiError('parameter_invalid', { message: 'Look up by exactly one of card_number, barcode, phone or email.' });
   }
   const match: repo.MemberMatch = query.card_number !== undefined
     ? { by: 'card', cardNumber: query.card_number }
     : query.barcode !== undefined
       ? { by: 'code', code: query.barcode.trim() }
-      : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
+      : query.email !== undefined
+        ? { by: 'email', email: normaliseEmail(query.email) }
+        : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
   const [record] = await repo.findMembers(db, caller.chainId, caller.now, match, 1, await expiry.venueExpires(db, caller.chainId));
   return memberView(db, caller, record);
 }
 
 /**
- * The ids of at most `limit` members a guest's phone (E.164) or card number names, newest first: a connector tells one
- * member from none or several (D26), where a look-up takes the newest.
+ * The ids of at most `limit` members a guest's phone (E.164), e-mail (as normaliseEmail gives it) or card number
+ * names, newest first: a connector tells one member from none or several (D26), where a look-up takes the newest.
  */
-export async function memberIdsMatching(db: Db, caller: Caller, match: { phone: string } | { cardNumber: string }, limit = 2): Promise<string[]> {
-  const by: repo.MemberMatch = 'phone' in match ? { by: 'phone', phone: match.phone } : { by: 'card', cardNumber: match.cardNumber };
+export async function memberIdsMatching(
+  db: Db,
+  caller: Caller,
+  match: { phone: string } | { email: string } | { cardNumber: string },
+  limit = 2,
+): Promise<string[]> {
+  const by: repo.MemberMatch =
+    'phone' in match ? { by: 'phone', phone: match.phone } : 'email' in match ? { by: 'email', email: match.email } : { by: 'card', cardNumber: match.cardNumber };
   return (await repo.findMembers(db, caller.chainId, caller.now, by, limit)).map((m) => m.id);
 }
 
@@ -181,6 +210,10 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
   const changes: Parameters<typeof repo.updateMember>[3] = {};
   if (input.name !== undefined) changes.name = input.name?.trim() || null;
   if (input.phone !== undefined) changes.phone = input.phone === null ? null : normalisePhone(input.phone, caller.venue.country);
+  if (input.email !== undefined) {
+    changes.email = input.email === null ? null : normaliseEmail(input.email);
+    if (changes.email !== null) await checkEmailFree(trx, caller.chainId, changes.email, id);
+  }
   if (input.birthday !== undefined) {
     changes.birthday = input.birthday === null ? null : checkBirthday(input.birthday, caller);
     changes.birthday_set_at = caller.now;
@@ -206,12 +239,15 @@ export async function updateMember(trx: Db, caller: Caller, id: string, input: U
 }
 
 /**
- * What an update changed, for the audit log: the VIP level as it was and is; a personal field (name, phone, birthday)
+ * What an update changed, for the audit log: the VIP level as it was and is; a personal field (name, phone, e-mail, birthday)
  * only as whether it was set before and after, never its value.
  */
-function memberChanges(before: Record<'name' | 'phone' | 'birthday' | 'vip_level', unknown>, after: Parameters<typeof repo.updateMember>[3]): Record<string, [unknown, unknown]> {
+function memberChanges(
+  before: Record<'name' | 'phone' | 'email' | 'birthday' | 'vip_level', unknown>,
+  after: Parameters<typeof repo.updateMember>[3],
+): Record<string, [unknown, unknown]> {
   const changed: Record<string, [unknown, unknown]> = {};
-  for (const field of ['name', 'phone', 'birthday'] as const) {
+  for (const field of ['name', 'phone', 'email', 'birthday'] as const) {
     if (after[field] !== undefined && JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field])) changed[field] = [before[field] != null, after[field] != null];
   }
   if (after.vip_level !== undefined && (before.vip_level ?? null) !== after.vip_level) changed.vip_level = [before.vip_level ?? null, after.vip_level];

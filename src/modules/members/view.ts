@@ -29,6 +29,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
       value: program.barcodeFormat === 'qr_serial' ? record.serial : (record.card_numbers[0] ?? record.serial),
     },
     phone: record.phone,
+    email: record.email,
     name: record.name,
     consent: true,
     consented_at: formatTimestamp(record.consented_at),

@@ -58,7 +58,7 @@ export async function replaceReason(db: Db, chainId: string, id: string, reason:
 }
 
 /**
- * Removes the member's personal data: their cards go (the numbers are free for another member), name, phone,
+ * Removes the member's personal data: their cards go (the numbers are free for another member), name, phone, e-mail,
  * birthday, referral code and who referred them are cleared, as is their name on the members they referred (who
  * referred whom is theirs too); the serial is replaced by one no card was ever printed with, and the row is marked erased.
  */
@@ -66,7 +66,7 @@ export async function eraseMember(db: Db, chainId: string, id: string, at: Date)
   await db.deleteFrom('member_cards').where('chain_id', '=', chainId).where('member_id', '=', id).execute();
   await db
     .updateTable('members')
-    .set({ name: null, phone: null, birthday: null, birthday_set_at: null, referral_code: null, referred_by: null, serial: `erased-${id}`, erased_at: at })
+    .set({ name: null, phone: null, email: null, birthday: null, birthday_set_at: null, referral_code: null, referred_by: null, serial: `erased-${id}`, erased_at: at })
     .where('chain_id', '=', chainId)
     .where('id', '=', id)
     .execute();

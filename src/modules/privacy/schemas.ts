@@ -17,6 +17,7 @@ export const ExportedMember = Type.Object({
   serial: Type.String(),
   name: Nullable(Type.String()),
   phone: Nullable(Type.String()),
+  email: Nullable(Type.String()),
   vip_level: Nullable(Type.String()),
   birthday: Nullable(Type.String()),
   referral_code: Nullable(Type.String()),

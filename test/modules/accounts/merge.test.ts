@@ -254,7 +254,7 @@ describe('chain merge', () => {
     expect(await members.verifyTotals(t.db)).toEqual([]);
   });
 
-  it('lists every clash of card, serial, phone, category and SKU, and changes nothing', async () => {
+  it('lists every clash of card, serial, phone, e-mail, category and SKU, and changes nothing', async () => {
     const a = await createVenue(t);
     await createProgram(t, a, 'cashback');
     const apiA = client(t, (await createKey(t, a)).secret);
@@ -275,6 +275,8 @@ describe('chain merge', () => {
     // A phone held by an erased member is no clash: erased, they are found by no phone.
     await enrol(apiA, { phone: '087 333 4444' });
     const erased = await enrol(apiB, { phone: '087 333 4444' });
+    const targetEmail = await enrol(apiA, { email: 'both@example.com' });
+    const sourceEmail = await enrol(apiB, { email: 'Both@Example.com' });
     ok(await apiB.post(`/api/v1/members/${erased.id}/erase`), 'erase');
     await t.db.transaction().execute((trx) => catalogue.putCategoryWithRules(trx, accounts.ownerCaller(a), 'wine', { name: 'Wine', payable_with_cashback: false }));
     ok(await apiB.put('/api/v1/catalog/categories/wine', { name: 'Wine' }), 'category');
@@ -297,6 +299,7 @@ describe('chain merge', () => {
         { kind: 'card_number', value: card, source: { memberId: sourceCard.id, as: 'card_number' }, target: { memberId: targetCard.id, as: 'card_number' } },
         { kind: 'card_number', value: targetSerial.serial, source: { memberId: sourceBySerial.id, as: 'card_number' }, target: { memberId: targetSerial.id, as: 'serial' } },
         { kind: 'phone', value: '+353871112222', source: { memberId: sourcePhone.id }, target: { memberId: targetPhone.id } },
+        { kind: 'email', value: 'both@example.com', source: { memberId: sourceEmail.id }, target: { memberId: targetEmail.id } },
         {
           kind: 'category',
           value: 'wine',

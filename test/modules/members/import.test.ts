@@ -174,7 +174,7 @@ describe('members import', () => {
     const report = path.join(dir, 'members.jsonl.report.csv');
     const done = await importFile(t.db, target(venue), file, { clock: t.clock, report });
     expect(done).toMatchObject({ format: 'jsonl', imported: 2, failed: 2 });
-    expect(readFileSync(report, 'utf8')).toBe('line,reason\n3,"shoe_size is not a known field; the fields are card_number, phone, name, consent_date, opening_balance, total_spend, visits, stamps."\n4,"The line is not valid JSON."\n');
+    expect(readFileSync(report, 'utf8')).toBe('line,reason\n3,"shoe_size is not a known field; the fields are card_number, phone, email, name, consent_date, opening_balance, total_spend, visits, stamps."\n4,"The line is not valid JSON."\n');
     const aoife = await members.lookupMember(t.db, { ...ownerCaller(venue), now: t.clock.now() }, { card_number: 'J-1' });
     expect(aoife).toMatchObject({ phone: '+353871234567', name: 'Aoife', balance: 250, total_spend: 12000, visits: 4 });
     expect(new Date(aoife.consented_at).toISOString()).toBe('2024-02-01T00:00:00.000Z');
@@ -373,6 +373,38 @@ describe('members import: what a line may hold', () => {
     const { bad } = await importText(venue, 'csv', 'card_number,consent_date,stamps\nS-4,2024-01-01,4\nS-5,2024-01-01,5\nS-25,2024-01-01,25\n', 3);
     expect(bad).toEqual([3, 4].map((line) => ({ line, reason: 'stamps must be fewer than the 5 a reward takes; give rewards owed at the till, not as stamps.' })));
     expect(await cards(venue)).toEqual(['S-4']);
+  });
+
+  it('an email column: stored trimmed and lower-cased; a bad address, one already on a line or another member\'s is a bad line; run again, skipped', async () => {
+    const venue = await cashbackVenue();
+    const caller = { ...ownerCaller(venue), now: t.clock.now() };
+    await members.enrolMember(t.db, caller, { card_number: 'E-0', consent: true, email: 'taken@example.com' }, null);
+    // Another chain's member with an address is no conflict here.
+    const other = await cashbackVenue();
+    await members.enrolMember(t.db, { ...ownerCaller(other), now: t.clock.now() }, { card_number: 'E-9', consent: true, email: 'elsewhere@example.com' }, null);
+    const csv = [
+      'card_number,email,consent_date',
+      'E-1, Aoife@Example.COM ,2024-01-01',
+      'E-2,not-an-address,2024-01-01',
+      'E-3,AOIFE@example.com,2024-01-01',
+      'E-4,taken@example.com,2024-01-01',
+      'E-5,,2024-01-01',
+      'E-6,elsewhere@example.com,2024-01-01',
+      '',
+    ].join('\n');
+    const { done, bad } = await importText(venue, 'csv', csv, 6);
+    expect(done).toMatchObject({ imported: 3, failed: 3 });
+    expect(bad).toEqual([
+      { line: 3, reason: 'email is not an e-mail address (one @, no spaces, at most 254 characters).' },
+      { line: 4, reason: 'email is also on line 2; an e-mail address names one member.' },
+      { line: 5, reason: "email is another member's of this chain; an e-mail address names one member." },
+    ]);
+    const byCard = async (card_number: string) => (await members.lookupMember(t.db, caller, { card_number })).email;
+    expect([await byCard('E-1'), await byCard('E-5'), await byCard('E-6')]).toEqual(['aoife@example.com', null, 'elsewhere@example.com']);
+    expect((await members.lookupMember(t.db, caller, { email: 'aoife@example.com' })).card_numbers).toEqual(['E-1']);
+    // The same good lines again: imported before, so skipped, not refused for their own address.
+    const again = await importText(venue, 'jsonl', `${JSON.stringify({ card_number: 'E-1', email: 'aoife@example.com', consent_date: '2024-01-01' })}\n`, 1);
+    expect(again.done).toMatchObject({ imported: 0, skipped: 1, failed: 0 });
   });
 
   it("a card number that is another member's serial is a bad line (a scan of it would find two members)", async () => {

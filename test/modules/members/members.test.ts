@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../../support/app.js';
 import { createKey, createProgram, createVenue, newCardNumber, seedLedger, venueWithKey } from '../../support/factories.js';
 import { client, expectError } from '../../support/http.js';
+import { needs } from '../../support/services.js';
 
 const t = useTestApp();
+const postgres = await needs('postgres');
 
 async function venueWithProgram(country = 'IE', format: 'qr_card_number' | 'code128_card_number' | 'qr_serial' = 'qr_card_number') {
   const venue = await createVenue(t, { country, ...(country === 'RU' ? { currency: 'RUB', locale: 'ru-RU', timezone: 'Europe/Moscow' } : {}) });
@@ -98,6 +100,92 @@ describe('look-up', () => {
     expectError(await mine.api.get(`/api/v1/members/lookup?card_number=${card}`), 404, 'member_not_found');
     expectError(await mine.api.get('/api/v1/members/lookup?phone=0871112222'), 404, 'member_not_found');
     expect((await mine.api.get('/api/v1/members')).body.data).toEqual([]);
+  });
+});
+
+describe('e-mail', () => {
+  it('is stored trimmed and lower-cased on enrolment, null when none, and found by look-up in any case', async () => {
+    const { api } = await venueWithProgram();
+    const res = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: '  Liam.Byrne@Example.COM ' });
+    expect(res.status).toBe(201);
+    expect(res.body.email).toBe('liam.byrne@example.com');
+    expect((await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body.email).toBeNull();
+    for (const email of ['liam.byrne@example.com', 'LIAM.BYRNE@example.com', ' liam.byrne@EXAMPLE.com ']) {
+      const found = await api.get(`/api/v1/members/lookup?email=${encodeURIComponent(email)}`);
+      expect([found.status, found.body.id], email).toEqual([200, res.body.id]);
+    }
+    expect((await api.get(`/api/v1/members/${res.body.id}`)).body.email).toBe('liam.byrne@example.com');
+    expectError(await api.get('/api/v1/members/lookup?email=nobody@example.com'), 404, 'member_not_found');
+    const two = expectError(await api.get(`/api/v1/members/lookup?email=liam.byrne@example.com&phone=0871234567`), 400, 'parameter_invalid');
+    expect(two.message).toBe('Look up by exactly one of card_number, barcode, phone or email.');
+  });
+
+  it('is set, changed and cleared by an update; the old address then finds no one', async () => {
+    const { api } = await venueWithProgram();
+    const { body: m } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true });
+    const set = await api.patch(`/api/v1/members/${m.id}`, { email: 'Aoife@Example.com' });
+    expect([set.status, set.body.email]).toEqual([200, 'aoife@example.com']);
+    // The member's own address again is no conflict.
+    expect((await api.patch(`/api/v1/members/${m.id}`, { email: 'AOIFE@example.com' })).status).toBe(200);
+    expect((await api.patch(`/api/v1/members/${m.id}`, { email: 'aoife.b@example.com' })).body.email).toBe('aoife.b@example.com');
+    expectError(await api.get('/api/v1/members/lookup?email=aoife@example.com'), 404, 'member_not_found');
+    const cleared = await api.patch(`/api/v1/members/${m.id}`, { email: null });
+    expect([cleared.status, cleared.body.email]).toEqual([200, null]);
+    expectError(await api.get('/api/v1/members/lookup?email=aoife.b@example.com'), 404, 'member_not_found');
+    // Freed: another member may take it.
+    expect((await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: 'aoife.b@example.com' })).status).toBe(201);
+  });
+
+  it('a second member of the chain with the address → 409 member_email_taken with param email, on enrolment and update', async () => {
+    const { api } = await venueWithProgram();
+    await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: 'taken@example.com' });
+    const card = newCardNumber();
+    const enrol = expectError(await api.post('/api/v1/members', { card_number: card, consent: true, email: ' TAKEN@example.com' }), 409, 'member_email_taken');
+    expect(enrol.param).toBe('email');
+    expect(enrol.type).toBe('invalid_request_error');
+    expectError(await api.get(`/api/v1/members/lookup?card_number=${card}`), 404, 'member_not_found');
+    const { body: other } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true });
+    expect(expectError(await api.patch(`/api/v1/members/${other.id}`, { email: 'Taken@Example.com' }), 409, 'member_email_taken').param).toBe('email');
+    expect((await api.get(`/api/v1/members/${other.id}`)).body.email).toBeNull();
+  });
+
+  it.each(['no-at-sign', 'two@at@example.com', 'a b@example.com', '@example.com', 'liam@', `${'a'.repeat(250)}@example.com`])(
+    'a bad address %j → 400 parameter_invalid with param email, on enrolment, update and look-up',
+    async (email) => {
+      const { api } = await venueWithProgram();
+      expect(expectError(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email }), 400, 'parameter_invalid').param).toBe('email');
+      // The member a good address enrols, then given the bad one.
+      const { body: m } = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: 'good@example.com' });
+      expect(m.email).toBe('good@example.com');
+      expect(expectError(await api.patch(`/api/v1/members/${m.id}`, { email }), 400, 'parameter_invalid').param).toBe('email');
+      expect(expectError(await api.get(`/api/v1/members/lookup?email=${encodeURIComponent(email)}`), 400, 'parameter_invalid').param).toBe('email');
+      expect((await api.get(`/api/v1/members/${m.id}`)).body.email).toBe('good@example.com');
+    },
+  );
+
+  it("another chain's member with the same address is neither found nor a conflict", async () => {
+    const mine = await venueWithProgram();
+    const theirs = await venueWithProgram();
+    expect((await theirs.api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: 'shared@example.com' })).status).toBe(201);
+    expectError(await mine.api.get('/api/v1/members/lookup?email=shared@example.com'), 404, 'member_not_found');
+    const own = await mine.api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: 'shared@example.com' });
+    expect([own.status, own.body.email]).toEqual([201, 'shared@example.com']);
+    expect((await mine.api.get('/api/v1/members/lookup?email=shared@example.com')).body.id).toBe(own.body.id);
+  });
+
+  postgres.it('given to two members at the same moment (two updates, an update and an enrolment): one has it, the other is 409 member_email_taken', async () => {
+    const { api } = await venueWithProgram();
+    for (let round = 0; round < 5; round++) {
+      const email = `race-${round}@example.com`;
+      const [a, b] = [(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body, (await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true })).body];
+      const answers = await Promise.all([
+        api.patch(`/api/v1/members/${a.id}`, { email }),
+        api.patch(`/api/v1/members/${b.id}`, { email }),
+        api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email }),
+      ]);
+      const codes = answers.map((r) => (r.status < 300 ? 'ok' : `${r.status} ${r.body.error.code} ${r.body.error.param}`)).sort();
+      expect(codes, `round ${round}`).toEqual(['409 member_email_taken email', '409 member_email_taken email', 'ok']);
+    }
   });
 });
 

@@ -68,7 +68,7 @@ async function storedTexts(chainId: string): Promise<string> {
     union all select response_body::text from idempotency_keys where chain_id = ${chainId}
     union all select display::text from transactions where chain_id = ${chainId}
     union all select coalesce(reason, '') from ledger_entries where chain_id = ${chainId}
-    union all select concat_ws(' ', name, phone, serial) from members where chain_id = ${chainId}
+    union all select concat_ws(' ', name, phone, email, serial) from members where chain_id = ${chainId}
     union all select card_number from member_cards where chain_id = ${chainId}
     union all select card_hash from erased_cards where chain_id = ${chainId}
     union all select reason from member_import_errors where chain_id = ${chainId}`.execute(t.db);
@@ -195,6 +195,35 @@ describe('erase', () => {
     expect(events).toHaveLength(1);
     expect(events[0].data.object).toEqual({ ...erased.body });
     expect(events[0].request).toMatchObject({ idempotency_key: 'erase-1' });
+  });
+
+  it('the e-mail: listed by the export; erasure clears it everywhere (row, stored answers, reasons), no look-up finds it, and it is free again', async () => {
+    const venue = await createVenue(t, { country: 'IE', settings: { manual_adjustments_allowed: true } });
+    await createProgram(t, venue, 'cashback');
+    const api = client(t, (await createKey(t, venue)).secret);
+    const EMAIL = 'zofia.w@example.com';
+    const enrolment = { card_number: newCardNumber(), consent: true, email: 'Zofia.W@Example.com' };
+    const enrolled = await api.post('/api/v1/members', enrolment, { 'idempotency-key': 'enrol-email' });
+    expect([enrolled.status, enrolled.body.email]).toEqual([201, EMAIL]);
+    const id = enrolled.body.id as string;
+    expect((await api.post(`/api/v1/members/${id}/adjustments`, { amount: 100, reason: `Welcome back ${EMAIL}` })).status).toBe(201);
+    expect((await exportOf(api, id)).member).toMatchObject({ id, email: EMAIL });
+    const emails = async () => (await t.db.selectFrom('members').select('email').where('chain_id', '=', venue.chainId).where('id', '=', id).executeTakeFirstOrThrow()).email;
+    expect(await emails()).toBe(EMAIL);
+
+    expect((await api.post(`/api/v1/members/${id}/erase`)).status).toBe(200);
+    expect(await emails()).toBeNull();
+    const after = await exportOf(api, id);
+    expect(after.member.email).toBeNull();
+    expect(after.raw).not.toContain(EMAIL);
+    expect(after.ledger.find((e) => e.type === 'adjustment')!.reason).toBe('Welcome back [erased]');
+    expect(await storedTexts(venue.chainId)).not.toContain(EMAIL);
+    expectError(await api.get(`/api/v1/members/lookup?email=${EMAIL}`), 404, 'member_not_found');
+    const replay = await api.post('/api/v1/members', enrolment, { 'idempotency-key': 'enrol-email' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toMatchObject({ id, email: '[erased]' });
+    const again = await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, email: EMAIL });
+    expect([again.status, again.body.email]).toEqual([201, EMAIL]);
   });
 
   it("a card number of an erased member is free for a new member", async () => {
