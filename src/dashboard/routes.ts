@@ -332,19 +332,25 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   });
 
   // Members (D10).
-  app.get('/members', { schema: { tags, summary: 'Members, newest first, or those a card, barcode or phone finds', querystring: MemberQuery, response: withErrors({ 200: ListOf(Member) }) } }, async (req) => {
+  app.get('/members', { schema: { tags, summary: 'Members, newest first, or those a card, barcode, phone or e-mail finds', querystring: MemberQuery, response: withErrors({ 200: ListOf(Member) }) } }, async (req) => {
     const caller = service.ownerCallerOf(sessionOf(req), clock.now());
     const q = req.query.q?.trim();
     if (!q) return members.listMembers(app.deps.db, caller, { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }, {});
     const found = new Map<string, Awaited<ReturnType<typeof members.getMember>>>();
-    const tries = [{ card_number: q }, { barcode: q }, ...(/^[+\d][\d\s().-]{5,}$/.test(q) ? [{ phone: q }] : [])];
-    for (const query of tries) {
+    for (const query of [{ card_number: q }, { barcode: q }]) {
       try {
         const m = await members.lookupMember(app.deps.db, caller, query);
         found.set(m.id, m);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
       }
+    }
+    // A phone or an address may be several members' (a phone shared): the page lists each, where a till's look-up is refused.
+    const byContact = q.includes('@') ? () => ({ email: members.normaliseEmail(q) }) : /^[+\d][\d\s().-]{5,}$/.test(q) ? () => ({ phone: members.normalisePhone(q, caller.venue.country) }) : undefined;
+    try {
+      for (const id of byContact ? await members.memberIdsMatching(app.deps.db, caller, byContact(), 20) : []) found.set(id, await members.getMember(app.deps.db, caller, id));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
     }
     return { object: 'list' as const, url: '/dashboard/api/members', has_more: false, data: [...found.values()] };
   });

@@ -103,6 +103,7 @@ export const ERROR_CODES = {
   email_taken: spec(409, INVALID, 'An owner with this e-mail address already exists; sign in instead.'),
   card_number_taken: spec(409, INVALID, 'Another member of this chain already has this card number.'),
   member_email_taken: spec(409, INVALID, 'Another member of this chain already has this e-mail address.'),
+  member_ambiguous: spec(409, INVALID, 'More than one member of this chain has this phone; look them up by card number or e-mail.'),
   invalid_status_transition: spec(409, INVALID, 'The order or campaign cannot move from its status to the one sent; see `status`.'),
   dish_unavailable: spec(409, INVALID, 'A dish in the order is on the stop list; see `external_ids`.'),
   hold_expired: spec(409, INVALID, 'The hold expired; create a new one.'),

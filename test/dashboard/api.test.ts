@@ -306,6 +306,11 @@ describe('dashboard API security', () => {
     const member = (await client(t, secret).post('/api/v1/members', { card_number: 'M-77', consent: true, phone: '+353871234567' })).body;
     expect((await c.get('/dashboard/api/members?q=M-77')).body.data.map((m: { id: string }) => m.id)).toEqual([member.id]);
     expect((await c.get('/dashboard/api/members?q=%2B353871234567')).body.data.map((m: { id: string }) => m.id)).toEqual([member.id]);
+    // A phone two members share lists both (a till's look-up is refused as ambiguous); an address finds its member.
+    const sharing = (await client(t, secret).post('/api/v1/members', { card_number: 'M-78', consent: true, phone: '087 123 4567', email: 'Ola@Example.com' })).body;
+    expect((await c.get('/dashboard/api/members?q=0871234567')).body.data.map((m: { id: string }) => m.id).sort()).toEqual([member.id, sharing.id].sort());
+    expect((await c.get('/dashboard/api/members?q=ola%40example.com')).body.data.map((m: { id: string }) => m.id)).toEqual([sharing.id]);
+    expect((await c.get('/dashboard/api/members?q=nobody%40example.com')).body.data).toEqual([]);
     expect(expectError(await c.post(`/dashboard/api/members/${member.id}/adjustments`, { amount: 500 }), 400, 'parameter_invalid').param).toBe('reason');
     const adj = await c.post(`/dashboard/api/members/${member.id}/adjustments`, { amount: 500, reason: 'Birthday gift' });
     expect(adj.status).toBe(201);

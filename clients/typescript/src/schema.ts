@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * Find a member by card number, barcode content, phone or e-mail (exactly one)
-         * @description Errors: 400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email); 404 member_not_found. See /api/errors.
+         * @description Errors: 400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email); 404 member_not_found; 409 member_ambiguous (two or more members have this phone). See /api/errors.
          */
         get: operations["lookupMember"];
         put?: never;
@@ -1477,7 +1477,7 @@ export interface components {
         PlainError: {
             type: string;
             /** @enum {string} */
-            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
             message: string;
             param?: string;
             doc_url: string;
@@ -4145,6 +4145,15 @@ export interface operations {
             };
             /** @description member_not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description member_ambiguous */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -73,10 +73,10 @@ export async function memberRoutes(app: App): Promise<void> {
     {
       schema: {
         operationId: 'lookupMember',
-        errors: ['member_not_found'],
+        errors: ['member_not_found', 'member_ambiguous'],
         tags,
         summary: 'Find a member by card number, barcode content, phone or e-mail (exactly one)',
-        description: errors('400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email)', '404 member_not_found'),
+        description: errors('400 parameter_invalid (none or several of card_number, barcode, phone, email; phone; email)', '404 member_not_found', '409 member_ambiguous (two or more members have this phone)'),
         querystring: LookupQuery,
         response: withErrors({ 200: Member }),
       },

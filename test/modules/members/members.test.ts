@@ -91,6 +91,17 @@ describe('look-up', () => {
     }
   });
 
+  it('a phone two members have is 409 member_ambiguous on look-up, never the newer of them; by card each is found', async () => {
+    const { api } = await venueWithProgram();
+    const [first, second] = [newCardNumber(), newCardNumber()];
+    const older = (await api.post('/api/v1/members', { card_number: first, consent: true, phone: '087 555 0101' })).body;
+    expect((await api.get('/api/v1/members/lookup?phone=0875550101')).body.id).toBe(older.id);
+    const newer = (await api.post('/api/v1/members', { card_number: second, consent: true, phone: '+353 87 555 0101' })).body;
+    const both = expectError(await api.get('/api/v1/members/lookup?phone=0875550101'), 409, 'member_ambiguous');
+    expect([both.param, both.message]).toEqual(['phone', 'More than one member of this chain has this phone; look them up by card number or e-mail.']);
+    expect((await api.get(`/api/v1/members/lookup?card_number=${second}`)).body.id).toBe(newer.id);
+  });
+
   it("another venue's member is 404 member_not_found by id, card and phone", async () => {
     const mine = await venueWithProgram();
     const theirs = await venueWithProgram();

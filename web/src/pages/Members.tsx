@@ -33,7 +33,7 @@ export function MembersPage() {
         }}
       >
         <Group align="flex-end">
-          <TextInput label="Find a member" placeholder="Card number, barcode or phone" value={q} onChange={(e) => setQ(e.currentTarget.value)} w={320} maw="100%" />
+          <TextInput label="Find a member" placeholder="Card number, barcode, phone or e-mail" value={q} onChange={(e) => setQ(e.currentTarget.value)} w={320} maw="100%" />
           <Button type="submit">Search</Button>
           {search && (
             <Button
@@ -185,7 +185,7 @@ export function MemberPage() {
           </Title>
           <Image src={`/dashboard/api/members/${m.id}/barcode.svg`} alt={`Barcode ${m.barcode.value}`} maw={220} />
           <Text size="sm" c="dimmed" mt="xs">
-            Card {m.barcode.value} · phone {m.phone ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
+            Card {m.barcode.value} · phone {m.phone ?? '—'} · e-mail {m.email ?? '—'} · referral code {m.referral_code ?? '—'} · joined {when(m.created_at, venue)}
             {manyVenues && m.home_venue_id ? ` at ${venueName(m.home_venue_id)}` : ''}
           </Text>
           {can('PATCH /members/:id') && <MemberBirthday member={m} />}
