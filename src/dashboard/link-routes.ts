@@ -53,33 +53,27 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
   const perAddress = (req: { ip: string }, what: string) =>
     tools.holdToLimits(what, [[`dashboard-links:addr:${req.ip}`, { limit: config.linkUsesPerMinute, windowMs: 60_000 }, 'from this address']]);
 
-  /** E-mails a reset link when a mailer is configured; otherwise, or when sending fails, it is shown to the owner who made it. */
-  const deliver = async (issued: accounts.IssuedLink, chainName: string): Promise<{ emailed: boolean; link: string | null }> => {
-    const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
-    if (!mailer) return { emailed: false, link };
-    try {
-      await mailer.send(linkMail(issued.link, link, chainName, config.publicBaseUrl));
-      return { emailed: true, link: null };
-    } catch (err) {
-      app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; shown instead');
-      return { emailed: false, link };
-    }
-  };
   /**
-   * A sign-up's or an invitation's link, inside the transaction that makes it. With a mailer it is e-mailed (to an
-   * address that has an account, a note saying so instead: `accountExists`), and a mail that cannot be sent is 503
-   * for every address alike, nothing kept; showing the link then would tell who has an account. Without one, shown.
+   * E-mails a link when a mailer is configured, shown otherwise; to an address that has an account, the e-mail says so
+   * in place of the link (`accountExists`). A mail that cannot be sent: a reset the owner made is shown instead; a
+   * sign-up's or an invitation's (`refuseUnsent`, sent inside the transaction that makes it) is 503 for every address
+   * alike, nothing kept, since showing that link would tell who has an account.
    */
-  const sendOrShow = async (issued: { link: accounts.UserLink | accounts.SignUpLink; token: string; accountExists: boolean }, chainName: string) => {
+  const deliver = async (
+    issued: { link: accounts.UserLink | accounts.SignUpLink; token: string; accountExists?: boolean },
+    chainName: string,
+    refuseUnsent = false,
+  ): Promise<{ emailed: boolean; link: string | null }> => {
     const link = accounts.linkUrl(config.publicBaseUrl, issued.token);
     if (!mailer) return { emailed: false, link };
     try {
       await mailer.send(linkMail(issued.link, issued.accountExists ? null : link, chainName, config.publicBaseUrl));
+      return { emailed: true, link: null };
     } catch (err) {
-      app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, 'a dashboard link could not be e-mailed; nothing was made');
-      throw new ApiError('service_unavailable', { message: 'The e-mail with the link could not be sent, so nothing was made; try again later.' });
+      app.log.warn({ err: { message: (err as Error).message }, link_id: issued.link.id }, refuseUnsent ? 'a dashboard link could not be e-mailed; nothing was made' : 'a dashboard link could not be e-mailed; shown instead');
+      if (refuseUnsent) throw new ApiError('service_unavailable', { message: 'The e-mail with the link could not be sent, so nothing was made; try again later.' });
+      return { emailed: false, link };
     }
-    return { emailed: true, link: null };
   };
   const sendReset = async (email: string, address: string) => {
     const user = await accounts.findOwnerByEmail(app.deps.db, email);
@@ -113,7 +107,7 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
       ]);
       const { issued, sent } = await inTransaction(app.deps.db, async (trx) => {
         const issued = await service.requestSignUp(trx, req.body, clock.now());
-        return { issued, sent: await sendOrShow(issued, issued.link.venue.name) };
+        return { issued, sent: await deliver(issued, issued.link.venue.name, true) };
       });
       return reply.code(202).send({ expires_at: formatTimestamp(issued.link.expiresAt), ...sent });
     },
@@ -133,7 +127,7 @@ export async function dashboardLinkRoutes(app: App, tags: string[], tools: Sessi
       const chainName = await chainNameOf(session.venue.chainId);
       const { issued, sent } = await inTransaction(app.deps.db, async (trx) => {
         const issued = await accounts.inviteUser(trx, service.linkPlaceOf(session, clock.now()), req.body);
-        return { issued, sent: await sendOrShow(issued, chainName) };
+        return { issued, sent: await deliver(issued, chainName, true) };
       });
       return reply.code(201).send({ invitation: presentInvitation(issued.link), ...sent });
     },

@@ -164,8 +164,8 @@ export async function lookupMember(db: Db, caller: Caller, query: { card_number?
         ? { by: 'email', email: normaliseEmail(query.email) }
         : { by: 'phone', phone: normalisePhone(query.phone!, caller.venue.country) };
   // Nothing keeps a phone to one member (imports and till enrolments wrote many before this was asked): two are
-  // answered as such, never as whichever is newest.
-  const [record, another] = await repo.findMembers(db, caller.chainId, caller.now, match, 2, await expiry.venueExpires(db, caller.chainId));
+  // answered as such, never as whichever is newest. A card, a barcode or an e-mail names one at most.
+  const [record, another] = await repo.findMembers(db, caller.chainId, caller.now, match, match.by === 'phone' ? 2 : 1, await expiry.venueExpires(db, caller.chainId));
   if (another) throw new ApiError('member_ambiguous', { param: 'phone' });
   return memberView(db, caller, record);
 }
