@@ -14,7 +14,7 @@ export function MemberPrivacy({ member }: { member: Member }) {
         Personal data
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        On the guest&apos;s request: download everything held about them, or erase their name, phone, birthday and cards. Their checks and ledger stay in the venue&apos;s accounts, anonymised.
+        On the guest&apos;s request: download everything held about them, or erase their name, phone, e-mail, birthday and cards. Their checks and ledger stay in the venue&apos;s accounts, anonymised.
       </Text>
       <Group>
         <Button component="a" href={`/dashboard/api/members/${member.id}/export`} download={`member-${member.id}.json`} variant="default">
