@@ -7,6 +7,7 @@ import { resolveApiKeyPepper, type Config } from './config.js';
 import { claimDataDir } from './db/data-dir-lock.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { keepStatistics } from './db/statistics.js';
 import type { App, AppDeps } from './http/context.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { KeyAuthenticator } from './modules/accounts/authenticator.js';
@@ -53,10 +54,12 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
     });
     // Whoever holds the embedded directory makes its backups (`npm run cli -- backup`): no other process can open it.
     const stopBackups = database.dumpDataDir ? answerBackupRequests(config.dataDir, database.dumpDataDir) : async () => {};
+    const statistics = await keepStatistics(database);
     return {
       database,
       pepper,
       async close() {
+        await statistics.stop();
         await stopBackups();
         await database.close();
         release();

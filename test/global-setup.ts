@@ -4,12 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/database.js';
+import { createPglite, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { failOnSecretsInLogs, openRunLogDir } from './support/log-grep.js';
 
@@ -66,7 +65,7 @@ async function setUpDatabases(project: TestProject): Promise<() => unknown> {
     return () => dropDatabases(url, prefix);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'venue-loyalty-template-'));
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   const db = new Kysely<unknown>({ dialect: new PGliteDialect(pglite) });
   await migrateToLatest(db);
   const file = path.join(dir, 'template.tar');

@@ -5,9 +5,9 @@
 // with BENCH_CEILING={databaseUrl?, dataDir?, poolSize, concurrency, warmupSeconds, durationSeconds, runId}.
 // Servers print "READY <port>" and stop on SIGTERM; loops print "MEASURE" when the warm-up ends, then
 // "RESULT <json>" and exit.
-import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { createPglite } from '../../src/db/database.js';
 import { LOCK_MEMBER, TARGETS_SQL, WRITE_CHECK, checkParams, type Target } from './rowwork.js';
 import { Latencies, round } from './stats.js';
 
@@ -59,7 +59,7 @@ async function readPg(): Promise<void> {
 }
 
 async function readPglite(): Promise<void> {
-  const db = await PGlite.create({ dataDir: options.dataDir });
+  const db = await createPglite({ dataDir: options.dataDir });
   const app = Fastify({ logger: false });
   app.get<{ Querystring: { chain: string; c: string } }>('/read', async (req, reply) => {
     const { rows } = await db.query(READ_BY_CARD, [req.query.chain, req.query.c]);
@@ -142,7 +142,7 @@ async function applyPg(): Promise<void> {
 }
 
 async function applyPglite(): Promise<void> {
-  const db = await PGlite.create({ dataDir: options.dataDir });
+  const db = await createPglite({ dataDir: options.dataDir });
   const { rows } = await db.query<{ chain_id: string; venue_id: string; member_id: string; endpoint_id: string }>(TARGETS_SQL);
   const targets: Target[] = rows.map((r) => ({ chainId: r.chain_id, venueId: r.venue_id, memberId: r.member_id, endpointId: r.endpoint_id }));
   const target = pick(targets);

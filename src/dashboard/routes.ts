@@ -8,13 +8,14 @@ import { eventRequestOf, type App } from '../http/context.js';
 import { OPENAPI_LICENSE } from '../http/openapi.js';
 import { withErrors } from '../http/responses.js';
 import { ApiError } from '../shared/errors.js';
-import { ListOf } from '../shared/pagination.js';
+import { ListOf, pageFromQuery } from '../shared/pagination.js';
 import * as accounts from '../modules/accounts/service.js';
 import { SCOPES } from '../modules/accounts/schemas.js';
 import { AUDIT_ACTION_LABELS } from '../modules/audit/schemas.js';
 import { EVENT_TYPES } from '../modules/webhooks/schemas.js';
+import * as directory from '../modules/members/directory.js';
 import * as members from '../modules/members/service.js';
-import { Adjustment, Birthday, HistoryEntry, Member } from '../modules/members/schemas.js';
+import { Adjustment, Birthday, HistoryEntry, Member, MemberListQuery } from '../modules/members/schemas.js';
 import * as programs from '../modules/programs/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, Program } from '../modules/programs/schemas.js';
 import {
@@ -23,7 +24,6 @@ import {
   CreatedApiKey,
   IdParams,
   KeyRulesBody,
-  MemberQuery,
   Meta,
   NewApiKey,
   NewProgram,
@@ -332,27 +332,11 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   });
 
   // Members (D10).
-  app.get('/members', { schema: { tags, summary: 'Members, newest first, or those a card, barcode, phone or e-mail finds', querystring: MemberQuery, response: withErrors({ 200: ListOf(Member) }) } }, async (req) => {
-    const caller = service.ownerCallerOf(sessionOf(req), clock.now());
-    const q = req.query.q?.trim();
-    if (!q) return members.listMembers(app.deps.db, caller, { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after }, {});
-    const found = new Map<string, Awaited<ReturnType<typeof members.getMember>>>();
-    for (const query of [{ card_number: q }, { barcode: q }]) {
-      try {
-        const m = await members.lookupMember(app.deps.db, caller, query);
-        found.set(m.id, m);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-      }
-    }
-    // A phone or an address may be several members' (a phone shared): the page lists each, where a till's look-up is refused.
-    const byContact = q.includes('@') ? () => ({ email: members.normaliseEmail(q) }) : /^[+\d][\d\s().-]{5,}$/.test(q) ? () => ({ phone: members.normalisePhone(q, caller.venue.country) }) : undefined;
-    try {
-      for (const id of byContact ? await members.memberIdsMatching(app.deps.db, caller, byContact(), 20) : []) found.set(id, await members.getMember(app.deps.db, caller, id));
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-    }
-    return { object: 'list' as const, url: '/dashboard/api/members', has_more: false, data: [...found.values()] };
+  app.get('/members', { schema: { tags, summary: 'The members directory: search, filters, sorts (as GET /v1/members)', querystring: MemberListQuery, response: withErrors({ 200: ListOf(Member) }) } }, async (req) => {
+    // The dashboard reads and filters the whole chain's members, whichever venue the session is at (D21).
+    const caller = { ...service.ownerCallerOf(sessionOf(req), clock.now()), keyVenueId: null };
+    const list = await directory.listMembers(app.deps.db, caller, pageFromQuery(req.query), req.query);
+    return { ...list, url: '/dashboard/api/members' };
   });
 
   app.get('/members/:id', { schema: { tags, summary: 'A member', params: IdParams, response: withErrors({ 200: Member }) } }, async (req) =>

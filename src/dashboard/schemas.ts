@@ -221,15 +221,6 @@ export const ProgramUpdate = Type.Object(
 );
 export type ProgramUpdate = Static<typeof ProgramUpdate>;
 
-export const MemberQuery = Type.Object(
-  {
-    q: Type.Optional(Type.String({ maxLength: 64, description: 'A card number, barcode value or phone number.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    starting_after: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
-);
-
 export const PageQuery = Type.Object(
   { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })), starting_after: Type.Optional(Type.String()) },
   { additionalProperties: false },

@@ -52,11 +52,23 @@ function logOption({ onQuery }: DatabaseOptions): Pick<KyselyConfig, 'log'> {
   };
 }
 
+/**
+ * An embedded database with the extensions the migrations create (pg_trgm and unaccent, for the member search of
+ * migration 0039): every PGlite that opens our data directory must load them.
+ */
+export async function createPglite(source: { dataDir?: string; loadDataDir?: Blob } = {}) {
+  const [{ PGlite }, { pg_trgm }, { unaccent }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
+  ]);
+  return PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir, parsers: pgliteParsers, extensions: { pg_trgm, unaccent } });
+}
+
 async function openPglite(source: { dataDir?: string; loadDataDir?: Blob }, options: DatabaseOptions): Promise<Database> {
   if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
   // Loaded only for the embedded database: a PostgreSQL process need not carry it.
-  const [{ PGlite }, { PGliteDialect }] = await Promise.all([import('@electric-sql/pglite'), import('kysely-pglite-dialect')]);
-  const pglite = await PGlite.create({ dataDir: source.dataDir, loadDataDir: source.loadDataDir, parsers: pgliteParsers });
+  const [pglite, { PGliteDialect }] = await Promise.all([createPglite(source), import('kysely-pglite-dialect')]);
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite), ...logOption(options) });
   return {
     db,

@@ -38,6 +38,7 @@ import * as integrations from './migrations/0035_integrations.js';
 import * as handledState from './migrations/0036_handled_state.js';
 import * as signupRequests from './migrations/0037_signup_requests.js';
 import * as memberEmail from './migrations/0038_member_email.js';
+import * as memberSearch from './migrations/0039_member_search.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0036_handled_state': handledState,
   '0037_signup_requests': signupRequests,
   '0038_member_email': memberEmail,
+  '0039_member_search': memberSearch,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -374,6 +374,10 @@ export interface MembersTable {
   pass_changed_at: Generated<Date>;
   /** The guest card page link's generation (D23): bumping it revokes every link given so far. */
   card_link_generation: Generated<number>;
+  /** lower(f_unaccent(name)), kept by the database (migration 0039): what the directory searches and sorts names by. */
+  name_key: GeneratedAlways<string | null>;
+  /** When the member's latest check closed (else was received); set by the check's write (migration 0039). */
+  last_visit_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface MemberCardsTable {

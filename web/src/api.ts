@@ -11,6 +11,7 @@ export type KeyRules = ApiKey['rules'];
 export type Category = paths['/dashboard/api/categories']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Campaign = paths['/dashboard/api/campaigns']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Program = paths['/dashboard/api/programs']['get']['responses']['200']['content']['application/json'][number];
+export type MemberQuery = NonNullable<paths['/dashboard/api/members']['get']['parameters']['query']>;
 export type Member = paths['/dashboard/api/members/{id}']['get']['responses']['200']['content']['application/json'];
 export type HistoryEntry = paths['/dashboard/api/members/{id}/history']['get']['responses']['200']['content']['application/json']['data'][number];
 export type Meta = paths['/dashboard/api/meta']['get']['responses']['200']['content']['application/json'];

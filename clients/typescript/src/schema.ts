@@ -133,8 +133,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the chain's members, newest first
-         * @description Errors: 400 parameter_invalid (limit, starting_after, phone); 403 venue_not_allowed (venue_id). See /api/errors.
+         * List or search the chain's members
+         * @description Errors: 400 parameter_invalid (limit, starting_after, q, sort, level, last_visit_after, last_visit_before, phone); 403 venue_not_allowed (venue_id). See /api/errors.
          */
         get: operations["listMembers"];
         put?: never;
@@ -1673,6 +1673,8 @@ export interface components {
             discount_percent: number | null;
             /** @description VIP: a level set by hand, overriding the one by spend. */
             vip_level: string | null;
+            /** @description When the member's latest check closed (else was received); null before the first. */
+            last_visit_at: string | null;
             /** @description MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it. */
             birthday: string | null;
             /** @description The code this member gives friends to enrol with (referred_by); null once erased. */
@@ -3847,9 +3849,19 @@ export interface operations {
                 limit?: number;
                 /** @description Id of the last object of the previous page. */
                 starting_after?: string;
+                /** @description Any part of a name (every word, accents and case ignored), or exactly a card number, serial, phone number or e-mail address. Exact matches come first. */
+                q?: string;
+                /** @description newest first (default); name A–Z (no name last); last visit, balance (cashback) or total spend, highest first. */
+                sort?: "newest" | "name" | "last_visit" | "balance" | "spend";
                 program_id?: string;
+                /** @description Members at the level of this name in their program (a VIP level set by hand counts). */
+                level?: string;
                 /** @description Only the members who enrolled there (home_venue_id); a venue key may name its own venue only. */
                 venue_id?: string;
+                /** @description Only members whose last visit was at or after this time. */
+                last_visit_after?: string;
+                /** @description Only members whose last visit was before this time (members who never came are left out). */
+                last_visit_before?: string;
                 phone?: string;
                 livemode?: boolean;
             };

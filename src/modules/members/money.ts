@@ -57,11 +57,14 @@ export async function appendLedger(trx: Db, caller: LedgerPlace, entries: Ledger
 /**
  * appendLedger as steps of a larger write (see writeTogether), for changes that write more than the ledger. With
  * `level` (a check's write, or its reversal's: entries of that one member), the paid spend the entries move counts
- * for the member's level too (levels.ts): the window's part in the same update, and the event when the level moves.
+ * for the member's level too (levels.ts): the window's part in the same update, and the event when the level moves;
+ * a check's write sets the member's last visit.
  */
 export function ledgerSteps(trx: Db, caller: LedgerPlace, entries: LedgerInput[], at: Date, level?: SpendChange): WriteStep[] {
   const rows = ledgerRows(caller, entries, at);
   if (!level) return repo.ledgerSteps(trx, caller.chainId, rows);
   const moved = spendLevel(trx, caller, level, entries.reduce((sum, e) => sum + (e.spend ?? 0), 0), at);
-  return [...repo.ledgerSteps(trx, caller.chainId, rows, moved.window), ...moved.steps];
+  // A check's own write (not its reversal's) is the member's latest visit unless a later check came before it.
+  const visitedAt = level.reason === 'spend' ? level.checkAt : undefined;
+  return [...repo.ledgerSteps(trx, caller.chainId, rows, { window: moved.window, visitedAt }), ...moved.steps];
 }

@@ -169,26 +169,6 @@ export function membersQuery(db: Db, chainId: string, now: Date, match: MemberMa
 }
 
 /** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */
-export async function listMemberIds(
-  db: Db,
-  chainId: string,
-  page: Page,
-  filter: { programId?: string; phone?: string; livemode?: boolean; homeVenueId?: string },
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('members')
-    .select('id')
-    .where('chain_id', '=', chainId)
-    .where('erased_at', 'is', null)
-    .$if(filter.programId !== undefined, (q) => q.where('program_id', '=', filter.programId!))
-    .$if(filter.phone !== undefined, (q) => q.where('phone', '=', filter.phone!))
-    .$if(filter.livemode !== undefined, (q) => q.where('livemode', '=', filter.livemode!))
-    .$if(filter.homeVenueId !== undefined, (q) => q.where('home_venue_id', '=', filter.homeVenueId!))
-    .$call(keysetPage(page))
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 export async function memberExists(db: Db, chainId: string, id: string): Promise<boolean> {
   return (await db.selectFrom('members').select('id').where('chain_id', '=', chainId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
@@ -246,10 +226,24 @@ export async function updateMember(db: Db, chainId: string, id: string, changes:
  * The steps of a write that insert ledger rows (`ledger_rows`) and add them to their members' totals in the same
  * statement, so the two can never part. All rows are of one chain.
  */
-export function ledgerSteps(db: Db, chainId: string, rows: Insertable<LedgerEntriesTable>[], level?: { spend: number; leavesAt: Date | null }): WriteStep[] {
+export function ledgerSteps(
+  db: Db,
+  chainId: string,
+  rows: Insertable<LedgerEntriesTable>[],
+  member: { window?: { spend: number; leavesAt: Date | null }; visitedAt?: Date } = {},
+): WriteStep[] {
   if (rows.length === 0) return [];
-  // A windowed program's level spend (members/levels.ts), in the same update: the rows are of one member then.
-  const window = level ? sql`, level_spend = m.level_spend + ${level.spend}, level_leaves_at = least(m.level_leaves_at, ${level.leavesAt}::timestamptz)` : sql``;
+  // A windowed program's level spend (members/levels.ts) and a check's visit, in the same update: the rows are of
+  // one member then.
+  const { window: level, visitedAt } = member;
+  const window = sql.join(
+    [
+      ...(level ? [sql`level_spend = m.level_spend + ${level.spend}`, sql`level_leaves_at = least(m.level_leaves_at, ${level.leavesAt}::timestamptz)`] : []),
+      // greatest() skips a null: a check closed before the last visit leaves it.
+      ...(visitedAt ? [sql`last_visit_at = greatest(m.last_visit_at, ${visitedAt}::timestamptz)`] : []),
+    ].map((set) => sql`, ${set}`),
+    sql``,
+  );
   return [
     { name: 'ledger_rows', query: db.insertInto('ledger_entries').values(rows).returningAll() },
     {

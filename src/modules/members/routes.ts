@@ -12,10 +12,12 @@ import {
   HistoryEntry,
   LookupQuery,
   Member,
+  MemberListQuery,
   MemberParams,
   RewardRedemption,
   UpdateMember,
 } from './schemas.js';
+import * as directory from './directory.js';
 import * as service from './service.js';
 
 const tags = ['Members'];
@@ -48,24 +50,13 @@ export async function memberRoutes(app: App): Promise<void> {
         operationId: 'listMembers',
         errors: ['venue_not_allowed'],
         tags,
-        summary: "List the chain's members, newest first",
-        description: errors('400 parameter_invalid (limit, starting_after, phone)', '403 venue_not_allowed (venue_id)'),
-        querystring: Type.Object(
-          {
-            ...PageQuery,
-            program_id: Type.Optional(Type.String({ format: 'uuid' })),
-            venue_id: Type.Optional(
-              Type.String({ format: 'uuid', description: "Only the members who enrolled there (home_venue_id); a venue key may name its own venue only." }),
-            ),
-            phone: Type.Optional(Type.String({ maxLength: 40 })),
-            livemode: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
+        summary: "List or search the chain's members",
+        description: errors('400 parameter_invalid (limit, starting_after, q, sort, level, last_visit_after, last_visit_before, phone)', '403 venue_not_allowed (venue_id)'),
+        querystring: MemberListQuery,
         response: withErrors({ 200: ListOf(Member) }),
       },
     },
-    (req) => service.listMembers(db(), callerOf(req), pageFromQuery(req.query), req.query),
+    (req) => directory.listMembers(db(), callerOf(req), pageFromQuery(req.query), req.query),
   );
 
   app.get(

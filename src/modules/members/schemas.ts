@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { shownAs } from '../../http/responses.js';
 import { Display } from '../../shared/display.js';
+import { PageQuery } from '../../shared/pagination.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description ? { description } : {});
@@ -49,6 +50,7 @@ export const Member = Type.Object({
   stamps: Nullable(Type.Object({ count: Type.Integer({ description: 'Toward the next reward.' }), required: Type.Integer(), rewards_available: Type.Integer() })),
   discount_percent: Nullable(Type.Number(), 'Visit-discount and VIP programs: the discount the member gets.'),
   vip_level: Nullable(Type.String(), 'VIP: a level set by hand, overriding the one by spend.'),
+  last_visit_at: Nullable(Type.String({ format: 'date-time' }), "When the member's latest check closed (else was received); null before the first."),
   birthday: Nullable(Type.String(), 'MM-DD, or YYYY-MM-DD when the year was given: birthday campaigns credit on it.'),
   referral_code: Nullable(Type.String(), 'The code this member gives friends to enrol with (referred_by); null once erased.'),
   livemode: Type.Boolean(),
@@ -179,3 +181,36 @@ export const HistoryEntry = Type.Object({
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
 export const MemberParams = Type.Object({ id: Type.String() });
+
+/** The longest search term (D27). */
+export const SEARCH_MAX_LENGTH = 200;
+
+/** The members directory's query (D27), for the API's list and the dashboard's. */
+export const MemberListQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(
+      Type.String({
+        maxLength: SEARCH_MAX_LENGTH,
+        description:
+          'Any part of a name (every word, accents and case ignored), or exactly a card number, serial, phone number or e-mail address. Exact matches come first.',
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('newest'), Type.Literal('name'), Type.Literal('last_visit'), Type.Literal('balance'), Type.Literal('spend')], {
+        default: 'newest',
+        description: 'newest first (default); name A–Z (no name last); last visit, balance (cashback) or total spend, highest first.',
+      }),
+    ),
+    program_id: Type.Optional(Type.String({ format: 'uuid' })),
+    level: Type.Optional(Type.String({ maxLength: 100, description: "Members at the level of this name in their program (a VIP level set by hand counts)." })),
+    venue_id: Type.Optional(
+      Type.String({ format: 'uuid', description: 'Only the members who enrolled there (home_venue_id); a venue key may name its own venue only.' }),
+    ),
+    last_visit_after: Type.Optional(Type.String({ format: 'date-time', description: 'Only members whose last visit was at or after this time.' })),
+    last_visit_before: Type.Optional(Type.String({ format: 'date-time', description: 'Only members whose last visit was before this time (members who never came are left out).' })),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+    livemode: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);

@@ -20,7 +20,7 @@ import { manualLevelSteps, periodChanging } from './levels.js';
 import { appendLedger, ledgerRows } from './money.js';
 import * as repo from './repo.js';
 import type { Adjust, Adjustment, EnrolMember, HistoryEntry, Member, RewardRedemption, UpdateMember } from './schemas.js';
-import { lotPlace, memberView, notFound, programsById } from './settled.js';
+import { memberView, notFound, programsById } from './settled.js';
 import { creditCampaigns } from './campaign-credits.js';
 import { lockMemberForCheck } from './till.js';
 import { phoneNumbers } from '../../shared/on-first-use.js';
@@ -183,29 +183,6 @@ export async function memberIdsMatching(
   const by: repo.MemberMatch =
     'phone' in match ? { by: 'phone', phone: match.phone } : 'email' in match ? { by: 'email', email: match.email } : { by: 'card', cardNumber: match.cardNumber };
   return (await repo.findMembers(db, caller.chainId, caller.now, by, limit)).map((m) => m.id);
-}
-
-export async function listMembers(
-  db: Db,
-  caller: Caller,
-  page: Page,
-  filter: { program_id?: string; phone?: string; livemode?: boolean; venue_id?: string },
-): Promise<List<Member>> {
-  // A venue key reads the whole chain's members, but filters by no other venue than its own (D21).
-  if (filter.venue_id !== undefined && filter.venue_id !== caller.venueId) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
-  await checkCursor(page, (id) => repo.memberExists(db, caller.chainId, id));
-  const ids = await repo.listMemberIds(db, caller.chainId, page, {
-    programId: filter.program_id,
-    phone: filter.phone === undefined ? undefined : normalisePhone(filter.phone, caller.venue.country),
-    livemode: filter.livemode,
-    homeVenueId: filter.venue_id,
-  });
-  const records = await repo.findMembers(db, caller.chainId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.chainId));
-  const all = await programsById(db, caller.chainId);
-  return toList('/v1/members', page, records, (r) => {
-    const program = all.get(r.program_id)!;
-    return presentMember(expiry.settle(r, program, lotPlace(caller), r.lots, caller.now).record, program, caller.venue);
-  });
 }
 
 export async function updateMember(trx: Db, caller: Caller, id: string, input: UpdateMember, request: EventRequest): Promise<Member> {

@@ -46,6 +46,7 @@ export function presentMember(record: MemberRecord, program: ProgramInfo, venue:
     stamps: null,
     discount_percent: null,
     vip_level: null,
+    last_visit_at: record.last_visit_at && formatTimestamp(record.last_visit_at),
     birthday: record.birthday,
     referral_code: record.referral_code,
     livemode: record.livemode,

@@ -4342,14 +4342,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members, newest first, or those a card, barcode, phone or e-mail finds */
+        /** The members directory: search, filters, sorts (as GET /v1/members) */
         get: {
             parameters: {
                 query?: {
+                    /** @description Only members whose last visit was at or after this time. */
+                    last_visit_after?: string;
+                    /** @description Only members whose last visit was before this time (members who never came are left out). */
+                    last_visit_before?: string;
+                    /** @description Members at the level of this name in their program (a VIP level set by hand counts). */
+                    level?: string;
                     limit?: number;
-                    /** @description A card number, barcode value or phone number. */
+                    livemode?: boolean;
+                    phone?: string;
+                    program_id?: string;
+                    /** @description Any part of a name (every word, accents and case ignored), or exactly a card number, serial, phone number or e-mail address. Exact matches come first. */
                     q?: string;
+                    /** @description newest first (default); name A–Z (no name last); last visit, balance (cashback) or total spend, highest first. */
+                    sort?: "newest" | "name" | "last_visit" | "balance" | "spend";
+                    /** @description Id of the last object of the previous page. */
                     starting_after?: string;
+                    /** @description Only the members who enrolled there (home_venue_id); a venue key may name its own venue only. */
+                    venue_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -4459,6 +4473,8 @@ export interface paths {
                                 home_venue_id: string | null;
                                 /** Format: uuid */
                                 id: string;
+                                /** @description When the member's latest check closed (else was received); null before the first. */
+                                last_visit_at: string | null;
                                 /** @description Cashback or VIP: the level the member is at. */
                                 level: {
                                     min_spend: number;
@@ -4642,6 +4658,8 @@ export interface paths {
                             home_venue_id: string | null;
                             /** Format: uuid */
                             id: string;
+                            /** @description When the member's latest check closed (else was received); null before the first. */
+                            last_visit_at: string | null;
                             /** @description Cashback or VIP: the level the member is at. */
                             level: {
                                 min_spend: number;
@@ -4816,6 +4834,8 @@ export interface paths {
                             home_venue_id: string | null;
                             /** Format: uuid */
                             id: string;
+                            /** @description When the member's latest check closed (else was received); null before the first. */
+                            last_visit_at: string | null;
                             /** @description Cashback or VIP: the level the member is at. */
                             level: {
                                 min_spend: number;

@@ -1,0 +1,108 @@
+// `npm run bench:directory`: the members directory (D27) at 100,000 members of one chain among others, on a fresh
+// embedded database or DATABASE_URL's server: search by a name fragment, phone, e-mail and card, each filter and
+// sort, a page deep into a sort, timed through the service (directory.listMembers) one after another; p50 and p95
+// against the 100 ms target. Writes bench/results/directory-<database>.json (BENCH_OUT: elsewhere).
+// BENCH_MEMBERS: how many (default 100,000); BENCH_SMOKE=1: 2,000 members and a few runs of each (not figures).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import * as accounts from '../../src/modules/accounts/service.js';
+import * as directory from '../../src/modules/members/directory.js';
+import * as programs from '../../src/modules/programs/service.js';
+import { seedMembers, seededCard, seededEmail, seededPhone } from '../../test/support/members-seed.js';
+import { Latencies } from './stats.js';
+
+const SMOKE = process.env.BENCH_SMOKE === '1';
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? (SMOKE ? 2_000 : 100_000));
+const RUNS = SMOKE ? 3 : 40;
+const TARGET_P95_MS = 100;
+async function main(): Promise<void> {
+  const url = process.env.DATABASE_URL;
+  const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
+  await migrateToLatest(database.db);
+  const label = database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const { venue, programId } = await seed(database);
+  // Another chain of the same size-order shares every index: the queries must stay within theirs.
+  await seed(database, Math.round(MEMBERS / 4));
+  // As the service keeps them: PostgreSQL's autovacuum, PGlite's hourly ANALYZE (db/statistics.ts).
+  await sql`analyze`.execute(database.db);
+
+  const caller = { ...accounts.ownerCaller(venue), keyVenueId: null };
+  const page = { limit: 50 };
+  const now = Date.now();
+  const cases: Array<[string, directory.DirectoryQuery, { startingAfterOf?: directory.DirectoryQuery }?]> = [
+    ['newest first (no search)', {}],
+    ['name fragment "aoif"', { q: 'aoif', sort: 'name' }],
+    ['two words without accents "sean suil"', { q: 'sean suil', sort: 'name' }],
+    ['name fragment "mur" sorted by last visit', { q: 'mur', sort: 'last_visit' }],
+    ['two letters "ke"', { q: 'ke' }],
+    ['no match "xyzzy"', { q: 'xyzzy' }],
+    ['phone', { q: seededPhone(MEMBERS - 7) }],
+    ['e-mail', { q: seededEmail(MEMBERS - 11) }],
+    ['card', { q: seededCard(MEMBERS - 13) }],
+    ['level Gold', { level: 'Gold' }],
+    ['program', { program_id: programId }],
+    ['home venue', { venue_id: venue.id }],
+    ['last visit within 30 days', { last_visit_after: new Date(now - 30 * 86_400_000).toISOString() }],
+    ['last visit over 180 days ago', { last_visit_before: new Date(now - 180 * 86_400_000).toISOString() }],
+    ['sort by name', { sort: 'name' }],
+    ['sort by last visit', { sort: 'last_visit' }],
+    ['sort by balance', { sort: 'balance' }],
+    ['sort by spend', { sort: 'spend' }],
+    ['sort by spend, 20th page', { sort: 'spend' }, { startingAfterOf: { sort: 'spend' } }],
+    ['name "ryan" + level Silver + sort by balance', { q: 'ryan', level: 'Silver', sort: 'balance' }],
+  ];
+  const results: Record<string, unknown>[] = [];
+  for (const [name, query, deep] of cases) {
+    const startingAfter = deep ? await twentiethPageCursor(database, caller, deep.startingAfterOf!) : undefined;
+    const run = () => directory.listMembers(database.db, { ...caller, now: new Date() }, { ...page, startingAfter }, query);
+    const found = (await run()).data.length;
+    const latencies = new Latencies();
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await run();
+      latencies.push(performance.now() - t0);
+    }
+    const s = latencies.summary();
+    const p95 = quantile(latencies, 0.95);
+    results.push({ case: name, found, p50_ms: s.p50_ms, p95_ms: p95, max_ms: s.max_ms, within_target: p95 <= TARGET_P95_MS });
+    console.log(`${label}: ${name.padEnd(48)} ${String(found).padStart(3)} found · p50 ${s.p50_ms} ms · p95 ${p95} ms${p95 > TARGET_P95_MS ? '  OVER' : ''}`);
+  }
+  const out = process.env.BENCH_OUT ?? path.resolve(import.meta.dirname, `../../bench/results/directory-${database.kind}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ database: label, members: MEMBERS, runs_each: RUNS, page_size: page.limit, target_p95_ms: TARGET_P95_MS, smoke: SMOKE, at: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`Written to ${out}`);
+  await database.close();
+}
+
+/** A chain with `count` members (test/support/members-seed.ts). */
+async function seed(database: Database, count = MEMBERS) {
+  const slug = `bench-directory-${count}-${Math.random().toString(36).slice(2, 8)}`;
+  const venue = await accounts.createVenue(database.db, { name: 'Directory bench', slug });
+  const program = await programs.createProgram(database.db, venue.chainId, {
+    name: 'Cashback',
+    type: 'cashback',
+    settings: { levels: [{ name: 'Bronze', min_spend: 0, percent: 3 }, { name: 'Silver', min_spend: 50_000, percent: 5 }, { name: 'Gold', min_spend: 150_000, percent: 8 }] },
+  });
+  const started = performance.now();
+  await seedMembers(database.db, { chainId: venue.chainId, venueId: venue.id, programId: program.id }, count);
+  console.log(`seeded ${count} members in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { venue, programId: program.id };
+}
+
+async function twentiethPageCursor(database: Database, caller: Parameters<typeof directory.listMembers>[1], query: directory.DirectoryQuery) {
+  let after: string | undefined;
+  for (let i = 0; i < 19; i++) after = (await directory.listMembers(database.db, caller, { limit: 50, startingAfter: after }, query)).data.at(-1)!.id;
+  return after;
+}
+
+function quantile(latencies: Latencies, q: number): number {
+  const all: number[] = [];
+  latencies.forEach((ms) => all.push(ms));
+  all.sort((a, b) => a - b);
+  return Math.round(all[Math.min(all.length - 1, Math.ceil(q * all.length) - 1)]! * 100) / 100;
+}
+
+await main();

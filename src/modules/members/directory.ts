@@ -1,0 +1,109 @@
+// The members directory (D27): one list for the API and the dashboard, searched by name, card, phone or e-mail,
+// filtered by program, level, home venue and last visit, sorted, and paged by keyset.
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../shared/errors.js';
+import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import type { Caller } from '../accounts/schemas.js';
+import type { ProgramInfo } from '../programs/schemas.js';
+import * as expiry from './expiry-service.js';
+import * as directory from './directory-repo.js';
+import * as repo from './repo.js';
+import { SEARCH_MAX_LENGTH, type Member } from './schemas.js';
+import { normaliseEmail, normalisePhone } from './service.js';
+import { lotPlace, programsById } from './settled.js';
+import { presentMember } from './view.js';
+
+export type { MemberSort } from './directory-repo.js';
+
+export interface DirectoryQuery {
+  q?: string;
+  sort?: directory.MemberSort;
+  level?: string;
+  program_id?: string;
+  phone?: string;
+  livemode?: boolean;
+  venue_id?: string;
+  last_visit_after?: string;
+  last_visit_before?: string;
+}
+
+export async function listMembers(db: Db, caller: Caller, page: Page, query: DirectoryQuery): Promise<List<Member>> {
+  // A venue key reads the whole chain's members, but filters by no other venue than its own (D21).
+  if (query.venue_id !== undefined && caller.keyVenueId !== null && query.venue_id !== caller.keyVenueId) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
+  await checkCursor(page, (id) => repo.memberExists(db, caller.chainId, id));
+  const programs = await programsById(db, caller.chainId);
+  const ids = await directory.listMemberIds(
+    db,
+    caller.chainId,
+    {
+      programId: query.program_id,
+      phone: query.phone === undefined ? undefined : normalisePhone(query.phone, caller.venue.country),
+      livemode: query.livemode,
+      homeVenueId: query.venue_id,
+      levels: query.level === undefined ? undefined : levelBands([...programs.values()], query.level),
+      lastVisitAfter: query.last_visit_after === undefined ? undefined : new Date(query.last_visit_after),
+      lastVisitBefore: query.last_visit_before === undefined ? undefined : new Date(query.last_visit_before),
+      search: searchOf(query.q, caller.venue.country),
+      sort: query.sort ?? 'newest',
+    },
+    page,
+  );
+  const records = await repo.findMembers(db, caller.chainId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.chainId));
+  const byId = new Map(records.map((r) => [r.id, r]));
+  // findMembers reads newest first; the page keeps the directory's order.
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return toList('/v1/members', page, ordered, (r) => {
+    const program = programs.get(r.program_id)!;
+    return presentMember(expiry.settle(r, program, lotPlace(caller), r.lots, caller.now).record, program, caller.venue);
+  });
+}
+
+/**
+ * What a search term looks for: the term itself as a card number or serial, as a phone number or an e-mail address
+ * when it reads as one, and its words in names. Any text is a term (an empty answer at worst); control characters,
+ * which PostgreSQL's text cannot hold (NUL) or no name has, are dropped.
+ */
+export function searchOf(q: string | undefined, country: string): directory.Search | undefined {
+  // eslint-disable-next-line no-control-regex
+  const term = q?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  if (!term) return undefined;
+  if (term.length > SEARCH_MAX_LENGTH) throw new ApiError('parameter_invalid', { param: 'q', message: `q is at most ${SEARCH_MAX_LENGTH} characters.` });
+  return {
+    code: term,
+    phone: /^[+\d][\d\s().-]{5,}$/.test(term) ? unlessInvalid(() => normalisePhone(term, country)) : undefined,
+    email: term.includes('@') ? unlessInvalid(() => normaliseEmail(term)) : undefined,
+    words: term.split(/\s+/).map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`)),
+  };
+}
+
+const unlessInvalid = (read: () => string): string | undefined => {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  }
+};
+
+/**
+ * The level `name` as bands of level spend, one per program that has a level of that name (levels are each
+ * program's own): from its minimum to the next level's. A VIP program's hand-set level wins over the spend.
+ */
+export function levelBands(programs: ProgramInfo[], name: string): directory.LevelBand[] {
+  return programs.flatMap((p) => {
+    const rules = p.rules;
+    if (rules.type !== 'cashback' && rules.type !== 'vip') return [];
+    const at = rules.levels.findIndex((l) => l.name === name);
+    if (at < 0) return [];
+    return [
+      {
+        programId: p.id,
+        spendColumn: rules.levelPeriodDays === undefined ? 'spend' : 'level_spend',
+        // The first level is also everyone's below it (levelAt).
+        min: at === 0 ? null : rules.levels[at]!.minSpend,
+        below: rules.levels[at + 1]?.minSpend ?? null,
+        ...(rules.type === 'vip' ? { vipLevel: { name, names: rules.levels.map((l) => l.name) } } : {}),
+      },
+    ];
+  });
+}

@@ -1,0 +1,160 @@
+// The members directory (D27): find a guest by any part of her name, card, phone or e-mail as you type; filter by
+// level, program, home venue and last visit; sort; page with "Load more". Filters live in the address.
+import { Alert, Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { call, client, money, when, type MemberQuery } from '../api';
+import { DataTable } from '../components/DataTable';
+import { LoadMore } from '../components/LoadMore';
+import { useChain, useVenue } from '../session';
+
+type Sort = NonNullable<MemberQuery['sort']>;
+
+const PAGE = 50;
+const DAY_MS = 86_400_000;
+const SORTS: Array<{ value: Sort; label: string }> = [
+  { value: 'newest', label: 'Newest first' },
+  { value: 'name', label: 'Name A–Z' },
+  { value: 'last_visit', label: 'Last visit, latest first' },
+  { value: 'balance', label: 'Balance, highest first' },
+  { value: 'spend', label: 'Total spend, highest first' },
+];
+/** Last-visit windows in days: a positive number is "within", a negative one "not for". */
+const VISITS = [
+  { value: '30', label: 'Came in the last 30 days' },
+  { value: '90', label: 'Came in the last 90 days' },
+  { value: '-60', label: 'Not for 60 days' },
+  { value: '-180', label: 'Not for 180 days' },
+];
+
+export function MembersPage() {
+  const venue = useVenue();
+  const chain = useChain();
+  const [params, setParams] = useSearchParams();
+  const set = (change: Record<string, string | null | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(change)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const [typed, setTyped] = useState(params.get('q') ?? '');
+  // A search per pause in typing, not per key.
+  const [q] = useDebouncedValue(typed.trim(), 250);
+  useEffect(() => set({ q }), [q]); // eslint-disable-line react-hooks/exhaustive-deps
+  const programs = useQuery({ queryKey: ['programs'], queryFn: () => call(client.GET('/dashboard/api/programs')) });
+  const levels = [...new Set((programs.data ?? []).flatMap((p) => ('levels' in p.settings && Array.isArray(p.settings.levels) ? p.settings.levels.map((l: { name: string }) => l.name) : [])))];
+  const visit = params.get('visit');
+  const query: MemberQuery = {
+    q: params.get('q') || undefined,
+    sort: (params.get('sort') as Sort | null) ?? (params.get('q') ? 'name' : 'newest'),
+    level: params.get('level') || undefined,
+    program_id: params.get('program_id') || undefined,
+    venue_id: params.get('venue_id') || undefined,
+    ...(visit ? lastVisit(Number(visit)) : {}),
+  };
+  // Set by a member's page after an erasure, which leads here.
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const list = useInfiniteQuery({
+    queryKey: ['members', query],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => call(client.GET('/dashboard/api/members', { params: { query: { ...query, limit: PAGE, ...(pageParam ? { starting_after: pageParam } : {}) } } })),
+    getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
+  });
+  const filtered = Boolean(query.q || query.level || query.program_id || query.venue_id || visit);
+  return (
+    <Stack>
+      <Title order={2}>Members</Title>
+      {notice && <Alert color="green">{notice}</Alert>}
+      <Paper withBorder p="sm">
+        <Stack gap="sm">
+          <TextInput
+            label="Find a member"
+            description="Any part of a name, or a card number, phone or e-mail"
+            placeholder="e.g. Aoife, 0871234567"
+            type="search"
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            maxLength={200}
+          />
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+            <Select label="Sort" data={SORTS} value={query.sort ?? 'newest'} onChange={(v) => set({ sort: v })} allowDeselect={false} />
+            <Select label="Level" placeholder="Any level" clearable data={levels} value={query.level ?? null} onChange={(v) => set({ level: v })} />
+            <Select
+              label="Program"
+              placeholder="Any program"
+              clearable
+              data={(programs.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+              value={query.program_id ?? null}
+              onChange={(v) => set({ program_id: v })}
+            />
+            <Select
+              label="Home venue"
+              placeholder="Any venue"
+              clearable
+              data={chain.venues.map((v) => ({ value: v.id, label: v.name }))}
+              value={query.venue_id ?? null}
+              onChange={(v) => set({ venue_id: v })}
+            />
+            <Select label="Last visit" placeholder="Any time" clearable data={VISITS} value={visit} onChange={(v) => set({ visit: v })} />
+          </SimpleGrid>
+          {filtered && (
+            <Group>
+              <Button
+                variant="subtle"
+                size="compact-sm"
+                onClick={() => {
+                  setTyped('');
+                  setParams(new URLSearchParams(), { replace: true });
+                }}
+              >
+                Clear search and filters
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Paper>
+      <DataTable
+        label="Members"
+        rows={list.data?.pages.flatMap((p) => p.data)}
+        rowKey={(m) => m.id}
+        empty={filtered ? 'No member matches.' : 'No members yet.'}
+        columns={[
+          {
+            key: 'name',
+            label: 'Member',
+            render: (m) => (
+              <>
+                <Anchor component={Link} to={`/members/${m.id}`}>
+                  {m.name ?? `Card ${m.card_numbers[0] ?? m.serial}`}
+                </Anchor>
+                {!m.livemode && (
+                  <Badge ml="xs" size="xs" color="orange" variant="light">
+                    test
+                  </Badge>
+                )}
+              </>
+            ),
+          },
+          { key: 'card', label: 'Card', render: (m) => m.card_numbers[0] ?? m.serial },
+          { key: 'contact', label: 'Phone or e-mail', render: (m) => m.phone ?? m.email ?? '—' },
+          { key: 'level', label: 'Level', render: (m) => m.level?.name ?? '—' },
+          { key: 'balance', label: 'Balance', numeric: true, render: (m) => money(m.balance, venue) },
+          { key: 'spend', label: 'Total spend', numeric: true, render: (m) => money(m.total_spend, venue) },
+          { key: 'visit', label: 'Last visit', render: (m) => when(m.last_visit_at, venue) },
+        ]}
+      />
+      <LoadMore list={list} />
+    </Stack>
+  );
+}
+
+function lastVisit(days: number): Partial<Pick<MemberQuery, 'last_visit_after' | 'last_visit_before'>> {
+  if (!Number.isFinite(days) || days === 0) return {};
+  // Whole minutes, so the query (and its cache key) stays the same while the page is open.
+  const since = new Date(Math.floor((Date.now() - Math.abs(days) * DAY_MS) / 60_000) * 60_000).toISOString();
+  return days > 0 ? { last_visit_after: since } : { last_visit_before: since };
+}
