@@ -27,6 +27,8 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /venue': 'staff',
   // Finding guests and the orders board.
   'GET /members': 'staff',
+  // Every member's contact details at once: as a member's own export.
+  'GET /members/export.csv': 'manager',
   'GET /members/:id': 'staff',
   'GET /members/:id/history': 'staff',
   'GET /members/:id/barcode.svg': 'staff',

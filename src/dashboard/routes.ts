@@ -1,17 +1,20 @@
 // The dashboard's JSON API under /dashboard/api: session-cookie authentication, CSRF on every change, no API keys.
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
+import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../db/transaction.js';
 import { eventRequestOf, type App } from '../http/context.js';
 import { OPENAPI_LICENSE } from '../http/openapi.js';
-import { withErrors } from '../http/responses.js';
+import { nonJson, withErrors } from '../http/responses.js';
 import { ApiError } from '../shared/errors.js';
+import { csvLines } from '../shared/csv.js';
 import { ListOf, pageFromQuery } from '../shared/pagination.js';
 import * as accounts from '../modules/accounts/service.js';
 import { SCOPES } from '../modules/accounts/schemas.js';
 import { AUDIT_ACTION_LABELS } from '../modules/audit/schemas.js';
+import * as audit from '../modules/audit/service.js';
 import { EVENT_TYPES } from '../modules/webhooks/schemas.js';
 import * as directory from '../modules/members/directory.js';
 import * as members from '../modules/members/service.js';
@@ -338,6 +341,27 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
     const list = await directory.listMembers(app.deps.db, caller, pageFromQuery(req.query), req.query);
     return { ...list, url: '/dashboard/api/members' };
   });
+
+  app.get(
+    '/members/export.csv',
+    {
+      schema: {
+        tags,
+        summary: "The directory's members (its search, filters and sort) as a members file the import reads, streamed",
+        querystring: Type.Omit(MemberListQuery, ['limit', 'starting_after']),
+        response: withErrors({ 200: nonJson('text/csv', 'CSV: card_number, phone, email, name, consent_date, opening_balance, total_spend, visits, stamps') }),
+      },
+    },
+    async (req, reply) => {
+      const caller = { ...service.ownerCallerOf(sessionOf(req), clock.now()), keyVenueId: null };
+      const lines = await directory.membersCsv(app.deps.db, caller, req.query, (fields) => csvLines([fields]));
+      // Who took every member's contact details, and with which filters (the search term aside: it may be a name or a phone).
+      const { q, ...filters } = req.query;
+      await audit.recordAudit(app.deps.db, audit.placeOf(caller), { action: 'members.exported', target: { type: 'member', id: null }, changes: { filters: [null, { ...filters, searched: q !== undefined }] } });
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="members-${clock.now().toISOString().slice(0, 10)}.csv"`);
+      return reply.send(Readable.from(lines));
+    },
+  );
 
   app.get('/members/:id', { schema: { tags, summary: 'A member', params: IdParams, response: withErrors({ 200: Member }) } }, async (req) =>
     members.getMember(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id),

@@ -12,6 +12,9 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** A field read back as csvField had it before defusing (the members import reads our own export so). */
+export const undefused = (field: string): string => (/^'[=+\-@\t\r]/.test(field) ? field.slice(1) : field);
+
 /** Minor units as a plain decimal in the currency's unit ("12.40", "-3.05"), which every spreadsheet reads as a number. */
 export function decimal(minor: number, currency: string): string {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;

@@ -8,6 +8,7 @@ export const AUDIT_ACTION_LABELS = {
   'api_key.revoked': 'API key revoked',
   'member.adjusted': 'Balance adjusted',
   'member.exported': "Member's data exported",
+  'members.exported': 'Members exported as CSV',
   'member.erased': "Member's personal data erased",
   'member.card_link_renewed': "Member's card page link renewed",
   'member.pass_revoked': "Member's wallet pass revoked",

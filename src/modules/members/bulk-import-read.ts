@@ -2,6 +2,7 @@
 // line), streamed; each line as its fields, or why it cannot be read, with its line number in the file.
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { undefused } from '../../shared/csv.js';
 import { ApiError } from '../../shared/errors.js';
 import { csvParse } from '../../shared/on-first-use.js';
 
@@ -131,7 +132,7 @@ async function* csvLines(source: AsyncIterable<Buffer | string>): AsyncGenerator
       yield { line: first, problem: `The line has ${record.length} fields; the header has ${header.length}.` };
       continue;
     }
-    yield { line: first, fields: Object.fromEntries(header.map((name, i) => [name, record[i]!])) };
+    yield { line: first, fields: Object.fromEntries(header.map((name, i) => [name, undefused(record[i]!)])) };
   }
   yield* skipped;
   if (!header) throw fileError('The file is empty: it needs a header line and a line per member.');

@@ -28,33 +28,64 @@ export interface DirectoryQuery {
 }
 
 export async function listMembers(db: Db, caller: Caller, page: Page, query: DirectoryQuery): Promise<List<Member>> {
-  // A venue key reads the whole chain's members, but filters by no other venue than its own (D21).
-  if (query.venue_id !== undefined && caller.keyVenueId !== null && query.venue_id !== caller.keyVenueId) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
   await checkCursor(page, (id) => repo.memberExists(db, caller.chainId, id));
   const programs = await programsById(db, caller.chainId);
-  const ids = await directory.listMemberIds(
-    db,
-    caller.chainId,
-    {
-      programId: query.program_id,
-      phone: query.phone === undefined ? undefined : normalisePhone(query.phone, caller.venue.country),
-      livemode: query.livemode,
-      homeVenueId: query.venue_id,
-      levels: query.level === undefined ? undefined : levelBands([...programs.values()], query.level),
-      lastVisitAfter: query.last_visit_after === undefined ? undefined : new Date(query.last_visit_after),
-      lastVisitBefore: query.last_visit_before === undefined ? undefined : new Date(query.last_visit_before),
-      search: searchOf(query.q, caller.venue.country),
-      sort: query.sort ?? 'newest',
-    },
-    page,
-  );
+  const records = await pageOf(db, caller, programs, filterOf(caller, programs, query), page);
+  return toList('/v1/members', page, records, (r) => presentMember(r, programs.get(r.program_id)!, caller.venue));
+}
+
+/** The columns of a members file (bulk-import-read.ts), so an export is a file the import reads. */
+const CSV_COLUMNS = ['card_number', 'phone', 'email', 'name', 'consent_date', 'opening_balance', 'total_spend', 'visits', 'stamps'] as const;
+const CSV_PAGE = 1_000;
+
+/**
+ * The directory's members as a members file, in its order, read a page at a time as the download is written (never
+ * the whole chain in memory): a member's first card (else serial), balances in minor units, as the import reads them.
+ */
+export async function membersCsv(db: Db, caller: Caller, query: DirectoryQuery, line: (fields: (string | number | null)[]) => string): Promise<AsyncGenerator<string>> {
+  // Judged before the download starts: a refused filter is an error answer, not a broken file.
+  const programs = await programsById(db, caller.chainId);
+  const filter = filterOf(caller, programs, query);
+  return (async function* () {
+    yield line([...CSV_COLUMNS]);
+    let startingAfter: string | undefined;
+    for (;;) {
+      const records = await pageOf(db, caller, programs, filter, { limit: CSV_PAGE, startingAfter });
+      for (const r of records.slice(0, CSV_PAGE)) {
+        const day = r.consented_at.toISOString().slice(0, 10);
+        yield line([r.card_numbers[0] ?? r.serial, r.phone, r.email, r.name, day, r.cashback, r.spend, r.visits, r.stamps]);
+      }
+      if (records.length <= CSV_PAGE) return;
+      startingAfter = records[CSV_PAGE - 1]!.id;
+    }
+  })();
+}
+
+function filterOf(caller: Caller, programs: Map<string, ProgramInfo>, query: DirectoryQuery): directory.MemberFilter {
+  // A venue key reads the whole chain's members, but filters by no other venue than its own (D21).
+  if (query.venue_id !== undefined && caller.keyVenueId !== null && query.venue_id !== caller.keyVenueId) throw new ApiError('venue_not_allowed', { param: 'venue_id' });
+  return {
+    programId: query.program_id,
+    phone: query.phone === undefined ? undefined : normalisePhone(query.phone, caller.venue.country),
+    livemode: query.livemode,
+    homeVenueId: query.venue_id,
+    levels: query.level === undefined ? undefined : levelBands([...programs.values()], query.level),
+    lastVisitAfter: query.last_visit_after === undefined ? undefined : new Date(query.last_visit_after),
+    lastVisitBefore: query.last_visit_before === undefined ? undefined : new Date(query.last_visit_before),
+    search: searchOf(query.q, caller.venue.country),
+    sort: query.sort ?? 'newest',
+  };
+}
+
+/** One page (limit + 1) of member records in the directory's order, settled as of the caller's now (expiry). */
+async function pageOf(db: Db, caller: Caller, programs: Map<string, ProgramInfo>, filter: directory.MemberFilter, page: Page): Promise<repo.MemberRecord[]> {
+  const ids = await directory.listMemberIds(db, caller.chainId, filter, page);
   const records = await repo.findMembers(db, caller.chainId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.chainId));
   const byId = new Map(records.map((r) => [r.id, r]));
   // findMembers reads newest first; the page keeps the directory's order.
-  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return toList('/v1/members', page, ordered, (r) => {
-    const program = programs.get(r.program_id)!;
-    return presentMember(expiry.settle(r, program, lotPlace(caller), r.lots, caller.now).record, program, caller.venue);
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [expiry.settle(r, programs.get(r.program_id)!, lotPlace(caller), r.lots, caller.now).record] : [];
   });
 }
 

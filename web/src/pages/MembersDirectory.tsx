@@ -8,7 +8,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import { call, client, money, when, type MemberQuery } from '../api';
 import { DataTable } from '../components/DataTable';
 import { LoadMore } from '../components/LoadMore';
-import { useChain, useVenue } from '../session';
+import { useCan, useChain, useVenue } from '../session';
 
 type Sort = NonNullable<MemberQuery['sort']>;
 
@@ -32,6 +32,7 @@ const VISITS = [
 export function MembersPage() {
   const venue = useVenue();
   const chain = useChain();
+  const can = useCan();
   const [params, setParams] = useSearchParams();
   const set = (change: Record<string, string | null | undefined>) => {
     const next = new URLSearchParams(params);
@@ -65,9 +66,17 @@ export function MembersPage() {
     getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
   });
   const filtered = Boolean(query.q || query.level || query.program_id || query.venue_id || visit);
+  const exported = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
   return (
     <Stack>
-      <Title order={2}>Members</Title>
+      <Group justify="space-between">
+        <Title order={2}>Members</Title>
+        {can('GET /members/export.csv') && (
+          <Button component="a" href={`/dashboard/api/members/export.csv?${exported}`} download variant="default">
+            Export CSV
+          </Button>
+        )}
+      </Group>
       {notice && <Alert color="green">{notice}</Alert>}
       <Paper withBorder p="sm">
         <Stack gap="sm">
