@@ -1,7 +1,7 @@
 // The members directory (D27): find a guest by any part of her name, card, phone or e-mail as you type; filter by
 // level, program, home venue and last visit; sort; page with "Load more". Filters live in the address.
-import { Alert, Anchor, Badge, Button, Group, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Anchor, Badge, Button, Collapse, Group, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
@@ -66,6 +66,10 @@ export function MembersPage() {
     getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
   });
   const filtered = Boolean(query.q || query.level || query.program_id || query.venue_id || visit);
+  // On a phone the filters fold away under a button, so the first result shows under the search box.
+  const phone = useMediaQuery('(max-width: 48em)');
+  const [showFilters, setShowFilters] = useState(false);
+  const chosen = [params.get('sort'), query.level, query.program_id, query.venue_id, visit].filter(Boolean).length;
   const exported = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
   return (
     <Stack>
@@ -89,27 +93,36 @@ export function MembersPage() {
             onChange={(e) => setTyped(e.currentTarget.value)}
             maxLength={200}
           />
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
-            <Select label="Sort" data={SORTS} value={query.sort ?? 'newest'} onChange={(v) => set({ sort: v })} allowDeselect={false} />
-            <Select label="Level" placeholder="Any level" clearable data={levels} value={query.level ?? null} onChange={(v) => set({ level: v })} />
-            <Select
-              label="Program"
-              placeholder="Any program"
-              clearable
-              data={(programs.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-              value={query.program_id ?? null}
-              onChange={(v) => set({ program_id: v })}
-            />
-            <Select
-              label="Home venue"
-              placeholder="Any venue"
-              clearable
-              data={chain.venues.map((v) => ({ value: v.id, label: v.name }))}
-              value={query.venue_id ?? null}
-              onChange={(v) => set({ venue_id: v })}
-            />
-            <Select label="Last visit" placeholder="Any time" clearable data={VISITS} value={visit} onChange={(v) => set({ visit: v })} />
-          </SimpleGrid>
+          {phone && (
+            <Group>
+              <Button variant="default" size="compact-sm" onClick={() => setShowFilters((v) => !v)} aria-expanded={showFilters}>
+                {showFilters ? 'Hide sort and filters' : `Sort and filters${chosen ? ` (${chosen})` : ''}`}
+              </Button>
+            </Group>
+          )}
+          <Collapse expanded={!phone || showFilters}>
+            <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+              <Select label="Sort" data={SORTS} value={query.sort ?? 'newest'} onChange={(v) => set({ sort: v })} allowDeselect={false} />
+              <Select label="Level" placeholder="Any level" clearable data={levels} value={query.level ?? null} onChange={(v) => set({ level: v })} />
+              <Select
+                label="Program"
+                placeholder="Any program"
+                clearable
+                data={(programs.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
+                value={query.program_id ?? null}
+                onChange={(v) => set({ program_id: v })}
+              />
+              <Select
+                label="Home venue"
+                placeholder="Any venue"
+                clearable
+                data={chain.venues.map((v) => ({ value: v.id, label: v.name }))}
+                value={query.venue_id ?? null}
+                onChange={(v) => set({ venue_id: v })}
+              />
+              <Select label="Last visit" placeholder="Any time" clearable data={VISITS} value={visit} onChange={(v) => set({ visit: v })} />
+            </SimpleGrid>
+          </Collapse>
           {filtered && (
             <Group>
               <Button
