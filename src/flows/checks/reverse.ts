@@ -222,7 +222,7 @@ export async function refundTransaction(
   const refundable = row.status === 'completed' ? paid - Number(row.refunded_amount) : 0;
   if (body.amount > refundable) {
     throw new ApiError('refund_exceeds_check', {
-      message: `Only ${refundable} of this check can still be refunded.`,
+      message: `Only ${formatMoney(refundable, caller.venue)} of this check can still be refunded (refundable: ${refundable}).`,
       details: { refundable },
     });
   }

@@ -47,6 +47,8 @@ export interface CalcInput {
   expiredLot?: ExpiredLot | null;
   /** The bonus campaigns that hold for this check (D22); none: []. */
   campaignTerms?: CampaignTerms[];
+  /** An amount in the venue's currency ("€0.50"), for refusals' messages beside the minor-unit figure. */
+  money: (minor: number) => string;
 }
 
 /** What one campaign credits a check, in the member's unit: cashback (minor units) or stamps. */
@@ -130,7 +132,7 @@ export function spreadRedemption(redeem: number, amounts: number[], payable: boo
 }
 
 export function calculate(input: CalcInput): Calculation {
-  const { amounts, rules, member, redeemAmount, caps } = input;
+  const { amounts, rules, member, redeemAmount, caps, money } = input;
   const subtotal = amounts.reduce((s, a) => s + a, 0);
   const program = member?.program;
   const payable = rules.map((r) => r.payableWithCashback);
@@ -153,13 +155,13 @@ export function calculate(input: CalcInput): Calculation {
   // A member in debt (available < 0) can still apply a check that redeems nothing.
   if (member && redeemAmount > 0 && redeemAmount > member.available) {
     throw new ApiError('insufficient_balance', {
-      message: `redeem_amount ${redeemAmount} is more than the ${member.available} available.`,
+      message: `redeem_amount ${money(redeemAmount)} is more than the ${money(member.available)} available (redeem_amount: ${redeemAmount}, available: ${member.available}).`,
       details: { available: member.available },
     });
   }
   if (redeemAmount > maxRedeem) {
     throw new ApiError('redeem_limit_exceeded', {
-      message: `This check can be paid with at most ${maxRedeem} of cashback.`,
+      message: `This check can be paid with at most ${money(maxRedeem)} of cashback (max_redeem: ${maxRedeem}).`,
       details: { max_redeem: maxRedeem },
     });
   }

@@ -1,4 +1,5 @@
 // The rules a check must meet and the one decision of its money (D11): pure, no I/O; apply, calculate and capture share it.
+import { formatMoney } from '../../shared/display.js';
 import { ApiError, whereRuleIsSet } from '../../shared/errors.js';
 import { venueDay } from '../../shared/time.js';
 import type { PlaceCaller } from '../accounts/schemas.js';
@@ -154,9 +155,10 @@ function expiredLotOf(caller: PlaceCaller, member: tillMembers.CheckMember, day:
  */
 export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLine[], redeemAmount: number | undefined, before?: repo.TransactionRow): Decision {
   const { member, hold, earnRoom } = gathered;
+  const money = (minor: number) => formatMoney(minor, caller.venue);
   if (hold && member?.record.id !== hold.memberId) throw new ApiError('parameter_invalid', { param: 'hold_id', message: "The hold is another member's." });
   if (hold && (redeemAmount ?? 0) > hold.amount) {
-    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${hold.amount}.` });
+    throw new ApiError('parameter_invalid', { param: 'redeem_amount', message: `redeem_amount is more than the hold's ${money(hold.amount)} (amount: ${hold.amount}).` });
   }
   // The hold's own reservation is what this check may spend.
   const available = member ? member.available + (hold?.amount ?? 0) : 0;
@@ -176,6 +178,7 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
     // never earns more than the check did).
     expiredLot: member && !before ? expiredLotOf(caller, member, gathered.day, gathered.asOf) : null,
     campaignTerms: member ? gathered.campaigns : [],
+    money,
   });
   // Both sides' entries of a referral carry the referee's reference; its cashback is today's, not the check's day's.
   const today = venueDay(gathered.asOf, caller.venue.timezone);
@@ -194,7 +197,7 @@ export function decide(caller: PlaceCaller, gathered: Gathered, lines: PricedLin
   const availableAfter = available + effect.earned + campaignTotal(effect.campaigns, 'cashback') - effect.redeemed;
   if (effect.redeemed > 0 && availableAfter < 0) {
     throw new ApiError('insufficient_balance', {
-      message: `Redeeming ${calc.redeemed} would leave ${availableAfter} available: the check then earns ${-effect.earned} less, and that counts too.`,
+      message: `Redeeming ${money(calc.redeemed)} would leave ${money(availableAfter)} available: the check then earns ${money(-effect.earned)} less, and that counts too (available: ${available}).`,
       details: { available },
     });
   }

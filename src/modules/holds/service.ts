@@ -47,7 +47,7 @@ export async function createHold(trx: Db, caller: PlaceCaller, input: CreateHold
   if (input.amount > member.available) {
     // Also when the member is in debt (available ≤ 0): nothing can be held then.
     throw new ApiError('insufficient_balance', {
-      message: `Cannot hold ${input.amount}: only ${member.available} is available.`,
+      message: `Cannot hold ${formatMoney(input.amount, caller.venue)}: only ${formatMoney(member.available, caller.venue)} is available (available: ${member.available}).`,
       details: { available: member.available },
     });
   }

@@ -304,7 +304,7 @@ export async function adjustBalance(trx: Db, caller: Caller, id: string, input: 
   // Taking is bounded by what is available; giving always goes through (it pays a debt back first).
   if (input.amount < 0 && available + input.amount < 0) {
     throw new ApiError('insufficient_balance', {
-      message: `Cannot take ${-input.amount}: only ${available} is available.`,
+      message: `Cannot take ${formatMoney(-input.amount, caller.venue)}: only ${formatMoney(available, caller.venue)} is available (available: ${available}).`,
       details: { available },
     });
   }

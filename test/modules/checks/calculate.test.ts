@@ -121,6 +121,14 @@ describe('refusals', () => {
     expect(expectError(await calc({ line_items: [line('Dinner', 1000)], redeem_amount: 101 }), 402, 'redeem_limit_exceeded').max_redeem).toBe(100);
   });
 
+  it('a refusal names its amounts in the currency as well as the minor-unit fields', async () => {
+    const { calc } = await cashbackMember({ balance: 300, maxRedeemPercent: 10 });
+    const short = expectError(await calc({ line_items: [line('Dinner', 1000)], redeem_amount: 301 }), 402, 'insufficient_balance');
+    expect(short.message).toBe('redeem_amount €3.01 is more than the €3.00 available (redeem_amount: 301, available: 300).');
+    const capped = expectError(await calc({ line_items: [line('Dinner', 1000)], redeem_amount: 101 }), 402, 'redeem_limit_exceeded');
+    expect(capped.message).toBe('This check can be paid with at most €1.00 of cashback (max_redeem: 100).');
+  });
+
   it('redeem on a stamps member → 400 redeem_not_supported; an unknown member → 404; bad quantity → 400', async () => {
     const venue = await createVenue(t);
     const stamps = await createProgram(t, venue, 'stamps');
