@@ -54,7 +54,7 @@ export async function openStorage(config: Config, who: string): Promise<Storage>
     });
     // Whoever holds the embedded directory makes its backups (`npm run cli -- backup`): no other process can open it.
     const stopBackups = database.dumpDataDir ? answerBackupRequests(config.dataDir, database.dumpDataDir) : async () => {};
-    const statistics = await keepStatistics(database);
+    const statistics = keepStatistics(database);
     return {
       database,
       pepper,

@@ -21,10 +21,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index members_by_name on members (chain_id, (name is null), coalesce(name_key, ''), id)`.execute(db);
 
   await sql`alter table members add column last_visit_at timestamptz`.execute(db);
-  // A member's last visit: when their latest check closed (else was received), voided ones too (the guest came).
+  // A member's last visit: when their latest check closed (else was received), voided ones too (the guest came), or
+  // their latest visit recorded without a check (POST /v1/visits), whichever is later.
   await sql`update members m set last_visit_at = t.at
-    from (select chain_id, member_id, max(coalesce(closed_at, created_at)) as at from transactions
-          where member_id is not null group by chain_id, member_id) t
+    from (select chain_id, member_id, max(at) as at from (
+            select chain_id, member_id, coalesce(closed_at, created_at) as at from transactions where member_id is not null
+            union all select chain_id, member_id, created_at from ledger_entries where kind = 'visit') v
+          group by chain_id, member_id) t
     where m.chain_id = t.chain_id and m.id = t.member_id`.execute(db);
   await rewriteStoredAnswers(db, (body) => withAddedFields(body, (object) => (object === 'member' ? { last_visit_at: null } : undefined)));
 }

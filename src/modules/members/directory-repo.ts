@@ -10,7 +10,7 @@ export interface Search {
   code: string;
   phone?: string;
   email?: string;
-  /** The words of the term, LIKE's wildcards escaped; the query lower-cases and unaccents them. */
+  /** The words of the term as given; the query lower-cases, unaccents and escapes them. */
   words: string[];
 }
 
@@ -100,7 +100,8 @@ function conditions(f: MemberFilter): RawBuilder<unknown> {
 /** Members whose name holds every word, through the trigram index members_name_search. */
 function nameMatches(chainId: string, words: string[]): RawBuilder<unknown> {
   const name = sql`s.name_key`;
-  const pattern = (word: string) => sql`'%' || lower(f_unaccent(${word})) || '%'`;
+  // Escaped after unaccenting: unaccent turns look-alikes (a full-width ％, ＿ or ＼) into LIKE's own characters.
+  const pattern = (word: string) => sql`'%' || replace(replace(replace(lower(f_unaccent(${word})), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
   return sql`select s.id from members s where s.chain_id = ${chainId} and s.erased_at is null
     and ${sql.join(words.map((w) => sql`${name} like ${pattern(w)}`), sql` and `)}`;
 }

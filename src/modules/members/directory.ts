@@ -2,7 +2,7 @@
 // filtered by program, level, home venue and last visit, sorted, and paged by keyset.
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../shared/errors.js';
-import { checkCursor, toList, type List, type Page } from '../../shared/pagination.js';
+import { checkCursor, type List, type Page } from '../../shared/pagination.js';
 import type { Caller } from '../accounts/schemas.js';
 import type { ProgramInfo } from '../programs/schemas.js';
 import * as expiry from './expiry-service.js';
@@ -30,8 +30,9 @@ export interface DirectoryQuery {
 export async function listMembers(db: Db, caller: Caller, page: Page, query: DirectoryQuery): Promise<List<Member>> {
   await checkCursor(page, (id) => repo.memberExists(db, caller.chainId, id));
   const programs = await programsById(db, caller.chainId);
-  const records = await pageOf(db, caller, programs, filterOf(caller, programs, query), page);
-  return toList('/v1/members', page, records, (r) => presentMember(r, programs.get(r.program_id)!, caller.venue));
+  const { ids, records } = await pageOf(db, caller, programs, filterOf(caller, programs, query), page);
+  // From the ids: a member of the page erased between the two reads leaves it one short, not the last page.
+  return { object: 'list', url: '/v1/members', has_more: ids.length > page.limit, data: records.slice(0, page.limit).map((r) => presentMember(r, programs.get(r.program_id)!, caller.venue)) };
 }
 
 /** The columns of a members file (bulk-import-read.ts), so an export is a file the import reads. */
@@ -50,13 +51,14 @@ export async function membersCsv(db: Db, caller: Caller, query: DirectoryQuery, 
     yield line([...CSV_COLUMNS]);
     let startingAfter: string | undefined;
     for (;;) {
-      const records = await pageOf(db, caller, programs, filter, { limit: CSV_PAGE, startingAfter });
-      for (const r of records.slice(0, CSV_PAGE)) {
+      const { ids, records } = await pageOf(db, caller, programs, filter, { limit: CSV_PAGE, startingAfter });
+      const onThisPage = new Set(ids.slice(0, CSV_PAGE));
+      for (const r of records.filter((r) => onThisPage.has(r.id))) {
         const day = r.consented_at.toISOString().slice(0, 10);
         yield line([r.card_numbers[0] ?? r.serial, r.phone, r.email, r.name, day, r.cashback, r.spend, r.visits, r.stamps]);
       }
-      if (records.length <= CSV_PAGE) return;
-      startingAfter = records[CSV_PAGE - 1]!.id;
+      if (ids.length <= CSV_PAGE) return;
+      startingAfter = ids[CSV_PAGE - 1]!;
     }
   })();
 }
@@ -77,16 +79,17 @@ function filterOf(caller: Caller, programs: Map<string, ProgramInfo>, query: Dir
   };
 }
 
-/** One page (limit + 1) of member records in the directory's order, settled as of the caller's now (expiry). */
-async function pageOf(db: Db, caller: Caller, programs: Map<string, ProgramInfo>, filter: directory.MemberFilter, page: Page): Promise<repo.MemberRecord[]> {
+/** One page's ids (limit + 1) and their member records in the directory's order, settled as of the caller's now (expiry). */
+async function pageOf(db: Db, caller: Caller, programs: Map<string, ProgramInfo>, filter: directory.MemberFilter, page: Page): Promise<{ ids: string[]; records: repo.MemberRecord[] }> {
   const ids = await directory.listMemberIds(db, caller.chainId, filter, page);
   const records = await repo.findMembers(db, caller.chainId, caller.now, { by: 'ids', ids }, ids.length, await expiry.venueExpires(db, caller.chainId));
   const byId = new Map(records.map((r) => [r.id, r]));
   // findMembers reads newest first; the page keeps the directory's order.
-  return ids.flatMap((id) => {
+  const settled = ids.flatMap((id) => {
     const r = byId.get(id);
     return r ? [expiry.settle(r, programs.get(r.program_id)!, lotPlace(caller), r.lots, caller.now).record] : [];
   });
+  return { ids, records: settled };
 }
 
 /**
@@ -98,12 +101,13 @@ export function searchOf(q: string | undefined, country: string): directory.Sear
   // eslint-disable-next-line no-control-regex
   const term = q?.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   if (!term) return undefined;
-  if (term.length > SEARCH_MAX_LENGTH) throw new ApiError('parameter_invalid', { param: 'q', message: `q is at most ${SEARCH_MAX_LENGTH} characters.` });
+  // Counted in characters, as the schema counts them (an emoji is one).
+  if ([...term].length > SEARCH_MAX_LENGTH) throw new ApiError('parameter_invalid', { param: 'q', message: `q is at most ${SEARCH_MAX_LENGTH} characters.` });
   return {
     code: term,
     phone: /^[+\d][\d\s().-]{5,}$/.test(term) ? unlessInvalid(() => normalisePhone(term, country)) : undefined,
     email: term.includes('@') ? unlessInvalid(() => normaliseEmail(term)) : undefined,
-    words: term.split(/\s+/).map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`)),
+    words: term.split(/\s+/),
   };
 }
 
@@ -124,17 +128,20 @@ export function levelBands(programs: ProgramInfo[], name: string): directory.Lev
   return programs.flatMap((p) => {
     const rules = p.rules;
     if (rules.type !== 'cashback' && rules.type !== 'vip') return [];
-    const at = rules.levels.findIndex((l) => l.name === name);
-    if (at < 0) return [];
-    return [
-      {
-        programId: p.id,
-        spendColumn: rules.levelPeriodDays === undefined ? 'spend' : 'level_spend',
-        // The first level is also everyone's below it (levelAt).
-        min: at === 0 ? null : rules.levels[at]!.minSpend,
-        below: rules.levels[at + 1]?.minSpend ?? null,
-        ...(rules.type === 'vip' ? { vipLevel: { name, names: rules.levels.map((l) => l.name) } } : {}),
-      },
-    ];
+    // Every level of that name: nothing stops a program naming two alike (Club at 0 and at 500).
+    return rules.levels.flatMap((level, at) =>
+      level.name !== name
+        ? []
+        : [
+            {
+              programId: p.id,
+              spendColumn: rules.levelPeriodDays === undefined ? ('spend' as const) : ('level_spend' as const),
+              // The first level is also everyone's below it (levelAt).
+              min: at === 0 ? null : level.minSpend,
+              below: rules.levels[at + 1]?.minSpend ?? null,
+              ...(rules.type === 'vip' ? { vipLevel: { name, names: rules.levels.map((l) => l.name) } } : {}),
+            },
+          ],
+    );
   });
 }

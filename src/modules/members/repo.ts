@@ -168,7 +168,7 @@ export function membersQuery(db: Db, chainId: string, now: Date, match: MemberMa
     .limit(limit);
 }
 
-/** Ids of a page of members, newest first, `limit + 1` to tell whether more exist. */
+/** Whether the chain has (or had: erased members count) a member of this id: a list cursor may name them. */
 export async function memberExists(db: Db, chainId: string, id: string): Promise<boolean> {
   return (await db.selectFrom('members').select('id').where('chain_id', '=', chainId).where('id', '=', id).executeTakeFirst()) !== undefined;
 }
@@ -235,7 +235,10 @@ export function ledgerSteps(
   if (rows.length === 0) return [];
   // A windowed program's level spend (members/levels.ts) and a check's visit, in the same update: the rows are of
   // one member then.
-  const { window: level, visitedAt } = member;
+  const { window: level } = member;
+  // A check's write names when it closed; a visit (POST /v1/visits) is its own entry's time.
+  const visit = rows.find((r) => r.kind === 'visit')?.created_at;
+  const visitedAt = member.visitedAt ?? (visit instanceof Date ? visit : undefined);
   const window = sql.join(
     [
       ...(level ? [sql`level_spend = m.level_spend + ${level.spend}`, sql`level_leaves_at = least(m.level_leaves_at, ${level.leavesAt}::timestamptz)`] : []),

@@ -74,6 +74,10 @@ describe('search by name', () => {
     expect(await names(api, q('_'))).toEqual(['Bob_Smith']);
     expect(await names(api, q('b_s'))).toEqual(['Bob_Smith']);
     expect(await names(api, q('bXs'))).toEqual([]);
+    // Look-alikes that unaccent turns into LIKE's characters are plain too (full-width percent, low line, backslash).
+    expect(await names(api, q('％'))).toEqual(['Ann 100% Lee']);
+    expect(await names(api, q('＿'))).toEqual(['Bob_Smith']);
+    expect(await names(api, q('﹨b'))).toEqual([]);
     expect(await names(api, q('\\'))).toEqual([]);
     // NUL is refused in every parameter of the API, as PostgreSQL's text cannot hold it.
     expect(expectError(await api.get('/api/v1/members?q=a%00b'), 400, 'parameter_invalid').param).toBe('q');
@@ -82,6 +86,9 @@ describe('search by name', () => {
       expect(res.status, `${JSON.stringify(term)}: ${JSON.stringify(res.body)}`).toBe(200);
     }
     expect((await api.get(`/api/v1/members?q=${'a'.repeat(200)}`)).status).toBe(200);
+    // Characters, not UTF-16 units: 200 emoji are 200.
+    expect((await api.get(`/api/v1/members?q=${encodeURIComponent('🙂'.repeat(200))}`)).status).toBe(200);
+    expect(expectError(await api.get(`/api/v1/members?q=${encodeURIComponent('🙂'.repeat(201))}`), 400, 'parameter_invalid').param).toBe('q');
     expect(expectError(await api.get(`/api/v1/members?q=${'a'.repeat(201)}`), 400, 'parameter_invalid').param).toBe('q');
     expect(expectError(await api.get('/api/v1/members?sort=age'), 400, 'parameter_invalid').param).toBe('sort');
     expect(expectError(await api.get('/api/v1/members?last_visit_after=yesterday'), 400, 'parameter_invalid').param).toBe('last_visit_after');
@@ -144,6 +151,31 @@ describe('filters and sorts', () => {
     expect(await names(api, 'sort=balance')).toEqual(['Ana', 'Ben', 'Cat', 'Eve', 'Dan']);
     expect(await names(api, `venue_id=${venue.id}&sort=name`)).toEqual(['Ana', 'Ben', 'Cat', 'Dan', 'Eve']);
     expect(await names(api, 'q=a&level=Bronze&sort=name')).toEqual(['Cat', 'Dan']);
+  });
+});
+
+describe('levels and visits', () => {
+  it('a level name two levels share finds the members at either', async () => {
+    const venue = await createVenue(t);
+    await createProgram(t, venue, 'cashback', { settings: { levels: [{ name: 'Club', min_spend: 0, percent: 1 }, { name: 'Gold', min_spend: 100, percent: 2 }, { name: 'Club', min_spend: 500, percent: 3 }] } });
+    const api = client(t, (await createKey(t, venue)).secret);
+    for (const [name, price] of [['Low', 50], ['Mid', 200], ['High', 1000]] as const) {
+      const m = await enrol(api, { name });
+      expect((await api.post('/api/v1/checks', { external_id: `L-${name}`, member_id: m.id, line_items: [{ name: 'Tea', quantity: 1, unit_price: price }] })).status).toBe(201);
+    }
+    expect(await names(api, 'level=Club&sort=name')).toEqual(['High', 'Low']);
+    expect(await names(api, 'level=Gold')).toEqual(['Mid']);
+  });
+
+  it('a visit recorded without a check (POST /v1/visits) sets last_visit_at too', async () => {
+    const venue = await createVenue(t);
+    await createProgram(t, venue, 'stamps');
+    const api = client(t, (await createKey(t, venue)).secret);
+    const m = await enrol(api, { name: 'Stampy' });
+    expect((await api.get(`/api/v1/members/${m.id}`)).body.last_visit_at).toBeNull();
+    expect((await api.post('/api/v1/visits', { member_id: m.id })).status).toBe(201);
+    expect(new Date((await api.get(`/api/v1/members/${m.id}`)).body.last_visit_at).getTime()).toBe(t.clock.now().getTime());
+    expect(await names(api, `last_visit_after=${encodeURIComponent(t.clock.now().toISOString())}`)).toEqual(['Stampy']);
   });
 });
 

@@ -3,7 +3,7 @@
 import { Alert, Anchor, Badge, Button, Collapse, Group, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { call, client, money, when, type MemberQuery } from '../api';
 import { DataTable } from '../components/DataTable';
@@ -25,8 +25,8 @@ const SORTS: Array<{ value: Sort; label: string }> = [
 const VISITS = [
   { value: '30', label: 'Came in the last 30 days' },
   { value: '90', label: 'Came in the last 90 days' },
-  { value: '-60', label: 'Not for 60 days' },
-  { value: '-180', label: 'Not for 180 days' },
+  { value: '-60', label: 'Came, but not in 60 days' },
+  { value: '-180', label: 'Came, but not in 180 days' },
 ];
 
 export function MembersPage() {
@@ -49,13 +49,15 @@ export function MembersPage() {
   const programs = useQuery({ queryKey: ['programs'], queryFn: () => call(client.GET('/dashboard/api/programs')) });
   const levels = [...new Set((programs.data ?? []).flatMap((p) => ('levels' in p.settings && Array.isArray(p.settings.levels) ? p.settings.levels.map((l: { name: string }) => l.name) : [])))];
   const visit = params.get('visit');
+  // Fixed when the window is chosen: a time that moved on each render would change the query and drop loaded pages.
+  const visitWindow = useMemo(() => (visit ? lastVisit(Number(visit)) : {}), [visit]);
   const query: MemberQuery = {
     q: params.get('q') || undefined,
     sort: (params.get('sort') as Sort | null) ?? (params.get('q') ? 'name' : 'newest'),
     level: params.get('level') || undefined,
     program_id: params.get('program_id') || undefined,
     venue_id: params.get('venue_id') || undefined,
-    ...(visit ? lastVisit(Number(visit)) : {}),
+    ...visitWindow,
   };
   // Set by a member's page after an erasure, which leads here.
   const notice = (useLocation().state as { notice?: string } | null)?.notice;
@@ -176,7 +178,6 @@ export function MembersPage() {
 
 function lastVisit(days: number): Partial<Pick<MemberQuery, 'last_visit_after' | 'last_visit_before'>> {
   if (!Number.isFinite(days) || days === 0) return {};
-  // Whole minutes, so the query (and its cache key) stays the same while the page is open.
-  const since = new Date(Math.floor((Date.now() - Math.abs(days) * DAY_MS) / 60_000) * 60_000).toISOString();
+  const since = new Date(Date.now() - Math.abs(days) * DAY_MS).toISOString();
   return days > 0 ? { last_visit_after: since } : { last_visit_before: since };
 }
