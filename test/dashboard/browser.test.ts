@@ -96,7 +96,7 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     // The search runs as it is typed; the list names each member, with their card beside.
     await page.getByLabel(L('Find a member')).fill('H-1001');
     await page.waitForURL(/q=H-1001/);
-    await page.getByRole('link', { name: 'Aoife Byrne' }).click();
+    await page.getByRole('table', { name: 'Members' }).getByRole('link', { name: 'Aoife Byrne' }).click();
     await page.getByRole('heading', { name: /Aoife Byrne/ }).waitFor();
     await page.getByLabel(L('Amount')).fill('20');
     await page.getByRole('button', { name: 'Adjust balance' }).click();

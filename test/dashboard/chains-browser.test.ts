@@ -120,9 +120,11 @@ chromiumGate.describe("a chain's venues in the dashboard", () => {
     expect(await table.locator('tr[data-external-id^="QY-"]').count()).toBe(0);
     // The chain's member is found from either venue, with the cashback earned at both.
     await page.getByRole('link', { name: 'Members' }).click();
-    await page.getByRole('link', { name: 'Aoife Byrne' }).waitFor();
+    // In the Members table: the Transactions page just left names her on each of her checks too.
+    const members = page.getByRole('table', { name: 'Members' });
+    await members.getByRole('link', { name: 'Aoife Byrne' }).waitFor();
     await switchVenue(page, 'Harbour Café Quay');
-    await page.getByRole('link', { name: 'Aoife Byrne' }).click();
+    await members.getByRole('link', { name: 'Aoife Byrne' }).click();
     // The member's page says where each entry of their history happened, and where they joined.
     const history = page.getByRole('table', { name: 'History' });
     await history.getByRole('cell', { name: 'Harbour Café Quay', exact: true }).first().waitFor();
