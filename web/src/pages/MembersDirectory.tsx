@@ -45,7 +45,10 @@ export function MembersPage() {
   const [typed, setTyped] = useState(params.get('q') ?? '');
   // A search per pause in typing, not per key.
   const [q] = useDebouncedValue(typed.trim(), 250);
-  useEffect(() => set({ q }), [q]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Only when it changed: replacing the address on arrival would drop the notice an erasure left in its state.
+  useEffect(() => {
+    if (q !== (params.get('q') ?? '')) set({ q });
+  }, [q]); // eslint-disable-line react-hooks/exhaustive-deps
   const programs = useQuery({ queryKey: ['programs'], queryFn: () => call(client.GET('/dashboard/api/programs')) });
   const levels = [...new Set((programs.data ?? []).flatMap((p) => ('levels' in p.settings && Array.isArray(p.settings.levels) ? p.settings.levels.map((l: { name: string }) => l.name) : [])))];
   const visit = params.get('visit');
