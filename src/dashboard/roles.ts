@@ -31,6 +31,7 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /members/export.csv': 'manager',
   'GET /members/:id': 'staff',
   'GET /members/:id/history': 'staff',
+  'GET /members/:id/activity': 'staff',
   'GET /members/:id/barcode.svg': 'staff',
   'GET /members/:id/wallet': 'staff',
   'GET /orders': 'staff',

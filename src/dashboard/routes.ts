@@ -16,9 +16,10 @@ import { SCOPES } from '../modules/accounts/schemas.js';
 import { AUDIT_ACTION_LABELS } from '../modules/audit/schemas.js';
 import * as audit from '../modules/audit/service.js';
 import { EVENT_TYPES } from '../modules/webhooks/schemas.js';
+import * as activity from '../modules/members/activity.js';
 import * as directory from '../modules/members/directory.js';
 import * as members from '../modules/members/service.js';
-import { Adjustment, Birthday, HistoryEntry, Member, MemberListQuery } from '../modules/members/schemas.js';
+import { Adjustment, Birthday, HistoryEntry, Member, MemberActivity, MemberListQuery } from '../modules/members/schemas.js';
 import * as programs from '../modules/programs/service.js';
 import { BARCODE_FORMATS, PROGRAM_TYPES, Program } from '../modules/programs/schemas.js';
 import {
@@ -365,6 +366,16 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
 
   app.get('/members/:id', { schema: { tags, summary: 'A member', params: IdParams, response: withErrors({ 200: Member }) } }, async (req) =>
     members.getMember(app.deps.db, service.ownerCallerOf(sessionOf(req), clock.now()), req.params.id),
+  );
+
+  app.get('/members/:id/activity', { schema: { tags, summary: "A member's checks and other changes, newest first", params: IdParams, querystring: PageQuery, response: withErrors({ 200: ListOf(MemberActivity) }) } }, async (req) =>
+    activity.memberActivity(
+      app.deps.db,
+      service.ownerCallerOf(sessionOf(req), clock.now()),
+      req.params.id,
+      { limit: req.query.limit ?? 20, startingAfter: req.query.starting_after },
+      `/dashboard/api/members/${req.params.id}/activity`,
+    ),
   );
 
   app.get('/members/:id/history', { schema: { tags, summary: "A member's history, newest first", params: IdParams, querystring: PageQuery, response: withErrors({ 200: ListOf(HistoryEntry) }) } }, async (req) =>

@@ -39,6 +39,7 @@ import * as handledState from './migrations/0036_handled_state.js';
 import * as signupRequests from './migrations/0037_signup_requests.js';
 import * as memberEmail from './migrations/0038_member_email.js';
 import * as memberSearch from './migrations/0039_member_search.js';
+import * as ledgerChecks from './migrations/0040_ledger_checks.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0037_signup_requests': signupRequests,
   '0038_member_email': memberEmail,
   '0039_member_search': memberSearch,
+  '0040_ledger_checks': ledgerChecks,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

@@ -416,6 +416,8 @@ export interface LedgerEntriesTable {
   created_at: Timestamp;
   /** The campaign of a `campaign` entry (D22). */
   campaign_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The check whose write, void or refund wrote the entry (migration 0040). */
+  transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface DishesTable {

@@ -23,6 +23,7 @@ const CURRENT_ROUTE_SCOPES = {
   'PATCH /v1/members/:id': ['members:write'],
   'POST /v1/members/:id/cards': ['members:write'],
   'GET /v1/members/:id/history': ['members:read'],
+  'GET /v1/members/:id/activity': ['members:read'],
   'GET /v1/members/:id/barcode.svg': ['members:read'],
   'GET /v1/members/:id/pass.pkpass': ['members:read'],
   'POST /v1/members/:id/pass/revoke': ['members:write'],

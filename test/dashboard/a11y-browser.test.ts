@@ -73,7 +73,7 @@ chromiumGate.describe('accessibility of the main pages', () => {
   const pages: [name: string, path: string, ready: string][] = [
     ['overview', '/overview', 'Overview'],
     ['members', '/members', 'Members'],
-    ['a member', '/members/:member', 'History'],
+    ['a member', '/members/:member', 'Activity'],
     ['menu', '/menu', 'Dishes'],
     ['API keys', '/keys', 'API keys'],
     ['users', '/users', 'Users'],

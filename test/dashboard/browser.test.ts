@@ -104,7 +104,7 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     await page.getByLabel(L('Reason')).fill('Welcome gift');
     await page.getByRole('button', { name: 'Adjust balance' }).click();
     await page.getByRole('cell', { name: 'Welcome gift' }).waitFor();
-    expect(await page.getByRole('table', { name: 'History' }).textContent()).toContain('€20.00');
+    expect(await page.getByRole('table', { name: 'Activity' }).textContent()).toContain('€20.00');
     await shot('member');
     const history = await client(t, state.till1!).get(`/api/v1/members/${state.memberId}/history`);
     expect(history.body.data[0]).toMatchObject({ type: 'adjustment', cashback: 2000, reason: 'Welcome gift' });

@@ -125,8 +125,8 @@ chromiumGate.describe("a chain's venues in the dashboard", () => {
     await members.getByRole('link', { name: 'Aoife Byrne' }).waitFor();
     await switchVenue(page, 'Harbour Café Quay');
     await members.getByRole('link', { name: 'Aoife Byrne' }).click();
-    // The member's page says where each entry of their history happened, and where they joined.
-    const history = page.getByRole('table', { name: 'History' });
+    // The member's page says where each check and change of their activity happened, and where they joined.
+    const history = page.getByRole('table', { name: 'Activity' });
     await history.getByRole('cell', { name: 'Harbour Café Quay', exact: true }).first().waitFor();
     expect(await history.getByRole('cell', { name: 'Harbour Café', exact: true }).count()).toBeGreaterThan(0);
     await page.getByText(/joined .* at Harbour Café$/).waitFor();

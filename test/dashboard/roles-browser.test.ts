@@ -53,7 +53,7 @@ chromiumGate.describe('staff in the dashboard', () => {
       const { context, page } = await signedIn(staffEmail, width);
       await page.goto(`${baseUrl}/dashboard/members/${memberId}`);
       await page.getByRole('heading', { name: /Ola/ }).waitFor();
-      await page.getByRole('heading', { name: 'History' }).waitFor();
+      await page.getByRole('heading', { name: 'Activity' }).waitFor();
       expect(await page.getByRole('button', { name: 'Adjust balance' }).count()).toBe(0);
       expect(await page.getByText('Adjust cashback').count()).toBe(0);
       if (width > 600) {

@@ -233,6 +233,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/members/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per check (its void and refunds in it) and one per other change, by when each happened, newest first
+         * @description Errors: 400 parameter_invalid (limit, starting_after); 404 member_not_found. See /api/errors.
+         */
+        get: operations["listMemberActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/members/{id}/barcode.svg": {
         parameters: {
             query?: never;
@@ -1730,6 +1750,72 @@ export interface components {
             url: string;
             has_more: boolean;
             data: components["schemas"]["HistoryEntry"][];
+        };
+        /** ActivityRefund */
+        ActivityRefund: {
+            /** Format: uuid */
+            id: string;
+            external_id: string;
+            /** @description What was refunded, minor units. */
+            amount: number;
+            /** @description Cashback of the check this refund took back. */
+            earned_reversed: number;
+            /** @description Cashback the check redeemed that this refund gave back. */
+            redeemed_returned: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** MemberActivity */
+        MemberActivity: {
+            /** @enum {string} */
+            object: "member_activity";
+            /**
+             * Format: uuid
+             * @description A check's id for a check; else the ledger entry's id.
+             */
+            id: string;
+            /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…). */
+            type: string;
+            /** @description Where it happened; null when at no venue (D21). */
+            venue_id: string | null;
+            /**
+             * Format: date-time
+             * @description A check: when it closed (else when it was received). Anything else: when it was written.
+             */
+            at: string;
+            /** @description A check's external_id; else the entry's reference. */
+            reference: string | null;
+            /** @description A check's status; null on other rows. */
+            status: ("completed" | "voided") | null;
+            /** @description Net effect on the cashback balance, minor units: for a check, what it, its void and its refunds did together. The rows of a member sum to their balance. */
+            cashback: number;
+            /** @description Net effect on total_spend. */
+            spend: number;
+            visits: number;
+            stamps: number;
+            /** @description Cashback the check earned, net of what its void and refunds took back; 0 on other rows. */
+            earned: number;
+            /** @description Cashback the check redeemed, net of what its void and refunds gave back; 0 on other rows. */
+            redeemed: number;
+            /** @description Campaign credits of cashback: those of a check, net of take-backs, or the credit a `campaign` row is. */
+            campaign_cashback: number;
+            /** @description Campaign credits of stamps, likewise. */
+            campaign_stamps: number;
+            /** @description A check's refunds, oldest first; empty on other rows. */
+            refunds: components["schemas"]["ActivityRefund"][];
+            /** @description The reason of an adjustment, the campaign of a credit…; null on a check. */
+            reason: string | null;
+            /** @description The campaign that credited a `campaign` row. */
+            campaign_id: string | null;
+            livemode: boolean;
+        };
+        /** MemberActivityList */
+        MemberActivityList: {
+            /** @enum {string} */
+            object: "list";
+            url: string;
+            has_more: boolean;
+            data: components["schemas"]["MemberActivity"][];
         };
         /** Adjustment */
         Adjustment: {
@@ -4614,6 +4700,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistoryEntryList"];
+                };
+            };
+            /** @description parameter_invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description member_not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMemberActivity: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Id of the last object of the previous page. */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberActivityList"];
                 };
             };
             /** @description parameter_invalid */

@@ -75,11 +75,13 @@ export function effectSteps(
     ...(memberId
       ? members.ledgerSteps(trx, caller, [
           ...lots.entries,
-          ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
-          ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
-          ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
-          ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference: c.reference ?? reference })),
-          { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
+          ...[
+            ...(effect.redeemed > 0 ? [{ memberId, kind: 'redemption', cashback: -effect.redeemed, reference }] : []),
+            ...(effect.earned > 0 ? [{ memberId, kind: 'earn', cashback: effect.earned, reference }] : []),
+            ...(effect.earned < 0 ? [{ memberId, kind: 'earn_reversal', cashback: effect.earned, reference }] : []),
+            ...effect.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaignId, reason: c.name, [c.unit]: c.amount, reference: c.reference ?? reference })),
+            { memberId, kind: 'check', spend: effect.spend, visits: effect.visits, stamps: effect.stamps, reference },
+          ].map((e) => ({ ...e, transactionId: transaction.id })),
         ], at, { member: member.record, program: member.program, checkAt: checkTime(transaction), reason: 'spend', reference, request })
       : []),
     ...lots.steps,

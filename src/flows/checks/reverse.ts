@@ -113,7 +113,7 @@ function reversalWrite(
     : undefined;
   return {
     steps: [
-      ...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, { ...back, entry })], at, level),
+      ...members.ledgerSteps(trx, caller, [...lotsWrite.entries, ...reversalEntries(entry.memberId, row.id, { ...back, entry })], at, level),
       ...lotsWrite.steps,
       ...campaigns.giveBackSteps(caller.chainId, back.campaigns, at),
     ],
@@ -122,14 +122,14 @@ function reversalWrite(
 }
 
 /** What a reversal gives back and takes back, as ledger entries with the member's own entry (`entry`). */
-function reversalEntries(memberId: string, back: Back & { entry: members.LedgerInput }): members.LedgerInput[] {
+function reversalEntries(memberId: string, transactionId: string, back: Back & { entry: members.LedgerInput }): members.LedgerInput[] {
   const reference = back.entry.reference;
   return [
     ...(back.redeemed > 0 ? [{ memberId, kind: 'redemption_reversal', cashback: back.redeemed, reference }] : []),
     ...(back.earned > 0 ? [{ memberId, kind: 'earn_reversal', cashback: -back.earned, reference }] : []),
     ...back.campaigns.map((c) => ({ memberId, kind: 'campaign', campaignId: c.campaign_id, reason: c.name, [c.unit]: -c.amount, reference: c.reference ?? reference })),
     back.entry,
-  ];
+  ].map((e) => ({ ...e, transactionId }));
 }
 
 /**

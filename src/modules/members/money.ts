@@ -21,6 +21,8 @@ export interface LedgerInput {
   livemode?: boolean;
   /** The campaign that credits a `campaign` entry (D22). */
   campaignId?: string;
+  /** The check whose write, void or refund this entry is part of: a member's activity groups by it. */
+  transactionId?: string;
 }
 
 /** Where ledger rows are written from: the chain whose ledger it is, and the venue where they happen. */
@@ -42,6 +44,7 @@ export function ledgerRows(caller: LedgerPlace, entries: LedgerInput[], at?: Dat
     livemode: e.livemode ?? caller.livemode,
     // Only where set: the other writes keep their statement's text.
     ...(e.campaignId ? { campaign_id: e.campaignId } : {}),
+    ...(e.transactionId ? { transaction_id: e.transactionId } : {}),
     ...(at ? { created_at: at } : {}),
   }));
 }

@@ -1,4 +1,4 @@
-// HTTP routes for members: enrolment, look-up, list, profile, cards, history, barcode, adjustments, rewards.
+// HTTP routes for members: enrolment, look-up, list, profile, cards, history, activity, barcode, adjustments, rewards.
 import { Type } from 'typebox';
 import { callerOf, eventRequestOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
@@ -12,11 +12,13 @@ import {
   HistoryEntry,
   LookupQuery,
   Member,
+  MemberActivity,
   MemberListQuery,
   MemberParams,
   RewardRedemption,
   UpdateMember,
 } from './schemas.js';
+import * as activity from './activity.js';
 import * as directory from './directory.js';
 import * as service from './service.js';
 
@@ -112,6 +114,23 @@ export async function memberRoutes(app: App): Promise<void> {
       },
     },
     (req) => service.memberHistory(db(), callerOf(req), req.params.id, pageFromQuery(req.query)),
+  );
+
+  app.get(
+    '/v1/members/:id/activity',
+    {
+      schema: {
+        operationId: 'listMemberActivity',
+        errors: ['member_not_found'],
+        tags,
+        summary: 'One row per check (its void and refunds in it) and one per other change, by when each happened, newest first',
+        description: errors('400 parameter_invalid (limit, starting_after)', '404 member_not_found'),
+        params: MemberParams,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: withErrors({ 200: ListOf(MemberActivity) }),
+      },
+    },
+    (req) => activity.memberActivity(db(), callerOf(req), req.params.id, pageFromQuery(req.query)),
   );
 
   app.get(

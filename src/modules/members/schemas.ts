@@ -180,6 +180,38 @@ export const HistoryEntry = Type.Object({
 }, { title: 'HistoryEntry' });
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
+export const ActivityRefund = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  external_id: Type.String(),
+  amount: Type.Integer({ description: 'What was refunded, minor units.' }),
+  earned_reversed: Type.Integer({ description: 'Cashback of the check this refund took back.' }),
+  redeemed_returned: Type.Integer({ description: 'Cashback the check redeemed that this refund gave back.' }),
+  created_at: Type.String({ format: 'date-time' }),
+}, { title: 'ActivityRefund' });
+
+export const MemberActivity = Type.Object({
+  object: Type.Literal('member_activity'),
+  id: Type.String({ format: 'uuid', description: "A check's id for a check; else the ledger entry's id." }),
+  type: Type.String({ description: '`check` for a check with its void and refunds; else the ledger entry\'s type (adjustment, visit, import, expiry, campaign, reward_redemption…).' }),
+  venue_id: Nullable(Type.String({ format: 'uuid' }), 'Where it happened; null when at no venue (D21).'),
+  at: Type.String({ format: 'date-time', description: 'A check: when it closed (else when it was received). Anything else: when it was written.' }),
+  reference: Nullable(Type.String(), "A check's external_id; else the entry's reference."),
+  status: Nullable(Type.Union([Type.Literal('completed'), Type.Literal('voided')]), "A check's status; null on other rows."),
+  cashback: Type.Integer({ description: 'Net effect on the cashback balance, minor units: for a check, what it, its void and its refunds did together. The rows of a member sum to their balance.' }),
+  spend: Type.Integer({ description: 'Net effect on total_spend.' }),
+  visits: Type.Integer(),
+  stamps: Type.Integer(),
+  earned: Type.Integer({ description: 'Cashback the check earned, net of what its void and refunds took back; 0 on other rows.' }),
+  redeemed: Type.Integer({ description: 'Cashback the check redeemed, net of what its void and refunds gave back; 0 on other rows.' }),
+  campaign_cashback: Type.Integer({ description: 'Campaign credits of cashback: those of a check, net of take-backs, or the credit a `campaign` row is.' }),
+  campaign_stamps: Type.Integer({ description: 'Campaign credits of stamps, likewise.' }),
+  refunds: Type.Array(ActivityRefund, { description: "A check's refunds, oldest first; empty on other rows." }),
+  reason: Nullable(Type.String(), 'The reason of an adjustment, the campaign of a credit…; null on a check.'),
+  campaign_id: Nullable(Type.String({ format: 'uuid' }), 'The campaign that credited a `campaign` row.'),
+  livemode: Type.Boolean(),
+}, { title: 'MemberActivity' });
+export type MemberActivity = Static<typeof MemberActivity>;
+
 export const MemberParams = Type.Object({ id: Type.String() });
 
 /** The longest search term (D27). */

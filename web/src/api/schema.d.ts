@@ -4888,6 +4888,157 @@ export interface paths {
         };
         trace?: never;
     };
+    "/dashboard/api/members/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's checks and other changes, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    starting_after?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /**
+                                 * Format: date-time
+                                 * @description A check: when it closed (else when it was received). Anything else: when it was written.
+                                 */
+                                at: string;
+                                /** @description Campaign credits of cashback: those of a check, net of take-backs, or the credit a `campaign` row is. */
+                                campaign_cashback: number;
+                                /** @description The campaign that credited a `campaign` row. */
+                                campaign_id: string | null;
+                                /** @description Campaign credits of stamps, likewise. */
+                                campaign_stamps: number;
+                                /** @description Net effect on the cashback balance, minor units: for a check, what it, its void and its refunds did together. The rows of a member sum to their balance. */
+                                cashback: number;
+                                /** @description Cashback the check earned, net of what its void and refunds took back; 0 on other rows. */
+                                earned: number;
+                                /**
+                                 * Format: uuid
+                                 * @description A check's id for a check; else the ledger entry's id.
+                                 */
+                                id: string;
+                                livemode: boolean;
+                                /** @enum {string} */
+                                object: "member_activity";
+                                /** @description The reason of an adjustment, the campaign of a credit…; null on a check. */
+                                reason: string | null;
+                                /** @description Cashback the check redeemed, net of what its void and refunds gave back; 0 on other rows. */
+                                redeemed: number;
+                                /** @description A check's external_id; else the entry's reference. */
+                                reference: string | null;
+                                /** @description A check's refunds, oldest first; empty on other rows. */
+                                refunds: {
+                                    /** @description What was refunded, minor units. */
+                                    amount: number;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** @description Cashback of the check this refund took back. */
+                                    earned_reversed: number;
+                                    external_id: string;
+                                    /** Format: uuid */
+                                    id: string;
+                                    /** @description Cashback the check redeemed that this refund gave back. */
+                                    redeemed_returned: number;
+                                }[];
+                                /** @description Net effect on total_spend. */
+                                spend: number;
+                                stamps: number;
+                                /** @description A check's status; null on other rows. */
+                                status: ("completed" | "voided") | null;
+                                /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…). */
+                                type: string;
+                                /** @description Where it happened; null when at no venue (D21). */
+                                venue_id: string | null;
+                                visits: number;
+                            }[];
+                            has_more: boolean;
+                            /** @enum {string} */
+                            object: "list";
+                            url: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/members/{id}/adjustments": {
         parameters: {
             query?: never;

@@ -6,43 +6,22 @@ import { Link, useLocation, useParams } from 'react-router';
 import { call, client, money, when } from '../api';
 import { MoneyInput } from '../components/MoneyInput';
 import { applyApiError } from '../form-errors';
-import { DataTable } from '../components/DataTable';
+import { MemberActivity } from '../components/MemberActivity';
 import { MemberBirthday } from '../components/MemberBirthday';
 import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
 import { useCan, useChain, useVenue } from '../session';
-
-/** Each kind of history entry as a person would say it. */
-const HISTORY_LABEL: Record<string, string> = {
-  check: 'Check',
-  earn: 'Cashback earned',
-  earn_reversal: 'Cashback taken back',
-  redemption: 'Paid with cashback',
-  redemption_reversal: 'Cashback payment given back',
-  refund: 'Refund',
-  void: 'Check cancelled',
-  visit: 'Visit',
-  adjustment: 'Changed by hand',
-  import: 'Brought over from the previous system',
-  expiry: 'Cashback expired',
-  campaign: 'Campaign gift',
-  reward_redemption: 'Reward taken',
-};
 
 export function MemberPage() {
   const { id } = useParams();
   const venue = useVenue();
   const chain = useChain();
   const can = useCan();
-  // In a chain of several venues, history entries and the enrolment say where they happened.
+  // In a chain of several venues, the enrolment says where it happened.
   const manyVenues = chain.venues.length > 1;
   const venueName = (venueId: string | null | undefined) => (venueId ? (chain.venues.find((v) => v.id === venueId)?.name ?? '—') : 'No venue');
   const qc = useQueryClient();
   const member = useQuery({ queryKey: ['member', id], queryFn: () => call(client.GET('/dashboard/api/members/{id}', { params: { path: { id: id! } } })) });
-  const history = useQuery({
-    queryKey: ['member', id, 'history'],
-    queryFn: () => call(client.GET('/dashboard/api/members/{id}/history', { params: { path: { id: id! }, query: { limit: 50 } } })),
-  });
   const [error, setError] = useState<string>();
   const form = useForm({
     initialValues: { amount: '' as number | '', reason: '' },
@@ -100,7 +79,7 @@ export function MemberPage() {
                   place={venue}
                   {...form.getInputProps('amount')}
                 />
-                <TextInput label="Reason" description="Kept in the member's history" {...form.getInputProps('reason')} />
+                <TextInput label="Reason" description="Kept in the member's activity" {...form.getInputProps('reason')} />
                 <Group>
                   <Button type="submit" loading={form.submitting}>
                     Adjust balance
@@ -124,20 +103,8 @@ export function MemberPage() {
         <MemberWallet memberId={m.id} />
       </SimpleGrid>
       {can('POST /members/:id/erase') && <MemberPrivacy member={m} />}
-      <Title order={3}>History</Title>
-      <DataTable
-        label="History"
-        rows={history.data?.data}
-        rowKey={(h) => h.id}
-        columns={[
-          { key: 'when', label: 'When', render: (h) => when(h.created_at, venue) },
-          { key: 'type', label: 'What happened', render: (h) => HISTORY_LABEL[h.type] ?? h.type.replaceAll('_', ' ') },
-          ...(manyVenues ? [{ key: 'venue', label: 'Venue', render: (h: { venue_id: string | null }) => venueName(h.venue_id) }] : []),
-          { key: 'cashback', label: 'Cashback', numeric: true, render: (h) => money(h.cashback, venue) },
-          { key: 'spend', label: 'Spend', numeric: true, render: (h) => (h.spend ? money(h.spend, venue) : '—') },
-          { key: 'reason', label: 'Reason / reference', render: (h) => h.reason ?? h.reference ?? '—' },
-        ]}
-      />
+      <Title order={3}>Activity</Title>
+      <MemberActivity memberId={m.id} venue={venue} />
     </Stack>
   );
 }
