@@ -1,18 +1,20 @@
-// The dashboard's operational pages over HTTP: transactions (list, one, CSV), overview, tables, orders.
+// The dashboard's operational pages over HTTP: transactions (list, one, CSV, refund, void), overview, tables, orders.
 import { Type } from 'typebox';
 import { inTransaction } from '../db/transaction.js';
-import type { App } from '../http/context.js';
+import { eventRequestOf, type App } from '../http/context.js';
 import { nonJson, withErrors } from '../http/responses.js';
 import { ApiError } from '../shared/errors.js';
 import { ListOf } from '../shared/pagination.js';
 import { startOfVenueDay, venueDay } from '../shared/time.js';
 import * as accounts from '../modules/accounts/service.js';
 import * as history from '../modules/checks/history.js';
+import { Refund, RefundBody, Transaction } from '../modules/checks/schemas.js';
 import * as menu from '../modules/menu/service.js';
 import { tableMenuUrl, tableQrPng, tableQrSvg } from '../modules/menu/table-qr.js';
 import { MoveOrder, NEXT_STATUSES, OrderParams, type OrderStatus } from '../modules/orders/schemas.js';
 import * as orders from '../modules/orders/service.js';
 import * as report from './report.js';
+import * as reversals from './reversals.js';
 import { sessionOf } from './request.js';
 import {
   IdParams,
@@ -73,6 +75,25 @@ export async function dashboardOperationsRoutes(app: App, tags: string[]): Promi
     '/transactions/:id',
     { schema: { tags, summary: 'One transaction with its lines, their rule sources and the display text', params: IdParams, response: withErrors({ 200: OwnerTransaction }) } },
     async (req) => history.transactionById(db, owner(req), req.params.id),
+  );
+
+  // A member's page refunds or voids a check of this venue (D27), as the till would, audited with the user.
+  const DashboardRefund = Type.Object(
+    {
+      amount: RefundBody.properties.amount,
+      external_id: Type.String({ minLength: 1, maxLength: 64, description: "The refund's number; the page makes one per refund, so a repeated request answers the same refund." }),
+    },
+    { additionalProperties: false },
+  );
+  app.post(
+    '/transactions/:id/refunds',
+    { schema: { tags, summary: 'Refund part of a check of this venue', params: IdParams, body: DashboardRefund, response: withErrors({ 201: Refund }) } },
+    async (req, reply) => reply.code(201).send(await inTransaction(db, (trx) => reversals.refundCheck(trx, owner(req), req.params.id, req.body, clock, eventRequestOf(req)))),
+  );
+  app.post(
+    '/transactions/:id/void',
+    { schema: { tags, summary: 'Void a check of this venue', params: IdParams, response: withErrors({ 200: Transaction }) } },
+    async (req) => inTransaction(db, (trx) => reversals.voidCheck(trx, owner(req), req.params.id, clock)),
   );
 
   // Overview: today's and this month's figures, 30 days, and the cashback members could still redeem.

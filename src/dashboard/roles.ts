@@ -71,6 +71,9 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /transactions/registers': 'manager',
   'GET /transactions/export.csv': 'manager',
   'GET /transactions/:id': 'manager',
+  // A member's page refunds and voids a check of the venue (D27).
+  'POST /transactions/:id/refunds': 'manager',
+  'POST /transactions/:id/void': 'manager',
   'GET /webhook-endpoints': 'manager',
   'POST /webhook-endpoints': 'manager',
   'PATCH /webhook-endpoints/:id': 'manager',

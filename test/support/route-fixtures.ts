@@ -250,6 +250,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'PATCH /v1/members/:id': async (ctx) => ({ url: (await member(ctx)).url, body: { name: 'Anna K' } }),
   'POST /v1/members/:id/cards': async (ctx) => ({ url: `${(await member(ctx)).url}/cards`, body: { card_number: newCardNumber() } }),
   'GET /v1/members/:id/history': async (ctx) => ({ url: `${(await member(ctx)).url}/history` }),
+  'GET /v1/members/:id/activity': async (ctx) => ({ url: `${(await member(ctx)).url}/activity` }),
   'GET /v1/members/:id/barcode.svg': async (ctx) => ({ url: `${(await member(ctx)).url}/barcode.svg` }),
   'GET /v1/members/:id/pass.pkpass': async (ctx) => ({
     url: `${(await member(ctx)).url}/pass.pkpass`,

@@ -12,6 +12,8 @@ export const AUDIT_ACTION_LABELS = {
   'member.erased': "Member's personal data erased",
   'member.card_link_renewed': "Member's card page link renewed",
   'member.pass_revoked': "Member's wallet pass revoked",
+  'transaction.refunded': 'Check refunded',
+  'transaction.voided': 'Check voided',
   'program.created': 'Program created',
   'program.updated': 'Program changed',
   'campaign.created': 'Campaign created',

@@ -65,6 +65,17 @@ export async function transactionById(db: Db, caller: PlaceCaller, id: string): 
   return (await withMembers(db, caller, [presentTransaction(row)]))[0]!;
 }
 
+/**
+ * How a till names this check (by id, at the caller's venue) to void or refund it: its number, the register scope it
+ * was numbered in and its mode. Another venue's id answers like an unknown one.
+ */
+export async function reversalTarget(db: Db, caller: PlaceCaller, id: string): Promise<{ externalId: string; registerId: string | undefined; livemode: boolean; status: 'completed' | 'voided' }> {
+  const row = isUuid(id) ? await historyRepo.findById(db, caller, id) : undefined;
+  if (!row) throw new ApiError('transaction_not_found', { message: 'No transaction with this id at this venue.' });
+  // register_key is '' when the check was numbered per venue, else its register: the look-up finds exactly this row.
+  return { externalId: row.external_id, registerId: row.register_key === '' ? undefined : row.register_key, livemode: row.livemode, status: row.status };
+}
+
 export async function registerIds(db: Db, caller: PlaceCaller): Promise<string[]> {
   return historyRepo.registerIds(db, caller);
 }

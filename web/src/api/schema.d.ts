@@ -602,7 +602,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: {
-                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, members.exported, member.erased, member.card_link_renewed, member.pass_revoked, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, user.password_change_refused, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied, integration.created, integration.updated, integration.deleted. */
+                                /** @description What was done: api_key.created, api_key.updated, api_key.revoked, member.adjusted, member.exported, members.exported, member.erased, member.card_link_renewed, member.pass_revoked, transaction.refunded, transaction.voided, program.created, program.updated, campaign.created, campaign.updated, category_rule.updated, table.created, dish.created, dish.updated, dish.deleted, product.created, product.updated, product.deleted, webhook_endpoint.created, webhook_endpoint.updated, webhook_endpoint.deleted, webhook_endpoint.event_resent, user.invited, user.invitation_withdrawn, user.created, user.role_changed, user.venues_changed, user.removed, user.reset_requested, user.password_reset, user.password_changed, user.password_change_refused, chain.merged, venue.created, venue.updated, brand.updated, member.updated, sign_in.failed, access.denied, integration.created, integration.updated, integration.deleted. */
                                 action: string;
                                 /** @description Who did it. */
                                 actor: {
@@ -9405,6 +9405,496 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/transactions/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund part of a check of this venue */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Part of what was paid, minor units. */
+                        amount: number;
+                        /** @description The refund's number; the page makes one per refund, so a repeated request answers the same refund. */
+                        external_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: number;
+                            /** @description What it took back of each campaign credit of the check (D22), in its unit. */
+                            campaigns_reversed: {
+                                /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                amount: number;
+                                /** Format: uuid */
+                                campaign_id: string;
+                                name: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Ready text in the venue's locale and currency. */
+                            display: {
+                                /** @description One line for the cashier screen. */
+                                cashier: string;
+                                /** @description Lines to print on the receipt. */
+                                receipt: string[];
+                            };
+                            /** @description Earned cashback taken back. */
+                            earned_reversed: number;
+                            external_id: string;
+                            /** Format: uuid */
+                            id: string;
+                            livemode: boolean;
+                            /** @enum {string} */
+                            object: "refund";
+                            /** @description Redeemed cashback given back. */
+                            redeemed_returned: number;
+                            /**
+                             * Transaction
+                             * @example {
+                             *       "object": "transaction",
+                             *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                             *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                             *       "external_id": "T7-000123",
+                             *       "register_id": "till-7",
+                             *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
+                             *       "status": "completed",
+                             *       "line_items": [
+                             *         {
+                             *           "sku": "PASTA-1",
+                             *           "name": "Carbonara",
+                             *           "category": null,
+                             *           "quantity": 1,
+                             *           "unit_price": 900,
+                             *           "amount": 900,
+                             *           "earns_cashback": true,
+                             *           "payable_with_cashback": true,
+                             *           "cashback_percent": 5,
+                             *           "redeemed": 300,
+                             *           "earned": 30,
+                             *           "rule_source": "default"
+                             *         },
+                             *         {
+                             *           "sku": null,
+                             *           "name": "House wine",
+                             *           "category": null,
+                             *           "quantity": 1,
+                             *           "unit_price": 600,
+                             *           "amount": 600,
+                             *           "earns_cashback": true,
+                             *           "payable_with_cashback": true,
+                             *           "cashback_percent": 5,
+                             *           "redeemed": 200,
+                             *           "earned": 20,
+                             *           "rule_source": "default"
+                             *         }
+                             *       ],
+                             *       "campaigns": [],
+                             *       "subtotal": 1500,
+                             *       "discount_amount": 0,
+                             *       "redeemed": 500,
+                             *       "earned": 50,
+                             *       "earn_capped": false,
+                             *       "stamps_earned": 0,
+                             *       "paid": 1000,
+                             *       "refunded_amount": 0,
+                             *       "refundable": 1000,
+                             *       "closed_at": "2026-11-22T12:41:07.000+00:00",
+                             *       "hold_id": null,
+                             *       "livemode": true,
+                             *       "created_at": "2026-11-22T12:41:08.214+00:00",
+                             *       "display": {
+                             *         "cashier": "Anna K. · Member 5% · available €12.40 · up to €12.40 payable",
+                             *         "receipt": [
+                             *           "Cashback used: −€5.00",
+                             *           "Cashback earned: +€0.50",
+                             *           "To pay: €10.00",
+                             *           "Cashback available: €7.90",
+                             *           "Level: Member 5%"
+                             *         ]
+                             *       },
+                             *       "source": "api",
+                             *       "metadata": null
+                             *     }
+                             */
+                            transaction: {
+                                /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+                                campaigns: {
+                                    /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                    amount: number;
+                                    /** Format: uuid */
+                                    campaign_id: string;
+                                    name: string;
+                                }[];
+                                closed_at: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                discount_amount: number;
+                                /** @description Ready text in the venue's locale and currency. */
+                                display: {
+                                    /** @description One line for the cashier screen. */
+                                    cashier: string;
+                                    /** @description Lines to print on the receipt. */
+                                    receipt: string[];
+                                };
+                                earn_capped: boolean;
+                                earned: number;
+                                external_id: string;
+                                hold_id: string | null;
+                                /** Format: uuid */
+                                id: string;
+                                line_items: {
+                                    /** @description quantity × unit_price, rounded half up. */
+                                    amount: number;
+                                    /** @description The percent this line earns at (0 when it does not earn). */
+                                    cashback_percent: number;
+                                    /** @description The category the line resolved to. */
+                                    category: string | null;
+                                    /** @description Before per-check and per-day caps. */
+                                    earned: number;
+                                    earns_cashback: boolean;
+                                    name: string;
+                                    payable_with_cashback: boolean;
+                                    quantity: number;
+                                    /** @description The share of redeem_amount paid on this line. */
+                                    redeemed: number;
+                                    /** @description Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults). */
+                                    rule_source: "product" | "category" | "default";
+                                    sku: string | null;
+                                    unit_price: number;
+                                }[];
+                                livemode: boolean;
+                                member_id: string | null;
+                                /** @description A connector's own ids for the check (Square's payment, order and location; Toast's check and order); null from the API. */
+                                metadata: {
+                                    [key: string]: string;
+                                } | null;
+                                /** @enum {string} */
+                                object: "transaction";
+                                paid: number;
+                                redeemed: number;
+                                /** @description What can still be refunded; 0 once voided. */
+                                refundable: number;
+                                refunded_amount: number;
+                                register_id: string | null;
+                                /** @description Who sent the check: the API (a till or a script), or a point-of-sale connector (D26). */
+                                source: "api" | "square" | "toast";
+                                stamps_earned: number;
+                                status: "completed" | "voided";
+                                subtotal: number;
+                                /**
+                                 * Format: uuid
+                                 * @description The venue where it happened (D21).
+                                 */
+                                venue_id: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/transactions/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Void a check of this venue */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Fields named by the code (available, refundable, max_redeem) are added. */
+                            error: {
+                                /**
+                                 * @description Stable; see /api/errors.
+                                 * @enum {string}
+                                 */
+                                code: "parameter_invalid" | "redeem_not_supported" | "visit_not_supported" | "hold_required" | "register_id_required" | "check_too_old" | "api_key_missing" | "api_key_invalid" | "api_key_revoked" | "session_required" | "pass_unauthorized" | "sign_in_failed" | "signature_invalid" | "no_reward_available" | "insufficient_balance" | "refund_exceeds_check" | "redeem_limit_exceeded" | "missing_scope" | "scan_required" | "adjustments_disabled" | "owner_only" | "role_forbidden" | "csrf_token_invalid" | "api_key_not_accepted" | "signup_closed" | "route_not_found" | "venue_not_allowed" | "chain_key_not_accepted" | "member_not_found" | "venue_not_found" | "transaction_not_found" | "hold_not_found" | "dish_not_found" | "order_not_found" | "product_not_found" | "category_not_found" | "webhook_endpoint_not_found" | "integration_not_found" | "integration_log_entry_not_found" | "integration_entry_not_retryable" | "event_not_found" | "menu_not_found" | "table_not_found" | "program_not_found" | "campaign_not_found" | "api_key_not_found" | "user_not_found" | "member_import_not_found" | "session_not_found" | "logo_not_found" | "link_not_found" | "method_not_allowed" | "email_taken" | "card_number_taken" | "member_email_taken" | "member_ambiguous" | "invalid_status_transition" | "dish_unavailable" | "hold_expired" | "hold_captured" | "hold_released" | "external_id_reused" | "wallet_not_configured" | "last_owner" | "balance_conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "link_expired" | "link_used" | "request_body_too_large" | "unsupported_content_type" | "rate_limited" | "internal_error" | "service_unavailable";
+                                doc_url: string;
+                                message: string;
+                                param?: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "object": "transaction",
+                         *       "id": "01a2046b-2f1e-7c3a-9d0e-1b2c3d4e5f60",
+                         *       "venue_id": "01a20400-0c1d-7e2f-8a3b-4c5d6e7f8091",
+                         *       "external_id": "T7-000123",
+                         *       "register_id": "till-7",
+                         *       "member_id": "01a2041e-c3d0-747a-8e4d-5ab4abfe6f9b",
+                         *       "status": "completed",
+                         *       "line_items": [
+                         *         {
+                         *           "sku": "PASTA-1",
+                         *           "name": "Carbonara",
+                         *           "category": null,
+                         *           "quantity": 1,
+                         *           "unit_price": 900,
+                         *           "amount": 900,
+                         *           "earns_cashback": true,
+                         *           "payable_with_cashback": true,
+                         *           "cashback_percent": 5,
+                         *           "redeemed": 300,
+                         *           "earned": 30,
+                         *           "rule_source": "default"
+                         *         },
+                         *         {
+                         *           "sku": null,
+                         *           "name": "House wine",
+                         *           "category": null,
+                         *           "quantity": 1,
+                         *           "unit_price": 600,
+                         *           "amount": 600,
+                         *           "earns_cashback": true,
+                         *           "payable_with_cashback": true,
+                         *           "cashback_percent": 5,
+                         *           "redeemed": 200,
+                         *           "earned": 20,
+                         *           "rule_source": "default"
+                         *         }
+                         *       ],
+                         *       "campaigns": [],
+                         *       "subtotal": 1500,
+                         *       "discount_amount": 0,
+                         *       "redeemed": 500,
+                         *       "earned": 50,
+                         *       "earn_capped": false,
+                         *       "stamps_earned": 0,
+                         *       "paid": 1000,
+                         *       "refunded_amount": 0,
+                         *       "refundable": 1000,
+                         *       "closed_at": "2026-11-22T12:41:07.000+00:00",
+                         *       "hold_id": null,
+                         *       "livemode": true,
+                         *       "created_at": "2026-11-22T12:41:08.214+00:00",
+                         *       "display": {
+                         *         "cashier": "Anna K. · Member 5% · available €12.40 · up to €12.40 payable",
+                         *         "receipt": [
+                         *           "Cashback used: −€5.00",
+                         *           "Cashback earned: +€0.50",
+                         *           "To pay: €10.00",
+                         *           "Cashback available: €7.90",
+                         *           "Level: Member 5%"
+                         *         ]
+                         *       },
+                         *       "source": "api",
+                         *       "metadata": null
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What each campaign credits besides `earned` (D22), as it reaches the balance; [] when none applies. */
+                            campaigns: {
+                                /** @description The campaign's share alone, in the member's unit: cashback (minor units) or stamps. */
+                                amount: number;
+                                /** Format: uuid */
+                                campaign_id: string;
+                                name: string;
+                            }[];
+                            closed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            discount_amount: number;
+                            /** @description Ready text in the venue's locale and currency. */
+                            display: {
+                                /** @description One line for the cashier screen. */
+                                cashier: string;
+                                /** @description Lines to print on the receipt. */
+                                receipt: string[];
+                            };
+                            earn_capped: boolean;
+                            earned: number;
+                            external_id: string;
+                            hold_id: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            line_items: {
+                                /** @description quantity × unit_price, rounded half up. */
+                                amount: number;
+                                /** @description The percent this line earns at (0 when it does not earn). */
+                                cashback_percent: number;
+                                /** @description The category the line resolved to. */
+                                category: string | null;
+                                /** @description Before per-check and per-day caps. */
+                                earned: number;
+                                earns_cashback: boolean;
+                                name: string;
+                                payable_with_cashback: boolean;
+                                quantity: number;
+                                /** @description The share of redeem_amount paid on this line. */
+                                redeemed: number;
+                                /** @description Where the line's rule came from: product (the SKU's product's category), category (the category the line named) or default (neither is known: the program's defaults). */
+                                rule_source: "product" | "category" | "default";
+                                sku: string | null;
+                                unit_price: number;
+                            }[];
+                            livemode: boolean;
+                            member_id: string | null;
+                            /** @description A connector's own ids for the check (Square's payment, order and location; Toast's check and order); null from the API. */
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                            /** @enum {string} */
+                            object: "transaction";
+                            paid: number;
+                            redeemed: number;
+                            /** @description What can still be refunded; 0 once voided. */
+                            refundable: number;
+                            refunded_amount: number;
+                            register_id: string | null;
+                            /** @description Who sent the check: the API (a till or a script), or a point-of-sale connector (D26). */
+                            source: "api" | "square" | "toast";
+                            stamps_earned: number;
+                            status: "completed" | "voided";
+                            subtotal: number;
+                            /**
+                             * Format: uuid
+                             * @description The venue where it happened (D21).
+                             */
+                            venue_id: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
