@@ -1,40 +1,21 @@
 // The main pages checked by axe-core in Chromium (D25), the four the issue names at 1280 and 390 px, the rest at 1280: no serious or critical violation of WCAG 2.1 A and AA on the
 // overview, members, a member, the menu, API keys, users, campaigns and every other page of the menu, with data on
 // the main ones; and every form field has a name a screen reader reads and can be reached with the keyboard.
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { openDashboard, shot, signUpThrough } from './browser-support.js';
+import { openDashboard, seriousViolations, shot, signUpThrough } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 
 const chromiumGate = await needs('chromium');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const t = useTestApp();
 let browser: Browser;
 let page: Page;
 let baseUrl: string;
 let memberId: string;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** axe-core's serious and critical findings on the page as it is now, each with where it is. */
-async function seriousViolations(p: Page): Promise<string[]> {
-  await p.addScriptTag({ path: AXE });
-  const violations = await p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('; ')}`);
-}
 
 /** Form fields with no accessible name, or taken out of the keyboard's reach. */
 async function unlabelledOrUnreachable(p: Page): Promise<string[]> {

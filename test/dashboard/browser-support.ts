@@ -1,5 +1,6 @@
 // What the dashboard's browser tests share: the built app served by the test's server, Chromium, screenshots, labels.
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type APIRequestContext, type APIResponse, type Browser, type Locator, type Page } from 'playwright-core';
 import type { TestApp } from '../support/app.js';
@@ -67,4 +68,26 @@ export async function pickOption(page: Page, select: Locator, option: string | R
     }
   }
   await item.click();
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now, each with where it is. The
+ * page must bypass the dashboard's Content-Security-Policy (`bypassCSP`), which would refuse axe-core's script.
+ */
+export async function seriousViolations(p: Page): Promise<string[]> {
+  await p.addScriptTag({ path: AXE });
+  const violations = await p.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`).join('; ')}`);
 }

@@ -12,7 +12,6 @@
 // a new key generated; at 390 px every step fits the screen.
 // Screenshots: test-artifacts/dashboard-point-of-sale*.png and dashboard-mobile-point-of-sale*.png.
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import * as accounts from '../../src/modules/accounts/service.js';
@@ -22,12 +21,11 @@ import { startTestApp, useTestApp, type TestApp } from '../support/app.js';
 import { createKey, newCardNumber } from '../support/factories.js';
 import { client } from '../support/http.js';
 import { needs } from '../support/services.js';
-import { L, openDashboard, phoneLike, pickOption, shot, signUpThrough } from './browser-support.js';
+import { L, openDashboard, phoneLike, pickOption, seriousViolations, shot, signUpThrough } from './browser-support.js';
 import { PASSWORD, newEmail } from './support.js';
 import { searchBody, toastHeaders, toastResponseValidator } from '../support/toast-pos.js';
 
 const chromiumGate = await needs('chromium');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const t = useTestApp();
 let browser: Browser;
@@ -60,16 +58,6 @@ async function dashboardCall(p: Page, method: 'GET' | 'POST' | 'PUT' | 'PATCH', 
   const session = await (await p.request.get(`${baseUrl}/dashboard/api/session`)).json();
   const res = await p.request.fetch(`${baseUrl}${url}`, { method, data, headers: { 'x-csrf-token': session.csrf_token } });
   return { status: res.status(), body: await res.json() };
-}
-
-/** axe-core's serious and critical findings on the page as it is now. */
-async function seriousViolations(p: Page): Promise<string[]> {
-  await p.addScriptTag({ path: AXE });
-  const violations = await p.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
 }
 
 /** Nothing sticks out of a phone's width: the page does not scroll sideways, and no element ends past its right edge. */

@@ -1,9 +1,12 @@
 // A member's activity on their page (D27): one row per check — when it closed, where, what it earned and redeemed,
-// its campaign credits, its refunds under it — and one per other change, newest first, page by page.
-import { Badge, Group, Stack, Text } from '@mantine/core';
+// its campaign credits, its refunds under it — and one per other change, newest first, page by page. A manager
+// refunds or voids a check of the venue from its row.
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { call, client, money, when, type Venue } from '../api';
-import { useChain } from '../session';
+import { useCan, useChain } from '../session';
+import { CheckReversal, type ReversedCheck } from './CheckReversal';
 import { DataTable } from './DataTable';
 import { LoadMore } from './LoadMore';
 
@@ -35,6 +38,11 @@ export function MemberActivity({ memberId, venue }: { memberId: string; venue: V
     getNextPageParam: (last) => (last.has_more ? last.data[last.data.length - 1]?.id : undefined),
   });
   const signed = (amount: number) => (amount > 0 ? `+${money(amount, venue)}` : money(amount, venue));
+  const can = useCan();
+  const [reversing, setReversing] = useState<{ check: ReversedCheck; action: 'refund' | 'void' }>();
+  // Checks of this venue, still standing: another venue's are reversed from that venue, as its till would.
+  const reversible = (a: Activity) => a.type === 'check' && a.status === 'completed' && a.venue_id === venue.id;
+  const actions = can('POST /transactions/:id/refunds') && can('POST /transactions/:id/void');
   return (
     <Stack gap="xs">
       <DataTable<Activity>
@@ -49,9 +57,31 @@ export function MemberActivity({ memberId, venue }: { memberId: string; venue: V
           { key: 'spend', label: 'Spend', numeric: true, render: (a) => (a.spend ? money(a.spend, venue) : '—') },
           { key: 'details', label: 'Earned · paid with cashback · campaigns', render: (a) => (a.type === 'check' ? checkDetails(a, venue) : (a.reason ?? '—')) },
           { key: 'cashback', label: 'Cashback', numeric: true, render: (a) => (a.cashback ? signed(a.cashback) : '—') },
+          ...(actions
+            ? [
+                {
+                  key: 'actions',
+                  label: '',
+                  render: (a: Activity) =>
+                    reversible(a) && (
+                      <Group gap="xs" wrap="nowrap">
+                        {a.spend > 0 && (
+                          <Button size="xs" variant="default" aria-label={`Refund check ${a.reference}`} onClick={() => setReversing({ check: a, action: 'refund' })}>
+                            Refund
+                          </Button>
+                        )}
+                        <Button size="xs" variant="subtle" color="red" aria-label={`Void check ${a.reference}`} onClick={() => setReversing({ check: a, action: 'void' })}>
+                          Void
+                        </Button>
+                      </Group>
+                    ),
+                },
+              ]
+            : []),
         ]}
       />
       <LoadMore list={list} />
+      {reversing && <CheckReversal {...reversing} memberId={memberId} venue={venue} onClose={() => setReversing(undefined)} />}
     </Stack>
   );
 }
