@@ -1774,7 +1774,7 @@ export interface components {
              * @description A check's id for a check; else the ledger entry's id.
              */
             id: string;
-            /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…). */
+            /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…; `check_entry`, `earn`, `redemption`… for an entry of a check written before migration 0040 that could not be told apart). */
             type: string;
             /** @description Where it happened; null when at no venue (D21). */
             venue_id: string | null;

@@ -12,13 +12,10 @@ import { getMember } from './service.js';
 export async function memberActivity(db: Db, caller: Caller, id: string, page: Page, url = `/v1/members/${id}/activity`): Promise<List<MemberActivity>> {
   await getMember(db, caller, id);
   await checkCursor(page, (cursor) => repo.activityRowExists(db, caller.chainId, id, cursor));
-  const rows = await repo.listActivity(db, caller.chainId, id, page);
-  const checks = rows.slice(0, page.limit).filter((r) => r.type === 'check');
-  const refunds = await repo.refundsOf(db, caller.chainId, checks.map((r) => r.id));
-  return toList(url, page, rows, (row) => present(row, refunds.filter((r) => r.transaction_id === row.id)));
+  return toList(url, page, await repo.listActivity(db, caller.chainId, id, page), present);
 }
 
-function present(row: repo.ActivityRow, refunds: repo.RefundRow[]): MemberActivity {
+function present(row: repo.ActivityRow): MemberActivity {
   return {
     object: 'member_activity',
     id: row.id,
@@ -35,13 +32,13 @@ function present(row: repo.ActivityRow, refunds: repo.RefundRow[]): MemberActivi
     redeemed: Number(row.redeemed),
     campaign_cashback: Number(row.campaign_cashback),
     campaign_stamps: Number(row.campaign_stamps),
-    refunds: refunds.map((r) => ({
+    refunds: (row.refunds ?? []).map((r) => ({
       id: r.id,
       external_id: r.external_id,
       amount: Number(r.amount),
       earned_reversed: Number(r.earned_reversed),
       redeemed_returned: Number(r.redeemed_returned),
-      created_at: formatTimestamp(r.created_at),
+      created_at: formatTimestamp(new Date(r.created_at)),
     })),
     reason: row.reason,
     campaign_id: row.campaign_id,

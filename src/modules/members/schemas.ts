@@ -192,7 +192,7 @@ export const ActivityRefund = Type.Object({
 export const MemberActivity = Type.Object({
   object: Type.Literal('member_activity'),
   id: Type.String({ format: 'uuid', description: "A check's id for a check; else the ledger entry's id." }),
-  type: Type.String({ description: '`check` for a check with its void and refunds; else the ledger entry\'s type (adjustment, visit, import, expiry, campaign, reward_redemption…).' }),
+  type: Type.String({ description: '`check` for a check with its void and refunds; else the ledger entry\'s type (adjustment, visit, import, expiry, campaign, reward_redemption…; `check_entry`, `earn`, `redemption`… for an entry of a check written before migration 0040 that could not be told apart).' }),
   venue_id: Nullable(Type.String({ format: 'uuid' }), 'Where it happened; null when at no venue (D21).'),
   at: Type.String({ format: 'date-time', description: 'A check: when it closed (else when it was received). Anything else: when it was written.' }),
   reference: Nullable(Type.String(), "A check's external_id; else the entry's reference."),

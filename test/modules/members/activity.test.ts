@@ -103,4 +103,47 @@ describe("a member's activity", () => {
     const stranger = client(t, (await createKey(t, elsewhere)).secret);
     expectError(await stranger.get(`/api/v1/members/${member.id}/activity`), 404, 'member_not_found');
   });
+
+  it("migration 0040's fill groups what older releases wrote as they do now, and leaves apart what no instant decides", async () => {
+    const venue = await createVenue(t);
+    await createProgram(t, venue, 'cashback');
+    const api = client(t, (await createKey(t, venue)).secret);
+    const perRegister = client(t, (await createKey(t, venue, { rules: { checks_numbered_per_register: true } })).secret);
+    ok(await api.post('/api/v1/campaigns', { name: 'Bring a friend', type: 'referral', referrer_amount: 500, referee_amount: 300, min_check_amount: 2_000 }), 'referral');
+    const anna = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true }), 'anna').body;
+    const ben = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, referred_by: anna.referral_code }), 'ben').body;
+    // C1 gives Ben the referee's credit; a hold is captured into it an hour later.
+    ok(await api.post('/api/v1/checks', { external_id: 'C1', member_id: ben.id, line_items: [{ name: 'Dinner', quantity: 1, unit_price: 2_500 }] }), 'C1');
+    t.clock.advance(HOUR);
+    const hold = ok(await api.post('/api/v1/holds', { member_id: ben.id, amount: 100 }), 'hold').body;
+    ok(await api.post(`/api/v1/holds/${hold.id}/capture`, { external_id: 'C1' }), 'capture');
+    t.clock.advance(HOUR);
+    ok(await api.post('/api/v1/checks', { external_id: 'C2', member_id: ben.id, line_items: [{ name: 'Lunch', quantity: 1, unit_price: 1_000 }] }), 'C2');
+    t.clock.advance(HOUR);
+    // C1's refund is numbered like Ben's other check.
+    ok(await api.post('/api/v1/transactions/C1/refunds', { external_id: 'C2', amount: 500 }), 'refund');
+    t.clock.advance(HOUR);
+    // The void takes the referral credit back.
+    ok(await api.post('/api/v1/transactions/C1/void'), 'void');
+    t.clock.advance(HOUR);
+
+    const live = await everything(api, ben.id, 100);
+    expect(live.map((r) => `${r.type} ${r.reference ?? ''}`.trim())).toEqual(['check C2', 'check C1']);
+    await sql`update ledger_entries set transaction_id = null where member_id = ${ben.id}`.execute(t.db);
+    await nameChecksOfEntries(t.db);
+    expect(await everything(api, ben.id, 100)).toEqual(live);
+
+    // Two registers numbered a check alike at the same instant: neither instant nor number tells their entries apart.
+    ok(await perRegister.post('/api/v1/checks', { external_id: 'N-1', register_id: 'till-1', member_id: ben.id, line_items: [{ name: 'Tea', quantity: 1, unit_price: 300 }] }), 'till-1');
+    ok(await perRegister.post('/api/v1/checks', { external_id: 'N-1', register_id: 'till-2', member_id: ben.id, line_items: [{ name: 'Tea', quantity: 1, unit_price: 400 }] }), 'till-2');
+    await sql`update ledger_entries set transaction_id = null where member_id = ${ben.id} and reference = 'N-1'`.execute(t.db);
+    await nameChecksOfEntries(t.db);
+    const rows = await everything(api, ben.id, 100);
+    expect(rows.filter((r) => r.type === 'check_entry')).toHaveLength(2);
+    expect(rows.filter((r) => r.type === 'check').map((r) => r.reference)).toEqual(['C2', 'C1']);
+    const member = ok(await api.get(`/api/v1/members/${ben.id}`), 'ben').body;
+    expect(rows.reduce((sum, r) => sum + r.cashback, 0)).toBe(member.balance);
+    expect(rows.reduce((sum, r) => sum + r.spend, 0)).toBe(member.total_spend);
+  });
 });
+

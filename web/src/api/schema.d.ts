@@ -5016,7 +5016,7 @@ export interface paths {
                                 stamps: number;
                                 /** @description A check's status; null on other rows. */
                                 status: ("completed" | "voided") | null;
-                                /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…). */
+                                /** @description `check` for a check with its void and refunds; else the ledger entry's type (adjustment, visit, import, expiry, campaign, reward_redemption…; `check_entry`, `earn`, `redemption`… for an entry of a check written before migration 0040 that could not be told apart). */
                                 type: string;
                                 /** @description Where it happened; null when at no venue (D21). */
                                 venue_id: string | null;

@@ -20,6 +20,14 @@ const LABEL: Record<string, string> = {
   expiry: 'Cashback expired',
   campaign: 'Campaign gift',
   reward_redemption: 'Reward taken',
+  // A check's own entries, where an older release wrote them without naming the check (docs/members.md).
+  check_entry: 'Check',
+  earn: 'Cashback earned',
+  earn_reversal: 'Cashback taken back',
+  redemption: 'Paid with cashback',
+  redemption_reversal: 'Cashback payment given back',
+  refund: 'Refund',
+  void: 'Check cancelled',
 };
 
 const PAGE = 25;
