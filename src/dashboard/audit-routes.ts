@@ -1,13 +1,15 @@
-// The dashboard's audit log (D24): the chain's entries filtered, newest first, and the same as a streamed CSV.
+// The dashboard's audit log (D24): the chain's entries filtered, newest first, in words, and as a streamed CSV (ids).
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App } from '../http/context.js';
 import { nonJson, withErrors } from '../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../shared/pagination.js';
-import { AuditEvent, AuditListQuery } from '../modules/audit/schemas.js';
+import { AuditListQuery } from '../modules/audit/schemas.js';
 import * as audit from '../modules/audit/service.js';
 import { csvLines } from '../shared/csv.js';
+import { inWords } from './audit-names.js';
 import { sessionOf } from './request.js';
+import { OwnerAuditEvent } from './schemas.js';
 
 const Query = Type.Object({ ...PageQuery, ...AuditListQuery }, { additionalProperties: false });
 const ExportQuery = Type.Object(AuditListQuery, { additionalProperties: false });
@@ -25,8 +27,11 @@ export async function dashboardAuditRoutes(app: App, tags: string[]): Promise<vo
 
   app.get(
     '/audit-events',
-    { schema: { tags, summary: "The chain's audit log, newest first, filtered by action, object and time", querystring: Query, response: withErrors({ 200: ListOf(AuditEvent) }) } },
-    async (req) => audit.listAuditEvents(db, sessionOf(req).venue.chainId, pageFromQuery(req.query), filterOf(req.query), '/dashboard/api/audit-events'),
+    { schema: { tags, summary: "The chain's audit log, newest first, filtered by action, object and time, with names beside the ids", querystring: Query, response: withErrors({ 200: ListOf(OwnerAuditEvent) }) } },
+    async (req) => {
+      const { chainId } = sessionOf(req).venue;
+      return inWords(db, chainId, await audit.listAuditEvents(db, chainId, pageFromQuery(req.query), filterOf(req.query), '/dashboard/api/audit-events'));
+    },
   );
 
   app.get(

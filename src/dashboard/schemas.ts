@@ -1,6 +1,7 @@
 // Request and response shapes of the dashboard's own API (/dashboard/api), described in its OpenAPI document.
 import { Type, type Static } from 'typebox';
 import { KeyRules, SCOPES, VenueSettings, type Scope } from '../modules/accounts/schemas.js';
+import { AuditEvent } from '../modules/audit/schemas.js';
 import { MoneyRules } from '../modules/catalogue/schemas.js';
 import { Transaction } from '../modules/checks/schemas.js';
 import { Order } from '../modules/orders/schemas.js';
@@ -377,3 +378,14 @@ export const VenueLiability = Type.Object({
   ),
   totals: Type.Object(LiabilityFigures, { description: "The sum of the rows: the change in the chain's outstanding cashback." }),
 });
+
+/** An audit entry with who did it and what it was about in words (D27); the ids stay beside them. */
+export const OwnerAuditEvent = Type.Object(
+  {
+    ...AuditEvent.properties,
+    actor_name: Type.Union([Type.String(), Type.Null()], { description: "The user's e-mail, the key's or connection's name; null for the CLI and the service, or one since removed." }),
+    target_name: Type.Union([Type.String(), Type.Null()], { description: 'What it was about by name (a member by name or card, a check by number…); null where the id says it (a SKU, a table code) or it is gone.' }),
+  },
+  { title: 'OwnerAuditEvent' },
+);
+export type OwnerAuditEvent = Static<typeof OwnerAuditEvent>;

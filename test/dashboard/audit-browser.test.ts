@@ -21,12 +21,14 @@ async function dashboardCall(method: 'GET' | 'POST' | 'PATCH', url: string, data
   return { status: res.status(), body: await res.json() };
 }
 
+const OWNER = newEmail();
+
 chromiumGate.describe('the Audit log page', () => {
   beforeAll(async () => {
     ({ baseUrl, browser } = await openDashboard(t));
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
-    const signup = await signUpThrough(page.request, baseUrl, { venue_name: 'Audit Café', email: newEmail(), password: PASSWORD });
+    const signup = await signUpThrough(page.request, baseUrl, { venue_name: 'Audit Café', email: OWNER, password: PASSWORD });
     expect(signup.status()).toBe(200);
     expect((await dashboardCall('POST', '/dashboard/api/api-keys', { name: 'Front till', livemode: false, scopes: [] })).status).toBe(201);
     const created = await dashboardCall('POST', '/dashboard/api/campaigns', { name: 'Happy hour', type: 'bonus', percent: 5, livemode: false });
@@ -40,12 +42,13 @@ chromiumGate.describe('the Audit log page', () => {
     if (ctx.task.result?.state === 'fail' && page) await shot(page, `failed-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
   });
 
-  chromiumGate.it('lists the owner’s changes in plain words, filters to one kind, and the CSV link keeps the filter', async () => {
+  chromiumGate.it('lists the owner’s changes in plain words (who by e-mail, what by name), filters to one kind, and the CSV link keeps the filter', async () => {
     await page.goto(`${baseUrl}/dashboard/audit`);
     const table = page.getByRole('table', { name: 'Audit log' });
     await table.getByText('Campaign changed').waitFor();
     const text = await table.textContent();
-    for (const words of ['API key created', 'Campaign created', 'Dashboard user', 'status: active → paused']) expect(text).toContain(words);
+    // In words: the owner by e-mail, the key and the campaign by name, the budget in the currency.
+    for (const words of ['API key created', 'Campaign created', OWNER, 'Front till', 'Happy hour', 'status: active → paused']) expect(text).toContain(words);
     await page.getByLabel(L('What happened')).first().click();
     await page.getByRole('option', { name: 'Campaign changed' }).click();
     await page.waitForFunction(() => document.querySelectorAll('tr[data-action]').length === 1);

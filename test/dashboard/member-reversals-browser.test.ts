@@ -19,6 +19,7 @@ let browser: Browser;
 let baseUrl: string;
 let api: ReturnType<typeof client>;
 let page: Page;
+const OWNER = newEmail();
 
 async function docShot(p: Page, name: string) {
   await shot(p, name);
@@ -32,7 +33,7 @@ chromiumGate.describe("refund and void from a member's page", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    expect((await signUpThrough(page.request, baseUrl, { venue_name: 'The Harbour Bar', email: newEmail(), password: PASSWORD })).status()).toBe(200);
+    expect((await signUpThrough(page.request, baseUrl, { venue_name: 'The Harbour Bar', email: OWNER, password: PASSWORD })).status()).toBe(200);
     const session = await (await page.request.get(`${baseUrl}/dashboard/api/session`)).json();
     const created = await page.request.post(`${baseUrl}/dashboard/api/api-keys`, { data: { name: 'Till', livemode: true, scopes: [] }, headers: { 'x-csrf-token': session.csrf_token } });
     api = client(t, (await created.json()).secret);
@@ -82,9 +83,13 @@ chromiumGate.describe("refund and void from a member's page", () => {
       if (width === 1280) await docShot(page, 'member-activity');
       expect(await seriousViolations(page)).toEqual([]);
 
+      // The audit log says it in words: who by e-mail, which check by its number, the amount in the currency.
       await page.goto(`${baseUrl}/dashboard/audit`);
-      await page.getByText('Check refunded').first().waitFor();
-      await page.getByText('Check voided').first().waitFor();
+      const log = page.getByRole('table', { name: 'Audit log' });
+      await log.getByText(`check C-${width}`).waitFor();
+      await log.getByText(`check D-${width}`).waitFor();
+      const text = await log.textContent();
+      for (const words of ['Check refunded', 'Check voided', OWNER, 'amount: none → €10.00']) expect(text).toContain(words);
     });
   }
 });

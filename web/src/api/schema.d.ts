@@ -522,7 +522,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The chain's audit log, newest first, filtered by action, object and time */
+        /** The chain's audit log, newest first, filtered by action, object and time, with names beside the ids */
         get: {
             parameters: {
                 query?: {
@@ -610,6 +610,8 @@ export interface paths {
                                     id: string | null;
                                     type: "user" | "api_key" | "cli" | "system" | "integration";
                                 };
+                                /** @description The user's e-mail, the key's or connection's name; null for the CLI and the service, or one since removed. */
+                                actor_name: string | null;
                                 /** @description The IP address the request came from; null for the CLI and the service. */
                                 address: string | null;
                                 /** @description Each changed field as [before, after] (null where it had none); never a secret or personal data. */
@@ -629,6 +631,8 @@ export interface paths {
                                     /** @description member, api_key, program, campaign, category, webhook_endpoint, user… */
                                     type: string;
                                 };
+                                /** @description What it was about by name (a member by name or card, a check by number…); null where the id says it (a SKU, a table code) or it is gone. */
+                                target_name: string | null;
                                 /** @description Where it was done; null for the chain as a whole. */
                                 venue_id: string | null;
                             }[];

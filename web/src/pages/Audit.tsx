@@ -2,22 +2,57 @@
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { call, client, when, type AuditEvent } from '../api';
+import { call, client, money, when, type AuditEvent, type Venue } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
 import { LoadMore } from '../components/LoadMore';
-import { useVenue } from '../session';
+import { useChain, useVenue } from '../session';
 
 const PAGE = 50;
 
 const ACTORS = { user: 'Dashboard user', api_key: 'API key', cli: 'Command line', system: 'The service', integration: 'Point-of-sale connection' } as const;
 
-/** A value of a change as a person reads it: yes/no, none, the text, or the list. */
-function shown(value: unknown): string {
+/** What each kind of target is, as a person says it. */
+const TARGETS: Record<string, string> = {
+  member: 'member',
+  user: 'user',
+  api_key: 'API key',
+  program: 'program',
+  campaign: 'campaign',
+  webhook_endpoint: 'webhook endpoint',
+  integration: 'point-of-sale connection',
+  venue: 'venue',
+  transaction: 'check',
+  category: 'category',
+  table: 'table',
+  dish: 'dish',
+  product: 'product',
+};
+
+/** Fields whose figures are money in minor units: shown in the currency. */
+const MONEY = new Set(['amount', 'balance', 'budget', 'spent', 'price', 'unit_price', 'min_check_amount', 'referrer_amount', 'referee_amount', 'min_spend', 'max_cashback_per_day']);
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+interface Words {
+  venue: Venue;
+  venueName: (id: string) => string;
+}
+
+/** A value of a change as a person reads it: money in the currency, venues by name, a schedule in days and hours. */
+function shown(field: string, value: unknown, words: Words): string {
   if (value === null || value === undefined) return 'none';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (Array.isArray(value)) return value.map(shown).join(', ') || 'none';
+  if (typeof value === 'number' && MONEY.has(field)) return money(value, words.venue);
+  if (typeof value === 'string' && (field === 'venue_id' || field === 'home_venue_id')) return words.venueName(value);
+  if (Array.isArray(value)) return value.map((v) => shown(field === 'venue_ids' ? 'venue_id' : field, v, words)).join(', ') || 'none';
+  if (typeof value === 'object' && field === 'schedule') return schedule(value as { days_of_week?: number[]; from?: string; to?: string });
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/** A weekly window as "Fri, Sat 22:00–02:00". */
+function schedule(s: { days_of_week?: number[]; from?: string; to?: string }): string {
+  const days = s.days_of_week?.length ? s.days_of_week.map((d) => DAYS[d % 7]).join(', ') : 'every day';
+  return s.from && s.to ? `${days} ${s.from}–${s.to}` : days;
 }
 
 /**
@@ -33,6 +68,8 @@ const dayAfter = (day: string | null) => (day ? startOf(day, 1) : undefined);
 
 export function AuditPage() {
   const venue = useVenue();
+  const chain = useChain();
+  const words: Words = { venue, venueName: (id) => chain.venues.find((v) => v.id === id)?.name ?? id };
   const [params, setParams] = useSearchParams();
   const set = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -65,16 +102,31 @@ export function AuditPage() {
       label: 'Who',
       render: (e) => (
         <Stack gap={0}>
-          <Text size="sm">{ACTORS[e.actor.type]}</Text>
-          {e.address && (
+          <Text size="sm" title={e.actor.id ?? undefined}>
+            {e.actor_name ?? ACTORS[e.actor.type]}
+          </Text>
+          {(e.actor_name || e.address) && (
             <Text size="xs" c="dimmed">
-              from {e.address}
+              {[e.actor_name ? ACTORS[e.actor.type] : null, e.address ? `from ${e.address}` : null].filter(Boolean).join(' · ')}
             </Text>
           )}
         </Stack>
       ),
     },
-    { key: 'target', label: 'About', render: (e) => <Text size="sm" ff="monospace">{e.target.id ?? '—'}</Text> },
+    {
+      key: 'target',
+      label: 'About',
+      render: (e) => (
+        <Stack gap={0}>
+          <Text size="sm" title={e.target.id ?? undefined} ff={e.target_name ? undefined : 'monospace'}>
+            {e.target_name ?? e.target.id ?? '—'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {TARGETS[e.target.type] ?? e.target.type.replaceAll('_', ' ')}
+          </Text>
+        </Stack>
+      ),
+    },
     {
       key: 'changes',
       label: 'Changed',
@@ -85,7 +137,7 @@ export function AuditPage() {
           <Stack gap={0}>
             {Object.entries(e.changes).map(([field, [before, after]]) => (
               <Text size="xs" key={field}>
-                {field.replaceAll('_', ' ')}: {shown(before)} → {shown(after)}
+                {field.replaceAll('_', ' ')}: {shown(field, before, words)} → {shown(field, after, words)}
               </Text>
             ))}
           </Stack>
