@@ -127,7 +127,12 @@ chromiumGate.describe('owner dashboard in a browser', () => {
     const first = (await link.getAttribute('href'))!;
     expect(first).toBe((await client(t, state.till1!).get(`/api/v1/members/${state.memberId}/card_link`)).body.url);
     expect(await wallet.getByText('Apple Wallet: on 0 devices · Google Wallet: not yet').isVisible()).toBe(true);
+    // It asks first: cancelled, the link stays; confirmed, it changes.
     await wallet.getByRole('button', { name: 'New link (the old one stops working)' }).click();
+    await page.getByRole('dialog', { name: 'Make a new card page link?' }).getByRole('button', { name: 'Cancel' }).click();
+    expect(await link.getAttribute('href')).toBe(first);
+    await wallet.getByRole('button', { name: 'New link (the old one stops working)' }).click();
+    await page.getByRole('dialog', { name: 'Make a new card page link?' }).getByRole('button', { name: 'Make a new link' }).click();
     await expect.poll(() => link.getAttribute('href')).not.toBe(first);
     const renewed = (await link.getAttribute('href'))!;
     expect((await t.app.inject({ url: first.replace(t.config.publicBaseUrl, '') })).statusCode).toBe(404);

@@ -1,6 +1,7 @@
 // The menu in a real browser (D25), at 1280 and 390 px: the owner of a German venue types a dish's new price the way
 // the venue writes euros ("12,50 €"), saves it, and the till's menu (the API) has 1250 cents; a price past the limit is
-// refused beside its dish, with the limit in euros, and nothing is saved. Screenshots: test-artifacts/dashboard-menu-price*.png.
+// refused beside its dish, with the limit in euros, and nothing is saved; removing a dish asks first. Screenshots:
+// test-artifacts/dashboard-menu-price*.png.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestApp } from '../support/app.js';
@@ -70,4 +71,24 @@ chromiumGate.describe('dish prices in the dashboard', () => {
     expect((await till.get('/api/v1/menu/items/KAFFEE')).body.price).toBe(1375);
     await context.close();
   });
+
+  chromiumGate.it('removing a dish asks first: cancelled, it stays; confirmed, the till no longer finds it', async () => {
+    expect((await till.put('/api/v1/menu/items/TORTE', { name: 'Torte', category: 'Café', price: 450 })).status).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.request.post(`${baseUrl}/dashboard/api/session`, { data: { email: ownerEmail, password: PASSWORD } });
+    await page.goto(`${baseUrl}/dashboard/menu`);
+    await page.getByRole('button', { name: 'Remove Torte' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove Torte from the menu?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await till.get('/api/v1/menu/items/TORTE')).status).toBe(200);
+    await page.getByRole('button', { name: 'Remove Torte' }).click();
+    await dialog.getByRole('button', { name: 'Remove dish' }).click();
+    await page.getByRole('button', { name: 'Remove Torte' }).waitFor({ state: 'detached' });
+    expect((await till.get('/api/v1/menu/items/TORTE')).status).toBe(404);
+    await context.close();
+  });
 });
+

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { call, client } from '../api';
 import { applyApiError } from '../form-errors';
 import { useChain } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 const COLOURS = [
   ['background_color', 'Background colour', 'Behind the name on the guests’ menu'],
@@ -99,9 +100,9 @@ export function BrandPage() {
           <FileInput label="Logo (PNG)" description="At most 256 KB and 1000 × 1000 pixels; a wide logo on a transparent background looks best" accept="image/png" clearable onChange={(f) => void upload(f)} />
           {brand.data?.logo_url && (
             <Group>
-              <Button variant="light" color="red" onClick={() => void upload(null)}>
+              <ConfirmButton variant="light" title="Remove the logo?" message="Card pages and wallet cards show the chain's name instead until a new logo is uploaded." confirmLabel="Remove logo" onConfirm={() => upload(null)}>
                 Remove logo
-              </Button>
+              </ConfirmButton>
             </Group>
           )}
         </Stack>

@@ -9,6 +9,7 @@ import { MoneyInput } from '../components/MoneyInput';
 import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { useChain, useVenue } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const TYPES = [
@@ -73,9 +74,16 @@ export function CampaignsPage() {
                   <Button size="xs" variant="default" onClick={() => void change(c, c.status === 'active' ? 'paused' : 'active')}>
                     {c.status === 'active' ? `Pause ${c.name}` : `Resume ${c.name}`}
                   </Button>
-                  <Button size="xs" variant="subtle" color="red" onClick={() => void change(c, 'ended')}>
+                  <ConfirmButton
+                    size="xs"
+                    variant="subtle"
+                    title={`End ${c.name}?`}
+                    message="It gives no more credits, and an ended campaign cannot be resumed (pause it to stop for a while). Credits already given stay."
+                    confirmLabel="End campaign"
+                    onConfirm={() => change(c, 'ended')}
+                  >
                     {`End ${c.name}`}
-                  </Button>
+                  </ConfirmButton>
                 </Group>
               ),
           },

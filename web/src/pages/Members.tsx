@@ -11,6 +11,7 @@ import { MemberBirthday } from '../components/MemberBirthday';
 import { MemberPrivacy } from '../components/MemberPrivacy';
 import { Stat } from '../components/Stat';
 import { useCan, useChain, useVenue } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 export function MemberPage() {
   const { id } = useParams();
@@ -147,14 +148,28 @@ function MemberWallet({ memberId }: { memberId: string }) {
         <Group gap="xs">
           <CopyButton value={w.card_link}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy link'}</Button>}</CopyButton>
           {can('POST /members/:id/card_link') && (
-            <Button size="xs" variant="subtle" color="red" onClick={() => void act('card_link')}>
+            <ConfirmButton
+              size="xs"
+              variant="subtle"
+              title="Make a new card page link?"
+              message="The link the guest has stops working at once; send them the new one."
+              confirmLabel="Make a new link"
+              onConfirm={() => act('card_link')}
+            >
               New link (the old one stops working)
-            </Button>
+            </ConfirmButton>
           )}
           {can('POST /members/:id/pass/revoke') && (
-            <Button size="xs" variant="subtle" color="red" onClick={() => void act('pass/revoke')}>
+            <ConfirmButton
+              size="xs"
+              variant="subtle"
+              title="Revoke the Apple Wallet pass?"
+              message="Every pass installed so far stops updating. The guest can add the card again from the card page."
+              confirmLabel="Revoke pass"
+              onConfirm={() => act('pass/revoke')}
+            >
               Revoke Apple Wallet pass
-            </Button>
+            </ConfirmButton>
           )}
         </Group>
         <Text size="sm" c="dimmed">

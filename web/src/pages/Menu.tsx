@@ -9,6 +9,7 @@ import { MoneyInput } from '../components/MoneyInput';
 import { DataTable, type Column } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { useVenue } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 export function MenuPage() {
   return (
@@ -170,9 +171,17 @@ function Dishes() {
           <Button size="xs" variant="default" onClick={() => setEditing(d)} aria-label={`Edit ${d.name}`}>
             Edit
           </Button>
-          <Button size="xs" variant="light" color="red" onClick={() => void run(() => call(client.DELETE('/dashboard/api/dishes/{external_id}', { params: { path: { external_id: d.external_id } } })))} aria-label={`Remove ${d.name}`}>
+          <ConfirmButton
+            size="xs"
+            variant="light"
+            aria-label={`Remove ${d.name}`}
+            title={`Remove ${d.name} from the menu?`}
+            message="Guests no longer see it on the QR menu; orders already placed keep it. Add it again to bring it back."
+            confirmLabel="Remove dish"
+            onConfirm={() => run(() => call(client.DELETE('/dashboard/api/dishes/{external_id}', { params: { path: { external_id: d.external_id } } })))}
+          >
             Remove
-          </Button>
+          </ConfirmButton>
         </Group>
       ),
     },

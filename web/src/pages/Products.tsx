@@ -9,6 +9,7 @@ import { DataTable } from '../components/DataTable';
 import { MoneyInput } from '../components/MoneyInput';
 import { applyApiError } from '../form-errors';
 import { useVenue } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 type Product = NonNullable<Awaited<ReturnType<typeof listProducts>>>['data'][number];
 const listProducts = () => call(client.GET('/dashboard/api/products', { params: { query: { limit: 100 } } }));
@@ -54,9 +55,17 @@ export function ProductsPage() {
                 <Button size="xs" variant="default" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
                   Edit
                 </Button>
-                <Button size="xs" variant="light" color="red" onClick={() => void remove(p.sku)} aria-label={`Remove ${p.name}`}>
+                <ConfirmButton
+                  size="xs"
+                  variant="light"
+                  aria-label={`Remove ${p.name}`}
+                  title={`Remove ${p.name} from the catalogue?`}
+                  message={`Checks that name SKU ${p.sku} afterwards earn by their category's rule alone. Past checks keep what they earned.`}
+                  confirmLabel="Remove product"
+                  onConfirm={() => remove(p.sku)}
+                >
                   Remove
-                </Button>
+                </ConfirmButton>
               </Group>
             ),
           },

@@ -8,6 +8,7 @@ import { call, client, when } from '../api';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
 import { useChain, useSession } from '../session';
+import { ConfirmButton } from '../components/ConfirmButton';
 
 type Role = 'owner' | 'manager' | 'staff';
 
@@ -91,9 +92,17 @@ export function UsersPage() {
                     Reset password
                   </Button>
                 )}
-                <Button variant="light" color="red" size="xs" onClick={() => void remove(u.id)} aria-label={`Remove ${u.email}`}>
+                <ConfirmButton
+                  variant="light"
+                  size="xs"
+                  aria-label={`Remove ${u.email}`}
+                  title={`Remove ${u.email}?`}
+                  message="They are signed out at once and can no longer sign in to this chain. Invite them again to give them back their access."
+                  confirmLabel="Remove user"
+                  onConfirm={() => remove(u.id)}
+                >
                   Remove
-                </Button>
+                </ConfirmButton>
               </Group>
             ),
           },
@@ -175,9 +184,17 @@ function Invitations({ onSent }: { onSent: (sent: Sent) => void }) {
                 key: 'withdraw',
                 label: '',
                 render: (i) => (
-                  <Button variant="light" color="red" size="xs" onClick={() => void withdraw(i.id)} aria-label={`Withdraw the invitation for ${i.email}`}>
+                  <ConfirmButton
+                    variant="light"
+                    size="xs"
+                    aria-label={`Withdraw the invitation for ${i.email}`}
+                    title={`Withdraw the invitation for ${i.email}?`}
+                    message="The link they were sent stops working."
+                    confirmLabel="Withdraw"
+                    onConfirm={() => withdraw(i.id)}
+                  >
                     Withdraw
-                  </Button>
+                  </ConfirmButton>
                 ),
               },
             ]}
