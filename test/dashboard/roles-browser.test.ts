@@ -71,6 +71,13 @@ chromiumGate.describe('staff in the dashboard', () => {
       expect(forced.status()).toBe(403);
       expect((await forced.json()).error.code).toBe('role_forbidden');
       expect((await (await page.request.get(`${baseUrl}/dashboard/api/members/${memberId}`)).json()).balance).toBe(0);
+
+      // A page the role may not open says so, instead of an empty page.
+      await page.goto(`${baseUrl}/dashboard/keys`);
+      await page.getByRole('heading', { name: 'Not open to your role' }).waitFor();
+      await page.getByText(/You are staff of .*, and your role does not open API keys\./).waitFor();
+      await page.getByRole('link', { name: 'Back to your pages' }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith('/keys'));
       await context.close();
     });
   }

@@ -1,7 +1,7 @@
-import { ActionIcon, Alert, AppShell, Burger, Group, Loader, Menu, NavLink, Text, Title, Button, Center } from '@mantine/core';
+import { ActionIcon, Alert, AppShell, Burger, Group, Loader, Menu, NavLink, Stack, Text, Title, Button, Center } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, Link } from 'react-router';
 import { call, client } from './api';
 import { useCan, useChain, useSession, useSetSession, useVenueChanged } from './session';
@@ -28,26 +28,32 @@ import { ProductsPage } from './pages/Products';
 import { BrandPage } from './pages/Brand';
 import { PointOfSalePage } from './pages/PointOfSale';
 
-/** The pages, each shown when the user's role allows the call it is built on. */
-const NAV = [
-  { to: '/overview', label: 'Overview', needs: 'GET /overview' },
-  { to: '/keys', label: 'API keys', needs: 'GET /api-keys' },
-  { to: '/venue', label: 'Venue and rules', needs: 'PATCH /venue' },
-  { to: '/categories', label: 'Categories', needs: 'GET /categories' },
-  { to: '/products', label: 'Products', needs: 'GET /products' },
-  { to: '/programs', label: 'Programs', needs: 'GET /programs' },
-  { to: '/campaigns', label: 'Campaigns', needs: 'GET /campaigns' },
-  { to: '/members', label: 'Members', needs: 'GET /members' },
-  { to: '/transactions', label: 'Transactions', needs: 'GET /transactions' },
-  { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability' },
-  { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints' },
-  { to: '/point-of-sale', label: 'Point of sale', needs: 'GET /integrations' },
-  { to: '/users', label: 'Users', needs: 'GET /users' },
-  { to: '/brand', label: 'Brand', needs: 'GET /brand' },
-  { to: '/audit', label: 'Audit log', needs: 'GET /audit-events' },
-  { to: '/menu', label: 'Menu and tables', needs: 'GET /tables' },
-  { to: '/orders', label: 'Orders', needs: 'GET /orders' },
-  { to: '/account', label: 'Account', needs: 'POST /password' },
+/**
+ * The pages, each open to a role that may make the call it is built on; `nav`: listed in the menu. A page the role
+ * may not open says so instead of showing an empty one.
+ */
+const PAGES: Array<{ to: string; label: string; needs: string; element: ReactNode; nav?: true }> = [
+  { to: '/overview', label: 'Overview', needs: 'GET /overview', element: <OverviewPage />, nav: true },
+  { to: '/keys', label: 'API keys', needs: 'GET /api-keys', element: <KeysPage />, nav: true },
+  { to: '/venue', label: 'Venue and rules', needs: 'PATCH /venue', element: <VenuePage />, nav: true },
+  { to: '/categories', label: 'Categories', needs: 'GET /categories', element: <CategoriesPage />, nav: true },
+  { to: '/products', label: 'Products', needs: 'GET /products', element: <ProductsPage />, nav: true },
+  { to: '/programs', label: 'Programs', needs: 'GET /programs', element: <ProgramsPage />, nav: true },
+  { to: '/campaigns', label: 'Campaigns', needs: 'GET /campaigns', element: <CampaignsPage />, nav: true },
+  { to: '/members', label: 'Members', needs: 'GET /members', element: <MembersPage />, nav: true },
+  { to: '/members/:id', label: 'a member', needs: 'GET /members/:id', element: <MemberPage /> },
+  { to: '/transactions', label: 'Transactions', needs: 'GET /transactions', element: <TransactionsPage />, nav: true },
+  { to: '/transactions/:id', label: 'a transaction', needs: 'GET /transactions/:id', element: <TransactionPage /> },
+  { to: '/liability', label: 'Venue liability', needs: 'GET /reports/venue-liability', element: <LiabilityPage />, nav: true },
+  { to: '/webhooks', label: 'Webhooks', needs: 'GET /webhook-endpoints', element: <WebhooksPage />, nav: true },
+  { to: '/point-of-sale', label: 'Point of sale', needs: 'GET /integrations', element: <PointOfSalePage />, nav: true },
+  { to: '/users', label: 'Users', needs: 'GET /users', element: <UsersPage />, nav: true },
+  { to: '/brand', label: 'Brand', needs: 'GET /brand', element: <BrandPage />, nav: true },
+  { to: '/audit', label: 'Audit log', needs: 'GET /audit-events', element: <AuditPage />, nav: true },
+  { to: '/menu', label: 'Menu and tables', needs: 'GET /tables', element: <MenuPage />, nav: true },
+  { to: '/orders', label: 'Orders', needs: 'GET /orders', element: <OrdersPage />, nav: true },
+  { to: '/account', label: 'Account', needs: 'POST /password', element: <AccountPage />, nav: true },
+  { to: '/venues/new', label: 'Add venue', needs: 'POST /venues', element: <AddVenuePage /> },
 ];
 
 export function App() {
@@ -82,7 +88,7 @@ function Shell() {
   const location = useLocation();
   const [switchError, setSwitchError] = useState<string>();
   const can = useCan();
-  const pages = NAV.filter((n) => can(n.needs));
+  const pages = PAGES.filter((n) => n.nav && can(n.needs));
   const signOut = async () => {
     await call(client.DELETE('/dashboard/api/session'));
     navigate('/');
@@ -122,27 +128,9 @@ function Shell() {
         )}
         {/* Keyed by the venue: a switch remounts the page, so forms start from the new venue's values. */}
         <Routes key={session?.venue.id}>
-          <Route path="/overview" element={<OverviewPage />} />
-          <Route path="/keys" element={<KeysPage />} />
-          <Route path="/venue" element={<VenuePage />} />
-          <Route path="/categories" element={<CategoriesPage />} />
-          <Route path="/products" element={<ProductsPage />} />
-          <Route path="/brand" element={<BrandPage />} />
-          <Route path="/programs" element={<ProgramsPage />} />
-          <Route path="/campaigns" element={<CampaignsPage />} />
-          <Route path="/members" element={<MembersPage />} />
-          <Route path="/members/:id" element={<MemberPage />} />
-          <Route path="/transactions" element={<TransactionsPage />} />
-          <Route path="/transactions/:id" element={<TransactionPage />} />
-          <Route path="/webhooks" element={<WebhooksPage />} />
-          <Route path="/point-of-sale" element={<PointOfSalePage />} />
-          <Route path="/menu" element={<MenuPage />} />
-          <Route path="/orders" element={<OrdersPage />} />
-          <Route path="/account" element={<AccountPage />} />
-          <Route path="/liability" element={<LiabilityPage />} />
-          <Route path="/audit" element={<AuditPage />} />
-          <Route path="/users" element={<UsersPage />} />
-          <Route path="/venues/new" element={<AddVenuePage />} />
+          {PAGES.map((p) => (
+            <Route key={p.to} path={p.to} element={can(p.needs) ? p.element : <NotForYourRole page={p.label} home={pages[0]?.to ?? '/account'} />} />
+          ))}
           <Route path="/signup" element={<Navigate to="/keys" replace />} />
           <Route path="*" element={<Navigate to={pages[0]?.to ?? '/account'} replace />} />
         </Routes>
@@ -202,5 +190,27 @@ function VenueSwitcher({ onError }: { onError: (message: string | undefined) => 
         )}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+const ROLE_WORDS = { owner: 'an owner', manager: 'a manager', staff: 'staff' } as const;
+
+/** What a page the role may not open shows: which role can, and who changes roles (D27). */
+function NotForYourRole({ page, home }: { page: string; home: string }) {
+  const { data: session } = useSession();
+  const chain = useChain();
+  const role = session?.owner.role ?? 'staff';
+  return (
+    <Stack maw={640}>
+      <Title order={2}>Not open to your role</Title>
+      <Text>
+        You are {ROLE_WORDS[role]} of {chain.name}, and your role does not open {page}. An owner can change your role on the Users page.
+      </Text>
+      <Group>
+        <Button component={Link} to={home} variant="default">
+          Back to your pages
+        </Button>
+      </Group>
+    </Stack>
   );
 }
