@@ -1,5 +1,6 @@
 // Overview: today's and this month's checks and cashback at the venue, every venue of the chain side by side, members,
-// a 30-day chart, the outstanding cashback; test traffic is shown in its own box, never added to live figures.
+// a 30-day chart, the outstanding cashback; test traffic is shown in its own box, never added to live figures, and in
+// their place while the chain has had test traffic only.
 import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { call, client, money, type Overview } from '../api';
 import { Stat } from '../components/Stat';
 import { DataTable } from '../components/DataTable';
 import { useChain, useVenue } from '../session';
+import { onlyTestTraffic } from '../traffic';
 
 type Figures = Overview['today_figures']['live'];
 
@@ -18,6 +20,8 @@ export function OverviewPage() {
   const o = overview.data;
   if (!o) return <Title order={2}>Overview</Title>;
   const m = (n: number) => money(n, venue);
+  // Test traffic only: its figures take the live ones' place, and the page says so.
+  const mode = onlyTestTraffic(o) ? 'test' : 'live';
   const figures = (f: Figures) => [
     { label: 'Checks', value: String(f.checks) },
     { label: 'Sales', value: m(f.sales) },
@@ -28,59 +32,66 @@ export function OverviewPage() {
   return (
     <Stack>
       <Title order={2}>Overview</Title>
+      {mode === 'test' && (
+        <Alert color="orange" title="Only test traffic so far" data-testid="test-only">
+          These figures are what test keys did. Live figures take their place once a live key sends its first check or enrols a member.
+        </Alert>
+      )}
       <Text c="dimmed" size="sm">
-        Live traffic at {venue.name}; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are
+        {mode === 'live' ? 'Live' : 'Test'} traffic at {venue.name}; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are
         taken off. Members and outstanding cashback are the whole chain’s.
       </Text>
-      <Section title={`Today · ${o.today}`} items={figures(o.today_figures.live)} testid="today" />
-      <Section title={`This month · since ${o.month_start}`} items={figures(o.month_figures.live)} testid="month" />
+      <Section title={`Today · ${o.today}`} items={figures(o.today_figures[mode])} testid="today" />
+      <Section title={`This month · since ${o.month_start}`} items={figures(o.month_figures[mode])} testid="month" />
       {o.venues.length > 1 && <VenueBreakdown overview={o} format={m} />}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Stat
           label="Outstanding cashback"
-          value={<span data-testid="liability">{m(o.balances.live.liability)}</span>}
-          hint={`What ${o.balances.live.members_with_balance} of ${o.balances.live.members} members could still redeem (held cashback included)`}
+          value={<span data-testid="liability">{m(o.balances[mode].liability)}</span>}
+          hint={`What ${o.balances[mode].members_with_balance} of ${o.balances[mode].members} members could still redeem (held cashback included)`}
         />
-        <Stat label="Members" value={String(o.balances.live.members)} hint="Enrolled by live keys" />
+        <Stat label="Members" value={String(o.balances[mode].members)} hint={`Enrolled by ${mode} keys`} />
       </SimpleGrid>
       <Paper withBorder p="md">
         <Title order={4} mb="sm">
           Last 30 days
         </Title>
-        <DaysChart days={o.days} format={m} />
+        <DaysChart days={o.days} mode={mode} format={m} />
       </Paper>
-      <Paper withBorder p="md" bg="var(--mantine-color-orange-light)" data-testid="test-traffic">
-        <Title order={4}>Test traffic</Title>
-        <Text size="sm" c="dimmed" mb="sm">
-          What test keys did: kept apart from the figures above.
-        </Text>
-        <Table.ScrollContainer minWidth={0}>
-          <Table aria-label="Test traffic" withRowBorders={false} verticalSpacing={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th />
-                <Table.Th ta="right">Today</Table.Th>
-                <Table.Th ta="right">This month</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {figures(o.today_figures.test).map((f, i) => (
-                <Table.Tr key={f.label}>
-                  <Table.Td>{f.label}</Table.Td>
-                  <Table.Td ta="right">{f.value}</Table.Td>
-                  <Table.Td ta="right">{figures(o.month_figures.test)[i]!.value}</Table.Td>
+      {mode === 'live' && (
+        <Paper withBorder p="md" bg="var(--mantine-color-orange-light)" data-testid="test-traffic">
+          <Title order={4}>Test traffic</Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            What test keys did: kept apart from the figures above.
+          </Text>
+          <Table.ScrollContainer minWidth={0}>
+            <Table aria-label="Test traffic" withRowBorders={false} verticalSpacing={4}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th />
+                  <Table.Th ta="right">Today</Table.Th>
+                  <Table.Th ta="right">This month</Table.Th>
                 </Table.Tr>
-              ))}
-              <Table.Tr>
-                <Table.Td>Outstanding cashback of test members</Table.Td>
-                <Table.Td ta="right" colSpan={2}>
-                  {m(o.balances.test.liability)}
-                </Table.Td>
-              </Table.Tr>
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+              </Table.Thead>
+              <Table.Tbody>
+                {figures(o.today_figures.test).map((f, i) => (
+                  <Table.Tr key={f.label}>
+                    <Table.Td>{f.label}</Table.Td>
+                    <Table.Td ta="right">{f.value}</Table.Td>
+                    <Table.Td ta="right">{figures(o.month_figures.test)[i]!.value}</Table.Td>
+                  </Table.Tr>
+                ))}
+                <Table.Tr>
+                  <Table.Td>Outstanding cashback of test members</Table.Td>
+                  <Table.Td ta="right" colSpan={2}>
+                    {m(o.balances.test.liability)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
     </Stack>
   );
 }
@@ -184,8 +195,8 @@ function Section({ title, items, testid }: { title: string; items: { label: stri
 }
 
 /** Bars: cashback earned and redeemed each day (money axis); line: completed checks (count axis). Live only. */
-function DaysChart({ days, format }: { days: Overview['days']; format: (minor: number) => string }) {
-  const data = days.map((d) => ({ day: d.day.slice(5), earned: d.live.earned, redeemed: d.live.redeemed, checks: d.live.checks }));
+function DaysChart({ days, mode, format }: { days: Overview['days']; mode: 'live' | 'test'; format: (minor: number) => string }) {
+  const data = days.map((d) => ({ day: d.day.slice(5), earned: d[mode].earned, redeemed: d[mode].redeemed, checks: d[mode].checks }));
   return (
     <Group grow>
       <div style={{ width: '100%', height: 280 }} role="img" aria-label="Checks and cashback over the last 30 days">
