@@ -5,7 +5,7 @@ import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table,
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { call, client, money, type Overview } from '../api';
+import { call, client, day, money, type Overview } from '../api';
 import { Stat } from '../components/Stat';
 import { DataTable } from '../components/DataTable';
 import { useChain, useVenue } from '../session';
@@ -41,8 +41,8 @@ export function OverviewPage() {
         {mode === 'live' ? 'Live' : 'Test'} traffic at {venue.name}; days are the venue’s ({venue.timezone}), a check counts on the day it closed. Voids and refunds are
         taken off. Members and outstanding cashback are the whole chain’s.
       </Text>
-      <Section title={`Today · ${o.today}`} items={figures(o.today_figures[mode])} testid="today" />
-      <Section title={`This month · since ${o.month_start}`} items={figures(o.month_figures[mode])} testid="month" />
+      <Section title={`Today · ${day(o.today, venue)}`} items={figures(o.today_figures[mode])} testid="today" />
+      <Section title={`This month · since ${day(o.month_start, venue)}`} items={figures(o.month_figures[mode])} testid="month" />
       {o.venues.length > 1 && <VenueBreakdown overview={o} format={m} />}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <Stat
@@ -101,6 +101,7 @@ type VenueFigures = Overview['chain_totals']['today']['live'];
 /** Every venue of the chain side by side with the chain's total, for today or this month, live or test. */
 function VenueBreakdown({ overview: o, format }: { overview: Overview; format: (minor: number) => string }) {
   const chain = useChain();
+  const venue = useVenue();
   const totals = o.chain_totals;
   const [period, setPeriod] = useState<'today' | 'month'>('today');
   // The demo and a chain still trying things out have test traffic only: show that rather than a table of zeros.
@@ -111,7 +112,7 @@ function VenueBreakdown({ overview: o, format }: { overview: Overview; format: (
       id: v.venue_id,
       name: v.name,
       current: v.venue_id === o.venue_id,
-      day: period === 'today' ? v.today : `since ${v.month_start}`,
+      day: period === 'today' ? day(v.today, venue) : `since ${day(v.month_start, venue)}`,
       f: v.figures[period][mode],
     })),
     { id: 'total', name: 'Chain total', current: false, day: '', f: totals[period][mode], total: true },
@@ -196,7 +197,8 @@ function Section({ title, items, testid }: { title: string; items: { label: stri
 
 /** Bars: cashback earned and redeemed each day (money axis); line: completed checks (count axis). Live only. */
 function DaysChart({ days, mode, format }: { days: Overview['days']; mode: 'live' | 'test'; format: (minor: number) => string }) {
-  const data = days.map((d) => ({ day: d.day.slice(5), earned: d[mode].earned, redeemed: d[mode].redeemed, checks: d[mode].checks }));
+  const venue = useVenue();
+  const data = days.map((d) => ({ day: day(d.day, venue, true), earned: d[mode].earned, redeemed: d[mode].redeemed, checks: d[mode].checks }));
   return (
     <Group grow>
       <div style={{ width: '100%', height: 280 }} role="img" aria-label="Checks and cashback over the last 30 days">

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { call, client, when } from '../api';
 import { applyApiError } from '../form-errors';
 import { DataTable } from '../components/DataTable';
-import { useChain, useSession } from '../session';
+import { useChain, useSession, useVenue } from '../session';
 import { ConfirmButton } from '../components/ConfirmButton';
 
 type Role = 'owner' | 'manager' | 'staff';
@@ -136,6 +136,7 @@ function SentLink({ sent, onClose }: { sent: Sent; onClose: () => void }) {
 /** Invite by e-mail with a role; the invitations not yet accepted, each of which can be withdrawn. */
 function Invitations({ onSent }: { onSent: (sent: Sent) => void }) {
   const qc = useQueryClient();
+  const venue = useVenue();
   const pending = useQuery({ queryKey: ['invitations'], queryFn: () => call(client.GET('/dashboard/api/invitations')) });
   const [error, setError] = useState<string>();
   const form = useForm<{ email: string; role: Role }>({ initialValues: { email: '', role: 'staff' } });
@@ -179,7 +180,7 @@ function Invitations({ onSent }: { onSent: (sent: Sent) => void }) {
             columns={[
               { key: 'email', label: 'Invited', render: (i) => i.email },
               { key: 'role', label: 'Role', render: (i) => i.role },
-              { key: 'expires', label: 'Valid until', render: (i) => when(i.expires_at) },
+              { key: 'expires', label: 'Valid until', render: (i) => when(i.expires_at, venue) },
               {
                 key: 'withdraw',
                 label: '',
