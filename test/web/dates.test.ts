@@ -1,7 +1,7 @@
 // One date format per locale (D27): a venue day and an instant are written alike in the venue's locale — checked against
 // hand-written dates, not against Intl's own formatting.
 import { describe, expect, it } from 'vitest';
-import { day, when } from '../../web/src/api.js';
+import { day, when } from '../../web/src/dates.js';
 
 const dublin = { locale: 'en-IE', timezone: 'Europe/Dublin' };
 const berlin = { locale: 'de-DE', timezone: 'Europe/Berlin' };

@@ -66,19 +66,7 @@ export function minorDigits(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
-/**
- * A calendar day ('YYYY-MM-DD': a venue day, a report's day) in the venue's locale, as `when` writes dates: one date
- * format per locale. `short`: month and day only (a chart's axis).
- */
-export function day(isoDay: string, venue: Pick<Venue, 'locale'>, short = false): string {
-  const options: Intl.DateTimeFormatOptions = short ? { month: 'short', day: 'numeric' } : { dateStyle: 'medium' };
-  return new Intl.DateTimeFormat(venue.locale, { ...options, timeZone: 'UTC' }).format(new Date(`${isoDay}T00:00:00Z`));
-}
-
-export function when(iso: string | null | undefined, venue?: Pick<Venue, 'locale' | 'timezone'>): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(venue?.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: venue?.timezone }).format(new Date(iso));
-}
+export { day, when } from './dates';
 
 export type Transaction = paths['/dashboard/api/transactions/{id}']['get']['responses']['200']['content']['application/json'];
 export type TransactionFilters = NonNullable<paths['/dashboard/api/transactions']['get']['parameters']['query']>;
