@@ -359,7 +359,8 @@ chromiumGate.describe('the Point of sale page', () => {
       expect([retry.status, retry.body.error.code]).toEqual([403, 'role_forbidden']);
       // Opened by its address anyway: the page says the role does not open it, and shows nothing of the connection.
       await sp.goto(`${baseUrl}/dashboard/point-of-sale`);
-      await sp.getByText('Your role does not open this page').waitFor();
+      await sp.getByRole('heading', { name: 'Not open to your role' }).waitFor();
+      await sp.getByText(/your role does not open Point of sale\./).waitFor();
       expect(await sp.getByText('Harbour tills').count()).toBe(0);
       expect(await sp.getByRole('button', { name: 'Connect a point of sale' }).count()).toBe(0);
       if (width === 390) await shot(sp, 'mobile-point-of-sale-staff');
