@@ -38,7 +38,7 @@ function present(row: repo.ActivityRow): MemberActivity {
       amount: Number(r.amount),
       earned_reversed: Number(r.earned_reversed),
       redeemed_returned: Number(r.redeemed_returned),
-      created_at: formatTimestamp(new Date(r.created_at)),
+      created_at: formatTimestamp(r.created_at),
     })),
     reason: row.reason,
     campaign_id: row.campaign_id,
