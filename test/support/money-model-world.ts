@@ -535,6 +535,8 @@ export async function checkLedger(world: World): Promise<string[]> {
 /**
  * The referral credits of the ledger (D22): an entry above 0 of a referral campaign whose reference is
  * `referral-<referee>`, for each side; as `member campaign referee amount`, sorted. A void's reversal is not one.
+ * Then which check credited each referrer, as its record keeps it for a void to take back (`venue/check referrer
+ * campaign amount`): two checks of one referee at once both qualify, and only the record says which one won.
  */
 export async function readReferralCredits(world: World): Promise<string[]> {
   const { rows } = await sql<{ member_id: string; campaign_id: string; reference: string; cashback: string | number }>`
@@ -542,19 +544,29 @@ export async function readReferralCredits(world: World): Promise<string[]> {
     where member_id in (${sql.join(Object.keys(world.model.state.members).map((m) => sid(world, m)))})
       and kind = 'campaign' and cashback > 0 and reference like 'referral-%'`.execute(world.t.db);
   const local = (id: string) => world.local.get(id) ?? id;
-  return rows.map((r) => `${local(r.member_id)} ${local(r.campaign_id)} ${local(r.reference.slice('referral-'.length))} ${Number(r.cashback)}`).sort();
+  const credits = rows.map((r) => `${local(r.member_id)} ${local(r.campaign_id)} ${local(r.reference.slice('referral-'.length))} ${Number(r.cashback)}`);
+  const checks = await world.t.db
+    .selectFrom('transactions')
+    .select(['venue_id', 'external_id', 'campaigns'])
+    .where('chain_id', 'in', world.chainIds)
+    .execute();
+  const byCheck = checks.flatMap((t) =>
+    t.campaigns.flatMap((c) => (c.referrer?.amount ? [`${local(t.venue_id)}/${t.external_id} ${local(c.referrer.member_id)} ${local(c.campaign_id)} ${c.referrer.amount}`] : [])),
+  );
+  return [...credits.sort(), ...byCheck.sort()];
 }
 
 /**
- * The model's referral credits against the ledger's: which referee's check credited a referrer shows in no answer,
+ * The model's referral credits against the app's: which referee's check credited a referrer shows in no answer,
  * and a later void takes back that check's credits (the concurrent test must choose the order that gave them).
  */
-export function compareReferralCredits(model: MoneyModel, ledger: string[]): string[] {
-  const want = model
-    .referralCredits()
-    .map((c) => `${c.member} ${c.campaign} ${c.referee} ${c.amount}`)
-    .sort();
-  return ledger.join('; ') === want.join('; ') ? [] : [`ledger: referral credits (member campaign referee amount) are [${ledger.join('; ')}], the model's [${want.join('; ')}]`];
+export function compareReferralCredits(model: MoneyModel, app: string[]): string[] {
+  const credits = model.referralCredits();
+  const want = [
+    ...credits.map((c) => `${c.member} ${c.campaign} ${c.referee} ${c.amount}`).sort(),
+    ...credits.filter((c) => c.member !== c.referee).map((c) => `${c.check} ${c.member} ${c.campaign} ${c.amount}`).sort(),
+  ];
+  return app.join('; ') === want.join('; ') ? [] : [`referral credits (member campaign referee amount; check referrer campaign amount) are [${app.join('; ')}], the model's [${want.join('; ')}]`];
 }
 
 // ---------------------------------------------------------------- text

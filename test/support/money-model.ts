@@ -360,13 +360,13 @@ export class MoneyModel {
    * Every referral credit given, taken back later or not: to whom, by which campaign, and for which referee (the
    * ledger's `referral-<referee>` entries above 0).
    */
-  referralCredits(): { member: string; campaign: string; referee: string; amount: number }[] {
+  referralCredits(): { check: string; member: string; campaign: string; referee: string; amount: number }[] {
     return Object.values(this.state.txs).flatMap((tx) =>
       tx.campaigns.flatMap((c) =>
         c.referrer
           ? [
-              { member: tx.memberId!, campaign: c.id, referee: tx.memberId!, amount: c.amount },
-              { member: c.referrer.member, campaign: c.id, referee: tx.memberId!, amount: c.referrer.amount },
+              { check: txKey(tx.venue, tx.externalId), member: tx.memberId!, campaign: c.id, referee: tx.memberId!, amount: c.amount },
+              { check: txKey(tx.venue, tx.externalId), member: c.referrer.member, campaign: c.id, referee: tx.memberId!, amount: c.referrer.amount },
             ].filter((credit) => credit.amount > 0)
           : [],
       ),
