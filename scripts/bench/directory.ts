@@ -1,17 +1,21 @@
 // `npm run bench:directory`: the members directory (D27) at 100,000 members of one chain among others, on a fresh
 // embedded database or DATABASE_URL's server: search by a name fragment, phone, e-mail and card, each filter and
 // sort, a page deep into a sort, timed through the service (directory.listMembers) one after another; p50 and p95
-// against the 100 ms target. Writes bench/results/directory-<database>.json (BENCH_OUT: elsewhere).
+// against the 100 ms target; and the members import of as many generated members into a chain of its own (one run
+// of the CLI's importFile, its rate). Writes bench/results/directory-<database>.json (BENCH_OUT: elsewhere).
 // BENCH_MEMBERS: how many (default 100,000); BENCH_SMOKE=1: 2,000 members and a few runs of each (not figures).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import * as accounts from '../../src/modules/accounts/service.js';
+import { importFile } from '../../src/modules/members/bulk-import-file.js';
 import * as directory from '../../src/modules/members/directory.js';
+import { systemClock } from '../../src/shared/clock.js';
 import * as programs from '../../src/modules/programs/service.js';
-import { seedMembers, seededCard, seededEmail, seededPhone } from '../../test/support/members-seed.js';
+import { seedMembers, seededCard, seededEmail, seededPhone, writeMembersFile } from '../../test/support/members-seed.js';
 import { Latencies } from './stats.js';
 
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -23,6 +27,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(url ? { kind: 'postgres', url } : { kind: 'pglite' });
   await migrateToLatest(database.db);
   const label = database.kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+  const imported = await timeImport(database);
   const { venue, programId } = await seed(database);
   // Another chain of the same size-order shares every index: the queries must stay within theirs.
   await seed(database, Math.round(MEMBERS / 4));
@@ -72,7 +77,7 @@ async function main(): Promise<void> {
   }
   const out = process.env.BENCH_OUT ?? path.resolve(import.meta.dirname, `../../bench/results/directory-${database.kind}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ database: label, members: MEMBERS, runs_each: RUNS, page_size: page.limit, target_p95_ms: TARGET_P95_MS, smoke: SMOKE, at: new Date().toISOString(), results }, null, 2) + '\n');
+  writeFileSync(out, JSON.stringify({ database: label, members: MEMBERS, runs_each: RUNS, page_size: page.limit, target_p95_ms: TARGET_P95_MS, smoke: SMOKE, at: new Date().toISOString(), import: imported, results }, null, 2) + '\n');
   console.log(`Written to ${out}`);
   await database.close();
 }
@@ -90,6 +95,25 @@ async function seed(database: Database, count = MEMBERS) {
   await seedMembers(database.db, { chainId: venue.chainId, venueId: venue.id, programId: program.id }, count);
   console.log(`seeded ${count} members in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { venue, programId: program.id };
+}
+
+/** The members import of MEMBERS generated members (test/support/members-seed.ts) into a chain of its own, in one run. */
+async function timeImport(database: Database) {
+  const venue = await accounts.createVenue(database.db, { name: 'Import bench', slug: `bench-import-${Math.random().toString(36).slice(2, 8)}` });
+  await programs.createProgram(database.db, venue.chainId, { name: 'Cashback', type: 'cashback', settings: { levels: [{ name: 'Bronze', min_spend: 0, percent: 3 }] } });
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-import-'));
+  try {
+    const file = path.join(dir, 'members.csv');
+    writeMembersFile(file, MEMBERS);
+    const target = { chainId: venue.chainId, venueId: venue.id, livemode: true, country: venue.country, reference: 'bench' };
+    const done = await importFile(database.db, target, file, { clock: systemClock, report: path.join(dir, 'report.csv') });
+    if (done.imported !== MEMBERS) throw new Error(`the import took ${done.imported} of ${MEMBERS} members`);
+    const result = { members: done.imported, seconds: Math.round(done.seconds * 10) / 10, members_per_s: Math.round(done.imported / done.seconds) };
+    console.log(`import: ${result.members} members in ${result.seconds} s (${result.members_per_s} members/s)`);
+    return result;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function twentiethPageCursor(database: Database, caller: Parameters<typeof directory.listMembers>[1], query: directory.DirectoryQuery) {

@@ -40,6 +40,7 @@ import * as signupRequests from './migrations/0037_signup_requests.js';
 import * as memberEmail from './migrations/0038_member_email.js';
 import * as memberSearch from './migrations/0039_member_search.js';
 import * as ledgerChecks from './migrations/0040_ledger_checks.js';
+import * as cardPassStamp from './migrations/0041_card_pass_stamp.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0038_member_email': memberEmail,
   '0039_member_search': memberSearch,
   '0040_ledger_checks': ledgerChecks,
+  '0041_card_pass_stamp': cardPassStamp,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

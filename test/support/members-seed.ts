@@ -1,7 +1,8 @@
 // Many members made by one SQL statement per 20,000 (the directory's benchmark and browser test): names from the
 // lists below, accents and all; each member a phone, an e-mail and a card; spend and cashback spread; last visits over
 // a year, a tenth never came; the ledger holds each member's totals as one import entry. Member i's phone, e-mail and
-// card follow from i.
+// card follow from i. Also a members file for the import, whose every figure follows from the line's number.
+import { writeFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 
@@ -34,4 +35,25 @@ export async function seedMembers(db: Db, at: { chainId: string; venueId: string
     await sql`insert into ledger_entries (chain_id, id, venue_id, member_id, kind, cashback, spend, visits, livemode, created_at)
       select m.chain_id, gen_random_uuid(), null, m.id, 'import', m.cashback, m.spend, m.visits, m.livemode, m.created_at from members m where ${these}`.execute(db);
   }
+}
+
+export const IMPORT_HEADER = 'card_number,phone,name,consent_date,opening_balance,total_spend,visits,stamps';
+
+/** Member i of a generated members file: its figures follow from i, so a test knows every one without reading them back. */
+export const generatedMember = (i: number) => ({
+  card: `G${String(i).padStart(7, '0')}`,
+  phone: `+35387${String(1_000_000 + i).slice(-7)}`,
+  balance: (i * 7) % 1000,
+  spend: i * 10,
+  visits: i % 20,
+});
+
+/** Writes members 0..count-1 as the import's CSV. */
+export function writeMembersFile(file: string, count: number): void {
+  const lines = [IMPORT_HEADER];
+  for (let i = 0; i < count; i++) {
+    const m = generatedMember(i);
+    lines.push(`${m.card},${m.phone},Guest ${i},2024-03-01,${m.balance},${m.spend},${m.visits},0`);
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
 }
