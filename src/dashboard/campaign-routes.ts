@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import type { App } from '../http/context.js';
 import { withErrors } from '../http/responses.js';
 import { ListOf } from '../shared/pagination.js';
-import { Campaign, CampaignParams, CreateCampaign, UpdateCampaign } from '../modules/campaigns/schemas.js';
+import { Campaign, CampaignParams, CampaignResults, CreateCampaign, UpdateCampaign } from '../modules/campaigns/schemas.js';
 import * as campaigns from '../modules/campaigns/service.js';
 import * as accounts from '../modules/accounts/service.js';
 import { ApiError } from '../shared/errors.js';
@@ -42,6 +42,12 @@ export async function dashboardCampaignRoutes(app: App, tags: string[]): Promise
     refuseOutside(req, input.venue_ids);
     const created = await inTransaction(app.deps.db, (trx) => campaigns.createCampaign(trx, { ...ownerOf(req), livemode }, input));
     return reply.code(201).send(created);
+  });
+
+  app.get('/campaigns/:id/results', { schema: { tags, summary: "A campaign's results", params: CampaignParams, response: withErrors({ 200: CampaignResults }) } }, async (req) => {
+    const db = app.deps.db;
+    if (!reaches(req, (await campaigns.getCampaign(db, ownerOf(req), req.params.id)).venue_ids)) throw new ApiError('campaign_not_found');
+    return campaigns.campaignResults(db, ownerOf(req), req.params.id);
   });
 
   app.patch('/campaigns/:id', { schema: { tags, summary: 'Change, pause, resume or end a campaign', params: CampaignParams, body: UpdateCampaign, response: withErrors({ 200: Campaign }) } }, async (req) =>

@@ -45,6 +45,7 @@ export const DASHBOARD_ROUTE_ROLES = {
   'GET /campaigns': 'manager',
   'POST /campaigns': 'manager',
   'PATCH /campaigns/:id': 'manager',
+  'GET /campaigns/:id/results': 'manager',
   'GET /categories': 'manager',
   'POST /categories': 'manager',
   'PATCH /categories/:external_id': 'manager',

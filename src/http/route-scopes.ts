@@ -70,6 +70,7 @@ const CURRENT_ROUTE_SCOPES = {
   'POST /v1/campaigns': ['campaigns:write'],
   'GET /v1/campaigns': ['campaigns:read', 'campaigns:write'],
   'GET /v1/campaigns/:id': ['campaigns:read', 'campaigns:write'],
+  'GET /v1/campaigns/:id/results': ['campaigns:read', 'campaigns:write'],
   'PATCH /v1/campaigns/:id': ['campaigns:write'],
   // Chain-wide: every entry of the key's chain.
   'GET /v1/audit_events': ['audit:read'],

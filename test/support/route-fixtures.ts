@@ -302,6 +302,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'POST /v1/campaigns': async () => ({ url: '/api/v1/campaigns', body: { name: 'Happy hour', type: 'bonus', percent: 5 } }),
   'GET /v1/campaigns': async (ctx) => ({ url: '/api/v1/campaigns', listed: (await campaign(ctx)).id }),
   'GET /v1/campaigns/:id': async (ctx) => ({ url: (await campaign(ctx)).url }),
+  'GET /v1/campaigns/:id/results': async (ctx) => ({ url: `${(await campaign(ctx)).url}/results` }),
   'PATCH /v1/campaigns/:id': async (ctx) => ({ url: (await campaign(ctx)).url, body: { status: 'paused' } }),
   // A calculation writes nothing: the external_id is sent (valid whether the field is required or optional) and new.
   'POST /v1/checks/calculate': async () => ({

@@ -740,6 +740,26 @@ export interface paths {
         patch: operations["updateCampaign"];
         trace?: never;
     };
+    "/v1/campaigns/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a campaign gave, to how many members, and their checks and spend while it ran
+         * @description credits and credited (equal to spent) come from its ledger entries; checks and spend are the completed checks of the members it credited, closed from its start to its end (to null: it still runs) at its venues, less refunds (docs/campaigns.md, Results).
+         */
+        get: operations["getCampaignResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checks/calculate": {
         parameters: {
             query?: never;
@@ -2450,6 +2470,30 @@ export interface components {
             url: string;
             has_more: boolean;
             data: components["schemas"]["Campaign"][];
+        };
+        /** CampaignResults */
+        CampaignResults: {
+            /** @enum {string} */
+            object: "campaign_results";
+            /** Format: uuid */
+            campaign_id: string;
+            /**
+             * Format: date-time
+             * @description When it started: starts_at, else its creation.
+             */
+            from: string;
+            /** @description When it ended (ends_at, or when it was ended by hand); null: it still runs. */
+            to: string | null;
+            /** @description Credits given (a referral counts each side), taken back or not. */
+            credits: number;
+            /** @description What they came to, less what voids and refunds took back: `spent`, in the campaign’s unit. */
+            credited: number;
+            /** @description Members who were given at least one credit. */
+            members_reached: number;
+            /** @description Checks the members reached closed while it ran, at its venues (voided ones not counted). */
+            checks: number;
+            /** @description What those checks were paid, less refunds, in minor units. */
+            spend: number;
         };
         /** CheckCalculation */
         CheckCalculation: {
@@ -8724,6 +8768,100 @@ export interface operations {
             };
             /** @description unsupported_content_type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description service_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResults"];
+                };
+            };
+            /** @description api_key_missing, api_key_invalid, api_key_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing_scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description campaign_not_found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

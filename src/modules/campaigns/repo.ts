@@ -248,3 +248,36 @@ export async function spentDifferences(db: Db, chainId?: string): Promise<SpentD
     order by c.chain_id, c.id`.execute(db);
   return rows.map((r) => ({ ...r, stored: Number(r.stored), ledger: Number(r.ledger) }));
 }
+
+export interface ResultFigures {
+  credits: number;
+  credited: number;
+  members_reached: number;
+  checks: number;
+  spend: number;
+}
+
+/**
+ * A campaign's results in one statement: its ledger entries by member (the campaign index serves them), and the
+ * checks those members closed in [from, to) at its venues (to null: from on), by the member index.
+ */
+export async function resultFigures(db: Db, row: CampaignRow, from: Date, to: Date | null): Promise<ResultFigures> {
+  const { rows } = await sql<{ [K in keyof ResultFigures]: string | number }>`
+    with reached as (
+      select member_id, count(*) filter (where cashback + stamps > 0) as credits, sum(cashback + stamps) as credited
+      from ledger_entries where chain_id = ${row.chain_id} and campaign_id = ${row.id}
+      group by member_id
+    ), checks as (
+      select count(*) as checks, coalesce(sum(t.paid - t.refunded_amount), 0) as spend
+      from reached r join transactions t on t.chain_id = ${row.chain_id} and t.member_id = r.member_id
+      where r.credits > 0 and t.status = 'completed' and t.livemode = ${row.livemode}
+        and coalesce(t.closed_at, t.created_at) >= ${from} ${to ? sql`and coalesce(t.closed_at, t.created_at) < ${to}` : sql``}
+        ${row.venue_ids ? sql`and t.venue_id = any(${row.venue_ids}::uuid[])` : sql``}
+    )
+    select coalesce(sum(r.credits), 0) as credits, coalesce(sum(r.credited), 0) as credited,
+      count(*) filter (where r.credits > 0) as members_reached, c.checks, c.spend
+    from checks c left join reached r on true
+    group by c.checks, c.spend`.execute(db);
+  const r = rows[0]!;
+  return { credits: Number(r.credits), credited: Number(r.credited), members_reached: Number(r.members_reached), checks: Number(r.checks), spend: Number(r.spend) };
+}

@@ -1,10 +1,10 @@
-// HTTP routes for campaigns: create, list, get and change (pause, resume, end through `status`).
+// HTTP routes for campaigns: create, list, get, change (pause, resume, end through `status`) and their results.
 import { Type } from 'typebox';
 import { callerOf, type App } from '../../http/context.js';
 import { runMutation } from '../../http/idempotency.js';
 import { withErrors } from '../../http/responses.js';
 import { ListOf, PageQuery, pageFromQuery } from '../../shared/pagination.js';
-import { Campaign, CampaignListQuery, CampaignParams, CreateCampaign, UpdateCampaign } from './schemas.js';
+import { Campaign, CampaignListQuery, CampaignParams, CampaignResults, CreateCampaign, UpdateCampaign } from './schemas.js';
 import * as service from './service.js';
 
 const tags = ['Campaigns'];
@@ -46,6 +46,24 @@ export async function campaignRoutes(app: App): Promise<void> {
     '/v1/campaigns/:id',
     { schema: { operationId: 'getCampaign', errors: ['campaign_not_found'], tags, summary: 'Get a campaign', params: CampaignParams, response: withErrors({ 200: Campaign }) } },
     (req) => service.getCampaign(app.deps.db, callerOf(req), req.params.id),
+  );
+
+  app.get(
+    '/v1/campaigns/:id/results',
+    {
+      schema: {
+        operationId: 'getCampaignResults',
+        errors: ['campaign_not_found'],
+        tags,
+        summary: 'What a campaign gave, to how many members, and their checks and spend while it ran',
+        description:
+          'credits and credited (equal to spent) come from its ledger entries; checks and spend are the completed checks of the members it credited, ' +
+          'closed from its start to its end (to null: it still runs) at its venues, less refunds (docs/campaigns.md, Results).',
+        params: CampaignParams,
+        response: withErrors({ 200: CampaignResults }),
+      },
+    },
+    (req) => service.campaignResults(app.deps.db, callerOf(req), req.params.id),
   );
 
   app.patch(

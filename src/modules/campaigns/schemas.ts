@@ -82,3 +82,19 @@ export type Campaign = Static<typeof Campaign>;
 export const CampaignListQuery = { type: Type.Optional(CampaignTypeSchema), livemode: Type.Optional(Type.Boolean()) };
 
 export const CampaignParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+export const CampaignResults = Type.Object(
+  {
+    object: Type.Literal('campaign_results'),
+    campaign_id: Type.String({ format: 'uuid' }),
+    from: Type.String({ format: 'date-time', description: 'When it started: starts_at, else its creation.' }),
+    to: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it ended (ends_at, or when it was ended by hand); null: it still runs.' }),
+    credits: Type.Integer({ minimum: 0, description: 'Credits given (a referral counts each side), taken back or not.' }),
+    credited: Type.Integer({ description: 'What they came to, less what voids and refunds took back: `spent`, in the campaign’s unit.' }),
+    members_reached: Type.Integer({ minimum: 0, description: 'Members who were given at least one credit.' }),
+    checks: Type.Integer({ minimum: 0, description: 'Checks the members reached closed while it ran, at its venues (voided ones not counted).' }),
+    spend: Type.Integer({ description: 'What those checks were paid, less refunds, in minor units.' }),
+  },
+  { title: 'CampaignResults' },
+);
+export type CampaignResults = Static<typeof CampaignResults>;

@@ -13,7 +13,7 @@ import { writeTogether, type Read, type ValueOrRef, type WriteStep } from '../..
 import { eventSteps, recordEvent, type EventRequest } from '../webhooks/events.js';
 import type { CampaignRead } from './check-terms.js';
 import * as repo from './repo.js';
-import type { Campaign, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
+import type { Campaign, CampaignResults, CampaignType, CreateCampaign, UpdateCampaign } from './schemas.js';
 
 export { campaignsAt, type CampaignTerms } from './check-terms.js';
 export { referralReference, type SpentRow } from './repo.js';
@@ -192,6 +192,18 @@ export async function createCampaign(db: Db, caller: Caller, input: CreateCampai
     changes: audit.changedFields(null, { type, ...settings }, ['type', ...fields]),
   });
   return presentCampaign(row, caller.now);
+}
+
+/**
+ * What a campaign gave and what the members it reached spent while it ran: from its start (starts_at, else its
+ * creation) to its end (ends_at once passed, or when it was ended by hand: an ended campaign's last change), if any.
+ */
+export async function campaignResults(db: Db, caller: Caller, id: string): Promise<CampaignResults> {
+  const row = await findOwned(db, caller, id);
+  const from = row.starts_at ?? row.created_at;
+  const ended = row.ends_at !== null && row.ends_at <= caller.now ? row.ends_at : row.status === 'ended' ? row.updated_at : null;
+  const figures = await repo.resultFigures(db, row, from, ended);
+  return { object: 'campaign_results', campaign_id: row.id, from: formatTimestamp(from), to: formatNullableTimestamp(ended), ...figures };
 }
 
 export async function getCampaign(db: Db, caller: Caller, id: string): Promise<Campaign> {

@@ -1,17 +1,20 @@
 // Campaigns (D22): set one up (a bonus on a weekly schedule in the venue's local time, a welcome, a birthday treat or
-// a referral reward), see what each has spent of its budget, pause, resume or end it.
-import { Alert, Button, Checkbox, Group, MultiSelect, NumberInput, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+// a referral reward), see when and where each runs and what it has spent of its budget, change it, see its results,
+// pause, resume or end it.
+import { Alert, Button, Group, NumberInput, Paper, Progress, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { call, client, money, type Campaign } from '../api';
+import { call, client, money, type Campaign, type Chain } from '../api';
 import { MoneyInput } from '../components/MoneyInput';
 import { DataTable } from '../components/DataTable';
 import { applyApiError } from '../form-errors';
 import { useChain, useVenue } from '../session';
 import { ConfirmButton } from '../components/ConfirmButton';
-
-const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+import { CampaignEdit } from '../components/CampaignEdit';
+import { CampaignResults } from '../components/CampaignResults';
+import { DAYS, fieldOf, periodOf, PeriodFields, periodValues, scheduleOf, ScheduleFields, scheduleValues, VenueField } from '../components/CampaignFields';
+import { when } from '../dates';
 const TYPES = [
   { value: 'bonus', label: 'Bonus percent on a schedule' },
   { value: 'welcome', label: 'Welcome credit' },
@@ -24,7 +27,9 @@ export function CampaignsPage() {
   const qc = useQueryClient();
   const list = useQuery({ queryKey: ['campaigns'], queryFn: () => call(client.GET('/dashboard/api/campaigns')) });
   const venue = useVenue();
+  const chain = useChain();
   const [error, setError] = useState<string>();
+  const [open, setOpen] = useState<{ campaign: Campaign; dialog: 'edit' | 'results' }>();
   const change = async (c: Campaign, status: Campaign['status']) => {
     setError(undefined);
     try {
@@ -47,6 +52,8 @@ export function CampaignsPage() {
         columns={[
           { key: 'name', label: 'Name', render: (c) => `${c.name}${c.livemode ? '' : ' (test)'}` },
           { key: 'what', label: 'What it gives', render: (c) => describe(c, venue) },
+          { key: 'when', label: 'When', render: (c) => period(c, venue) },
+          { key: 'where', label: 'Venues', render: (c) => venuesOf(c, chain) },
           { key: 'status', label: 'Status', render: (c) => STATUS_WORDS[c.status] },
           {
             key: 'spent',
@@ -66,29 +73,38 @@ export function CampaignsPage() {
           {
             key: 'actions',
             label: 'Actions',
-            render: (c) =>
-              c.status === 'ended' ? (
-                '—'
-              ) : (
-                <Group gap="xs">
-                  <Button size="xs" variant="default" onClick={() => void change(c, c.status === 'active' ? 'paused' : 'active')}>
-                    {c.status === 'active' ? `Pause ${c.name}` : `Resume ${c.name}`}
-                  </Button>
-                  <ConfirmButton
-                    size="xs"
-                    variant="subtle"
-                    title={`End ${c.name}?`}
-                    message="It gives no more credits, and an ended campaign cannot be resumed (pause it to stop for a while). Credits already given stay."
-                    confirmLabel="End campaign"
-                    onConfirm={() => change(c, 'ended')}
-                  >
-                    {`End ${c.name}`}
-                  </ConfirmButton>
-                </Group>
-              ),
+            render: (c) => (
+              <Group gap="xs">
+                <Button size="xs" variant="default" aria-label={`Results of ${c.name}`} onClick={() => setOpen({ campaign: c, dialog: 'results' })}>
+                  Results
+                </Button>
+                {c.status !== 'ended' && (
+                  <>
+                    <Button size="xs" variant="default" aria-label={`Edit ${c.name}`} onClick={() => setOpen({ campaign: c, dialog: 'edit' })}>
+                      Edit
+                    </Button>
+                    <Button size="xs" variant="default" onClick={() => void change(c, c.status === 'active' ? 'paused' : 'active')}>
+                      {c.status === 'active' ? `Pause ${c.name}` : `Resume ${c.name}`}
+                    </Button>
+                    <ConfirmButton
+                      size="xs"
+                      variant="subtle"
+                      title={`End ${c.name}?`}
+                      message="It gives no more credits, and an ended campaign cannot be resumed (pause it to stop for a while). Credits already given stay."
+                      confirmLabel="End campaign"
+                      onConfirm={() => change(c, 'ended')}
+                    >
+                      {`End ${c.name}`}
+                    </ConfirmButton>
+                  </>
+                )}
+              </Group>
+            ),
           },
         ]}
       />
+      {open?.dialog === 'edit' && <CampaignEdit campaign={open.campaign} stamps={unitOf(open.campaign) === 'stamps'} onClose={() => setOpen(undefined)} />}
+      {open?.dialog === 'results' && <CampaignResults campaign={open.campaign} stamps={unitOf(open.campaign) === 'stamps'} onClose={() => setOpen(undefined)} />}
     </Stack>
   );
 }
@@ -113,6 +129,18 @@ function describe(c: Campaign, venue: Parameters<typeof money>[1]): string {
   }
 }
 
+/** From when to when it runs, in the venue's time; "Ended" says so when it ended by hand before its end. */
+function period(c: Campaign, venue: Parameters<typeof when>[1]): string {
+  if (!c.starts_at && !c.ends_at) return `Since ${when(c.created_at, venue)}, no end`;
+  const from = `From ${when(c.starts_at ?? c.created_at, venue)}`;
+  return c.ends_at ? `${from} to ${when(c.ends_at, venue)}` : `${from}, no end`;
+}
+
+function venuesOf(c: Campaign, chain: Chain): string {
+  if (!c.venue_ids) return 'Every venue';
+  return c.venue_ids.map((id) => chain.venues.find((v) => v.id === id)?.name ?? 'a venue you do not run').join(', ');
+}
+
 function NewCampaignForm() {
   const qc = useQueryClient();
   const venue = useVenue();
@@ -126,10 +154,8 @@ function NewCampaignForm() {
       unit: 'cashback',
       percent: '' as number | string,
       stamps_multiplier: 2 as number | string,
-      days: [] as string[],
-      from: '15:00',
-      to: '18:00',
-      allDay: false,
+      ...scheduleValues(),
+      ...periodValues(venue.timezone),
       amount: '' as number | '',
       stamps: 1 as number | string,
       referrer_amount: '' as number | '',
@@ -148,7 +174,7 @@ function NewCampaignForm() {
     const byType: Record<string, object> = {
       bonus: {
         ...(stamps ? { stamps_multiplier: Number(values.stamps_multiplier) } : { percent: values.percent === '' ? null : Number(values.percent) }),
-        schedule: values.allDay ? null : { days_of_week: values.days.map(Number), from: values.from, to: values.to },
+        schedule: scheduleOf(values),
       },
       welcome: stamps ? { stamps: Number(values.stamps) } : { amount: minor(values.amount) },
       birthday: stamps ? { stamps: Number(values.stamps) } : { amount: minor(values.amount) },
@@ -163,6 +189,7 @@ function NewCampaignForm() {
             livemode: values.mode === 'live',
             budget: minor(values.budget),
             venue_ids: values.venue_ids.length ? values.venue_ids : null,
+            ...periodOf(values, venue.timezone),
             ...byType[values.type],
           } as never,
         }),
@@ -170,8 +197,7 @@ function NewCampaignForm() {
       form.reset();
       void qc.invalidateQueries({ queryKey: ['campaigns'] });
     } catch (err) {
-      // A schedule's fields are named schedule.from and so on by the server; the form's are plain.
-      setError(applyApiError(form, err, (param) => (param.startsWith('schedule.days') ? 'days' : param.replace(/^schedule\./, ''))));
+      setError(applyApiError(form, err, fieldOf));
     }
   });
   const moneyInput = (field: 'amount' | 'referrer_amount' | 'referee_amount' | 'budget', label: string, description?: string) => (
@@ -208,22 +234,7 @@ function NewCampaignForm() {
               ) : (
                 <NumberInput label="Extra percent" description="Added to what each line earns, up to two decimals" decimalScale={2} {...form.getInputProps('percent')} />
               )}
-              <Checkbox label="All day, every day" {...form.getInputProps('allDay', { type: 'checkbox' })} />
-              {!v.allDay && (
-                <>
-                  <Checkbox.Group label="Days" description={`Times are each venue's local time (${venue.timezone} here)`} {...form.getInputProps('days')}>
-                    <Group mt="xs">
-                      {DAYS.map((d, i) => (
-                        <Checkbox key={d} value={String(i + 1)} label={d} />
-                      ))}
-                    </Group>
-                  </Checkbox.Group>
-                  <Group grow>
-                    <TextInput type="time" label="From" {...form.getInputProps('from')} />
-                    <TextInput type="time" label="Until" description="Earlier than From: runs past midnight" {...form.getInputProps('to')} />
-                  </Group>
-                </>
-              )}
+              <ScheduleFields form={form} timezone={venue.timezone} />
             </>
           )}
           {(v.type === 'welcome' || v.type === 'birthday') &&
@@ -240,10 +251,9 @@ function NewCampaignForm() {
             ) : (
               moneyInput('budget', 'Budget', 'Empty: no limit')
             )}
-            {chain.venues.length > 1 && (
-              <MultiSelect label="Venues" description="None chosen: every venue" data={chain.venues.map((x) => ({ value: x.id, label: x.name }))} {...form.getInputProps('venue_ids')} />
-            )}
+            <VenueField form={form} chain={chain} />
           </Group>
+          <PeriodFields form={form} timezone={venue.timezone} />
           <Group>
             <Button type="submit" loading={form.submitting}>
               Create campaign
