@@ -98,6 +98,8 @@ export const DASHBOARD_ROUTE_ROLES = {
   'POST /api-keys/:id/revoke': 'owner',
   'PATCH /venue': 'owner',
   'POST /venues': 'owner',
+  'GET /reports/activity': 'manager',
+  'GET /reports/activity.csv': 'manager',
   'GET /reports/venue-liability': 'owner',
   'GET /reports/venue-liability.csv': 'owner',
   'GET /users': 'owner',

@@ -58,6 +58,7 @@ import { dashboardIntegrationRoutes } from './integration-routes.js';
 import { dashboardOperationsRoutes } from './operations-routes.js';
 import { dashboardPrivacyRoutes } from './privacy-routes.js';
 import { dashboardLiabilityRoutes } from './liability-routes.js';
+import { dashboardReportRoutes } from './report-routes.js';
 import { isId, sessionOf } from './request.js';
 import * as service from './service.js';
 
@@ -423,6 +424,7 @@ export async function dashboardApiRoutes(app: App): Promise<void> {
   await dashboardPrivacyRoutes(app, tags);
   // The chain's venue liability report and its CSV.
   await dashboardLiabilityRoutes(app, tags);
+  await dashboardReportRoutes(app, tags);
   // The chain's audit log and its CSV.
   await dashboardAuditRoutes(app, tags);
   // The chain's users and their roles.

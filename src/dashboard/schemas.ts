@@ -389,3 +389,57 @@ export const OwnerAuditEvent = Type.Object(
   { title: 'OwnerAuditEvent' },
 );
 export type OwnerAuditEvent = Static<typeof OwnerAuditEvent>;
+
+export const ActivityReportQuery = Type.Object(
+  {
+    from: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'First day, included (the venue’s day).' }),
+    to: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Last day, included; at most 366 days after from.' }),
+    livemode: Type.Optional(Type.Boolean({ description: 'true (the default): live traffic; false: test traffic. Never both added together.' })),
+  },
+  { additionalProperties: false },
+);
+
+const ReportFigures = {
+  enrolments: Type.Integer({ description: 'Members who joined (the chain’s, on the day in the report’s time zone).' }),
+  checks: Type.Integer({ description: 'Completed checks, on their venue day.' }),
+  member_checks: Type.Integer({ description: 'Of those, checks naming a member: visits by members.' }),
+  sales: Type.Integer({ description: 'What those checks were paid, less refunds; minor units.' }),
+  earned: Type.Integer({ description: 'Cashback earned, less what voids and refunds took back (ledger time).' }),
+  campaign: Type.Integer({ description: 'Cashback given by campaigns (ledger time).' }),
+  redeemed: Type.Integer({ description: 'Cashback spent, less what was given back (ledger time); positive.' }),
+};
+
+export const ActivityReport = Type.Object(
+  {
+    object: Type.Literal('activity_report'),
+    currency: Type.String(),
+    livemode: Type.Boolean(),
+    timezone: Type.String({ description: 'The time zone whose days the ledger’s money and enrolments are counted on: the venue’s.' }),
+    from: Type.String(),
+    to: Type.String(),
+    complete: Type.Boolean({ description: 'false while the period has not ended: its last figures are so far.' }),
+    days: Type.Array(Type.Object({ day: Type.String(), ...ReportFigures, outstanding: Type.Integer({ description: 'What members held at the end of the day (all of the chain’s, held cashback included).' }) })),
+    totals: Type.Object({
+      ...ReportFigures,
+      outstanding_start: Type.Integer(),
+      outstanding_end: Type.Integer(),
+      net: Type.Integer({ description: 'Every change of cashback in the period (expiries, adjustments and imports too): outstanding_end − outstanding_start.' }),
+      redemption_rate: Nullable(Type.Number({ description: 'redeemed ÷ (earned + campaign); null when nothing was given.' })),
+      active_30: Type.Integer({ description: 'Members with a completed check in the 30 days up to `to`.' }),
+      active_90: Type.Integer({ description: 'The same in the 90 days up to `to`.' }),
+    }),
+    venues: Type.Array(Type.Object({ venue_id: Type.String({ format: 'uuid' }), name: Type.String(), ...ReportFigures }), {
+      description: 'Each venue of the chain: its checks, and the money of its ledger entries (enrolments stay 0: members are the chain’s).',
+    }),
+    campaigns: Type.Array(
+      Type.Object({
+        campaign_id: Type.String({ format: 'uuid' }),
+        name: Type.String(),
+        unit: Type.Union([Type.Literal('cashback'), Type.Literal('stamps')]),
+        credited: Type.Integer({ description: 'Its credits in the period, less what was taken back then.' }),
+        members: Type.Integer({ description: 'Members it credited in the period.' }),
+      }),
+    ),
+  },
+  { title: 'ActivityReport' },
+);

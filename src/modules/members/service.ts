@@ -140,6 +140,8 @@ export async function enrolMember(trx: Db, caller: Caller, input: EnrolMember, r
       birthday_set_at: birthday === null ? null : caller.now,
       consented_at: new Date(),
       livemode: caller.livemode,
+      // The request's time, as its ledger entries and checks have: reports count the enrolment on that day.
+      created_at: caller.now,
     });
   }
   if (!(await repo.insertCard(trx, caller.chainId, member.id, input.card_number))) {
