@@ -53,6 +53,7 @@ chromiumGate.describe('accessibility of the main pages', () => {
 
   const pages: [name: string, path: string, ready: string][] = [
     ['overview', '/overview', 'Overview'],
+    ['reports', '/reports', 'Reports'],
     ['members', '/members', 'Members'],
     ['a member', '/members/:member', 'Activity'],
     ['menu', '/menu', 'Dishes'],

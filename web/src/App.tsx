@@ -22,6 +22,7 @@ import { MenuPage } from './pages/Menu';
 import { OrdersPage } from './pages/Orders';
 import { AddVenuePage } from './pages/AddVenue';
 import { LiabilityPage } from './pages/Liability';
+import { ReportsPage } from './pages/Reports';
 import { AuditPage } from './pages/Audit';
 import { UsersPage } from './pages/Users';
 import { ProductsPage } from './pages/Products';
@@ -34,6 +35,7 @@ import { PointOfSalePage } from './pages/PointOfSale';
  */
 const PAGES: Array<{ to: string; label: string; needs: string; element: ReactNode; nav?: true }> = [
   { to: '/overview', label: 'Overview', needs: 'GET /overview', element: <OverviewPage />, nav: true },
+  { to: '/reports', label: 'Reports', needs: 'GET /reports/activity', element: <ReportsPage />, nav: true },
   { to: '/keys', label: 'API keys', needs: 'GET /api-keys', element: <KeysPage />, nav: true },
   { to: '/venue', label: 'Venue and rules', needs: 'PATCH /venue', element: <VenuePage />, nav: true },
   { to: '/categories', label: 'Categories', needs: 'GET /categories', element: <CategoriesPage />, nav: true },

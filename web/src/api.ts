@@ -80,3 +80,4 @@ export type Dish = paths['/dashboard/api/dishes']['get']['responses']['200']['co
 export type Order = paths['/dashboard/api/orders']['get']['responses']['200']['content']['application/json'][number];
 export type Chain = Session['chain'];
 export type VenueLiability = paths['/dashboard/api/reports/venue-liability']['get']['responses']['200']['content']['application/json'];
+export type ActivityReport = paths['/dashboard/api/reports/activity']['get']['responses']['200']['content']['application/json'];

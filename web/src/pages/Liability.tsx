@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { call, client, money, type VenueLiability } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
 import { useChain, useVenue } from '../session';
-import { onlyTestTraffic } from '../traffic';
+import { useTraffic } from '../traffic';
 
 type Row = VenueLiability['data'][number];
 
@@ -22,11 +22,7 @@ export function LiabilityPage() {
   const [params, setParams] = useSearchParams();
   const from = params.get('from') || monthStart(0);
   const to = params.get('to') || monthStart(1);
-  // While the chain has had test traffic only, the page opens on it (and says so); a choice in the address wins.
-  const overview = useQuery({ queryKey: ['overview'], queryFn: () => call(client.GET('/dashboard/api/overview')) });
-  const testOnly = overview.data ? onlyTestTraffic(overview.data) : false;
-  const chosen = params.get('livemode');
-  const livemode = chosen === null ? !testOnly : chosen !== 'false';
+  const { livemode, testOnly, ready } = useTraffic(params.get('livemode'));
   const setPeriod = (change: { from?: string; to?: string; livemode?: string }) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(change)) {
@@ -38,7 +34,7 @@ export function LiabilityPage() {
   const report = useQuery({
     queryKey: ['venue-liability', from, to, livemode],
     queryFn: () => call(client.GET('/dashboard/api/reports/venue-liability', { params: { query: { from, to, livemode } } })),
-    enabled: !overview.isLoading,
+    enabled: ready,
   });
   const r = report.data;
   const m = (n: number) => money(n, { currency: r?.currency ?? chain.currency, locale: venue.locale });
@@ -109,7 +105,7 @@ export function LiabilityPage() {
           including, 00:00 UTC on To.
         </Text>
       </Paper>
-      {testOnly && chosen === null && (
+      {testOnly && (
         <Alert color="orange" title="Only test traffic so far" data-testid="test-only">
           Showing what test keys did. Live figures show here once a live key sends its first check or enrols a member.
         </Alert>
