@@ -126,7 +126,7 @@ export async function campaignCredits(db: Db, chainId: string, livemode: boolean
   const { rows } = await sql<{ campaign_id: string; name: string; unit: 'cashback' | 'stamps'; credited: string; members: string }>`
     select l.campaign_id, c.name, case when c.stamps is null and c.stamps_multiplier is null then 'cashback' else 'stamps' end as unit, sum(l.cashback + l.stamps) as credited, count(distinct l.member_id) filter (where l.cashback + l.stamps > 0) as members
     from ledger_entries l join campaigns c on c.chain_id = l.chain_id and c.id = l.campaign_id
-    where l.chain_id = ${chainId} and l.livemode = ${livemode} and l.kind = 'campaign' and l.created_at >= ${period.from} and l.created_at < ${period.to}
+    where l.chain_id = ${chainId} and l.campaign_id is not null and l.livemode = ${livemode} and l.kind = 'campaign' and l.created_at >= ${period.from} and l.created_at < ${period.to}
     group by l.campaign_id, c.name, 3
     order by c.name, l.campaign_id`.execute(db);
   return rows.map((r) => ({ campaign_id: r.campaign_id, name: r.name, unit: r.unit, credited: Number(r.credited), members: Number(r.members) }));

@@ -41,6 +41,7 @@ import * as memberEmail from './migrations/0038_member_email.js';
 import * as memberSearch from './migrations/0039_member_search.js';
 import * as ledgerChecks from './migrations/0040_ledger_checks.js';
 import * as cardPassStamp from './migrations/0041_card_pass_stamp.js';
+import * as campaignEndedAt from './migrations/0042_campaign_ended_at.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0039_member_search': memberSearch,
   '0040_ledger_checks': ledgerChecks,
   '0041_card_pass_stamp': cardPassStamp,
+  '0042_campaign_ended_at': campaignEndedAt,
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {

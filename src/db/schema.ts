@@ -264,6 +264,8 @@ export interface CampaignsTable {
   livemode: boolean;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When it was first ended by hand (status 'ended'); null otherwise. */
+  ended_at: NullableTimestamp;
 }
 
 export interface WebhookEndpointsTable {

@@ -42,3 +42,9 @@ describe('wall-clock times typed for a venue', () => {
     expect(localInput(iso, timezone)).toBe(local);
   });
 });
+
+describe('before 1970', () => {
+  it('keeps the minute of an instant with milliseconds', () => {
+    expect(localInput('1969-07-20T20:17:00.500Z', 'UTC')).toBe('1969-07-20T20:17');
+  });
+});

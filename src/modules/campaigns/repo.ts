@@ -22,6 +22,7 @@ export interface CreditPlace {
 const COLUMNS = [
   'chain_id', 'id', 'name', 'type', 'status', 'venue_ids', 'starts_at', 'ends_at', 'budget', 'max_per_member', 'schedule', 'percent_bp',
   'stamps_multiplier', 'categories', 'min_check_amount', 'amount', 'stamps', 'referrer_amount', 'referee_amount', 'livemode', 'created_at', 'updated_at',
+  'ended_at',
 ] as const;
 
 /** What a campaign has credited, less what reversals took back: its row's, or its entries' sum when it has no budget. */
@@ -259,18 +260,21 @@ export interface ResultFigures {
 
 /**
  * A campaign's results in one statement: its ledger entries by member (the campaign index serves them), and the
- * checks those members closed in [from, to) at its venues (to null: from on), by the member index.
+ * checks those members closed in [from, to) at its venues (to null: from on), written once the campaign had reached
+ * them (the check its first credit came with included; a referrer's checks before the friend came not), by the
+ * member index.
  */
 export async function resultFigures(db: Db, row: CampaignRow, from: Date, to: Date | null): Promise<ResultFigures> {
   const { rows } = await sql<{ [K in keyof ResultFigures]: string | number }>`
     with reached as (
-      select member_id, count(*) filter (where cashback + stamps > 0) as credits, sum(cashback + stamps) as credited
+      select member_id, count(*) filter (where cashback + stamps > 0) as credits, sum(cashback + stamps) as credited,
+        min(created_at) filter (where cashback + stamps > 0) as reached_at
       from ledger_entries where chain_id = ${row.chain_id} and campaign_id = ${row.id}
       group by member_id
     ), checks as (
       select count(*) as checks, coalesce(sum(t.paid - t.refunded_amount), 0) as spend
       from reached r join transactions t on t.chain_id = ${row.chain_id} and t.member_id = r.member_id
-      where r.credits > 0 and t.status = 'completed' and t.livemode = ${row.livemode}
+      where r.credits > 0 and t.created_at >= r.reached_at and t.status = 'completed' and t.livemode = ${row.livemode}
         and coalesce(t.closed_at, t.created_at) >= ${from} ${to ? sql`and coalesce(t.closed_at, t.created_at) < ${to}` : sql``}
         ${row.venue_ids ? sql`and t.venue_id = any(${row.venue_ids}::uuid[])` : sql``}
     )

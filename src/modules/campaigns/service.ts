@@ -196,12 +196,14 @@ export async function createCampaign(db: Db, caller: Caller, input: CreateCampai
 
 /**
  * What a campaign gave and what the members it reached spent while it ran: from its start (starts_at, else its
- * creation) to its end (ends_at once passed, or when it was ended by hand: an ended campaign's last change), if any.
+ * creation) to its end (ends_at once passed, or when it was first ended by hand, whichever came first), if any.
  */
 export async function campaignResults(db: Db, caller: Caller, id: string): Promise<CampaignResults> {
   const row = await findOwned(db, caller, id);
   const from = row.starts_at ?? row.created_at;
-  const ended = row.ends_at !== null && row.ends_at <= caller.now ? row.ends_at : row.status === 'ended' ? row.updated_at : null;
+  const planned = row.ends_at !== null && row.ends_at <= caller.now ? new Date(row.ends_at) : null;
+  const byHand = row.ended_at === null ? null : new Date(row.ended_at);
+  const ended = planned && byHand ? (planned < byHand ? planned : byHand) : (planned ?? byHand);
   const figures = await repo.resultFigures(db, row, from, ended);
   return { object: 'campaign_results', campaign_id: row.id, from: formatTimestamp(from), to: formatNullableTimestamp(ended), ...figures };
 }
@@ -264,6 +266,8 @@ export async function updateCampaign(db: Db, caller: Caller, id: string, input: 
   const updated = await repo.updateCampaign(db, caller.chainId, id, {
     ...columnsOf(settings),
     ...(status === undefined ? {} : { status }),
+    // The first end by hand is when it stopped; ending it again changes nothing of that.
+    ...(status === 'ended' && row.ended_at === null ? { ended_at: caller.now } : {}),
     updated_at: caller.now,
   });
   const fields = Object.keys(settings) as (keyof Settings)[];

@@ -41,7 +41,8 @@ describe('campaign results', () => {
     expect(bonusOf(await check(atA, m1.id, 2_000))).toBe(100); // 5 % of 20.00
     const big = await check(atA, m2.id, 3_000);
     expect(bonusOf(big)).toBe(150);
-    expect(bonusOf(await check(atB, m2.id, 1_000))).toBe(0); // not its venue
+    const atOther = await check(atB, m2.id, 1_000);
+    expect(bonusOf(atOther)).toBe(0); // not its venue
     expect(bonusOf(await check(atA, m3.id, 400))).toBe(0); // below its minimum: m3 is not reached
     const voided = await check(atA, m2.id, 1_000);
     expect(bonusOf(voided)).toBe(50);
@@ -71,6 +72,38 @@ describe('campaign results', () => {
       checks: 1,
       spend: 1_000,
     });
+    // Ended again an hour later, and its one credited check voided: it still ended at 14:00 (budget writes and saves
+    // move the campaign's updated_at, never when it ended); the credit is taken back and the check no longer counts.
+    t.clock.advance(HOUR);
+    ok(await chain.patch(`/api/v1/campaigns/${other.id}`, { status: 'ended' }), 'end again');
+    ok(await atB.post(`/api/v1/transactions/${atOther.external_id}/void`), 'void at B');
+    expect(ok(await chain.get(`/api/v1/campaigns/${other.id}/results`), 'after the void').body).toMatchObject({
+      to: '2026-11-22T14:00:00.000+00:00',
+      credits: 1,
+      credited: 0,
+      members_reached: 1,
+      checks: 0,
+      spend: 0,
+    });
+  });
+
+  it('counts a member’s checks from when it reached them: a referrer’s checks before the friend came do not', async () => {
+    const venue = await createVenue(t);
+    await createProgram(t, venue);
+    const api = client(t, (await createKey(t, venue)).secret);
+    const referral = ok(await api.post('/api/v1/campaigns', { name: 'Bring a friend', type: 'referral', referrer_amount: 500, referee_amount: 300 }), 'referral').body;
+    const referrer = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true }), 'referrer').body;
+    let n = 0;
+    const check = (memberId: string, price: number) =>
+      api.post('/api/v1/checks', { external_id: `F-${++n}`, member_id: memberId, line_items: [{ name: 'Dinner', quantity: 1, unit_price: price }] });
+    ok(await check(referrer.id, 3_000), 'before the friend');
+    t.clock.advance(HOUR);
+    const friend = ok(await api.post('/api/v1/members', { card_number: newCardNumber(), consent: true, referred_by: referrer.referral_code }), 'friend').body;
+    ok(await check(friend.id, 1_000), 'the friend’s first check');
+    t.clock.advance(HOUR);
+    ok(await check(referrer.id, 2_000), 'after');
+    // Both sides credited (5.00 and 3.00) at the friend's check; the friend's 10.00 and the referrer's later 20.00.
+    expect(ok(await api.get(`/api/v1/campaigns/${referral.id}/results`), 'results').body).toMatchObject({ credits: 2, credited: 800, members_reached: 2, checks: 2, spend: 3_000 });
   });
 
   it('another chain’s campaign is not found, as a missing one', async () => {

@@ -32,7 +32,7 @@ export function CampaignEdit({ campaign, stamps, onClose }: { campaign: Campaign
           params: { path: { id: campaign.id } },
           body: {
             name: v.name,
-            ...periodOf(v, venue.timezone),
+            ...periodOf(v, venue.timezone, periodValues(venue.timezone, campaign)),
             // A budget can be changed, not added or removed (the server says why); a schedule is a bonus's.
             ...(campaign.budget !== null ? { budget: v.budget === '' ? null : v.budget } : {}),
             ...(campaign.type === 'bonus' ? { schedule: scheduleOf(v) } : {}),

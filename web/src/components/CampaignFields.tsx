@@ -28,10 +28,17 @@ export const scheduleOf = (v: ScheduleValues) => (v.allDay ? null : { days_of_we
 
 export const periodValues = (timezone: string, c?: Campaign): PeriodValues => ({ starts: localInput(c?.starts_at, timezone), ends: localInput(c?.ends_at, timezone) });
 
-export const periodOf = (v: PeriodValues, timezone: string) => ({
-  starts_at: v.starts ? instantOf(v.starts, timezone) : null,
-  ends_at: v.ends ? instantOf(v.ends, timezone) : null,
-});
+/**
+ * The start and end to send: each typed one as the instant it is in the venue; one left as `before` showed it is not
+ * sent (a minute-wide field would move seconds, or a repeated hour's second pass, to something nobody chose).
+ */
+export function periodOf(v: PeriodValues, timezone: string, before?: PeriodValues) {
+  const instant = (typed: string) => (typed ? instantOf(typed, timezone) : null);
+  return {
+    ...(before?.starts === v.starts ? {} : { starts_at: instant(v.starts) }),
+    ...(before?.ends === v.ends ? {} : { ends_at: instant(v.ends) }),
+  };
+}
 
 /** The server names a schedule's fields schedule.from and so on; a period's starts_at; the form's are plain. */
 export const fieldOf = (param: string) =>
