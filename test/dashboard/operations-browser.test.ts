@@ -225,7 +225,8 @@ chromiumGate.describe('operational dashboard pages in a browser', () => {
     await page.evaluate(() => ((window as unknown as { boardMark: string }).boardMark = 'still here'));
 
     const slug = (await dashboardCall('GET', '/dashboard/api/session')).body.venue.slug;
-    const guest = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // A short phone: the thanks come below the dishes, where the basket bar sits.
+    const guest = await browser.newPage({ viewport: { width: 390, height: 560 } });
     await guest.goto(`${baseUrl}/m/${slug}/window-4`);
     expect(await guest.getByText('Lemon tart').count()).toBe(0);
     await guest.getByRole('button', { name: 'Add Seafood chowder' }).click();
@@ -233,7 +234,12 @@ chromiumGate.describe('operational dashboard pages in a browser', () => {
     await guest.getByRole('button', { name: 'Add Pan-fried hake' }).click();
     await guest.getByLabel('A note for the staff (optional)').fill('One hake without butter');
     await guest.getByRole('button', { name: 'Send order' }).click();
-    await guest.getByText(/Thank you! Your order/).waitFor();
+    const thanks = guest.getByText(/Thank you! Your order/);
+    await thanks.waitFor();
+    // Whole, above the basket bar (not scrolled to the viewport's bottom edge, under it).
+    await guest.waitForTimeout(300);
+    const [message, bar] = [await thanks.boundingBox(), await guest.locator('footer').boundingBox()];
+    expect(message!.y + message!.height).toBeLessThanOrEqual(bar!.y);
     await guest.close();
 
     const card = page.locator('[data-column="New"] [data-status="new"]', { hasText: 'Window 4' });

@@ -19,7 +19,7 @@ li{display:grid;grid-template-columns:1fr auto;gap:.25rem .75rem;padding:.8rem .
 .qty output{min-width:1.2rem;text-align:center}
 footer{position:fixed;left:0;right:0;bottom:0;background:#fff;box-shadow:0 -2px 8px #0002;padding:.75rem 1rem;display:flex;align-items:center;gap:.75rem}
 #summary{flex:1}#send{background:#e0793a;color:#fff;border:0;border-radius:10px;padding:.75rem 1.1rem;font-size:1rem;font-weight:600}
-#send:disabled{background:#ccc}.note{display:block;margin:1rem .25rem;font-weight:600}.note textarea{display:block;width:100%;box-sizing:border-box;margin-top:.4rem;padding:.6rem;border:1px solid #ccc;border-radius:10px;font:inherit;font-weight:400}#message{margin:1rem .25rem;padding:.8rem;border-radius:10px;background:#e6f2ee}#message.error{background:#fbe9e7}
+#send:disabled{background:#ccc}.note{display:block;margin:1rem .25rem;font-weight:600}.note textarea{display:block;width:100%;box-sizing:border-box;margin-top:.4rem;padding:.6rem;border:1px solid #ccc;border-radius:10px;font:inherit;font-weight:400}#message{margin:1rem .25rem;padding:.8rem;border-radius:10px;background:#e6f2ee;scroll-margin-bottom:6rem}#message.error{background:#fbe9e7}
 .empty{padding:2rem 1rem;text-align:center;color:#666}`;
 
 function dishItem(dish: Dish, where: { currency: string; locale: string }): string {
