@@ -1,5 +1,7 @@
 // The chain's catalogue: the products checks name by SKU, each with its category (whose money rules apply to its lines)
-// and a price shown for reference; added, changed and removed here as the API's catalogue sync does.
+// and a price shown for reference; added, changed and removed here as the API's catalogue sync does. One price per SKU:
+// where this venue's menu has a dish of the SKU, the dish's price is the price here (guests order at it), and the
+// catalogue's is not shown beside it.
 import { Alert, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +20,9 @@ export function ProductsPage() {
   const venue = useVenue();
   const qc = useQueryClient();
   const products = useQuery({ queryKey: ['products'], queryFn: listProducts });
+  // The Menu page's own query: the dishes of this venue, by SKU.
+  const dishes = useQuery({ queryKey: ['dishes'], queryFn: () => call(client.GET('/dashboard/api/dishes', { params: { query: { limit: 100 } } })) });
+  const menuPrice = new Map((dishes.data?.data ?? []).map((d) => [d.external_id, d.price]));
   const [editing, setEditing] = useState<Product | 'new'>();
   const [error, setError] = useState<string>();
   const refresh = () => void qc.invalidateQueries({ queryKey: ['products'] });
@@ -46,7 +51,17 @@ export function ProductsPage() {
           { key: 'name', label: 'Product', render: (p) => p.name },
           { key: 'sku', label: 'Code', render: (p) => p.sku },
           { key: 'category', label: 'Category', render: (p) => p.category ?? '—' },
-          { key: 'price', label: 'Price', numeric: true, render: (p) => money(p.price, venue) },
+          {
+            key: 'price',
+            label: 'Price',
+            numeric: true,
+            render: (p) =>
+              menuPrice.has(p.sku) ? (
+                <span title="This venue's menu has the dish: its price is the one guests order at">{money(menuPrice.get(p.sku)!, venue)} (menu)</span>
+              ) : (
+                money(p.price, venue)
+              ),
+          },
           {
             key: 'actions',
             label: '',
@@ -71,12 +86,19 @@ export function ProductsPage() {
           },
         ]}
       />
-      {editing && <ProductModal product={editing === 'new' ? undefined : editing} onClose={() => (setEditing(undefined), refresh())} />}
+      {editing && (
+        <ProductModal
+          product={editing === 'new' ? undefined : editing}
+          menuPrice={editing === 'new' ? undefined : menuPrice.get(editing.sku)}
+          onClose={() => (setEditing(undefined), refresh())}
+        />
+      )}
     </Stack>
   );
 }
 
-function ProductModal({ product, onClose }: { product?: Product; onClose: () => void }) {
+/** `menuPrice`: the price of this venue's dish of the SKU, which is the price here; the catalogue's stays as it is. */
+function ProductModal({ product, menuPrice, onClose }: { product?: Product; menuPrice?: number; onClose: () => void }) {
   const venue = useVenue();
   const [error, setError] = useState<string>();
   const form = useForm({ initialValues: { sku: product?.sku ?? '', name: product?.name ?? '', category: product?.category ?? '', price: (product?.price ?? '') as number | '' } });
@@ -102,7 +124,13 @@ function ProductModal({ product, onClose }: { product?: Product; onClose: () => 
           {!product && <TextInput label="Code" description="What the till sends for this product (SKU), e.g. FLAT-WHITE" required {...form.getInputProps('sku')} />}
           <TextInput label="Name" required {...form.getInputProps('name')} />
           <TextInput label="Category" description="Its category's code, e.g. coffee; a new one is created" {...form.getInputProps('category')} />
-          <MoneyInput label="Price" description="For reference; the till's check says what was paid" place={venue} allowNegative={false} {...form.getInputProps('price')} />
+          {menuPrice === undefined ? (
+            <MoneyInput label="Price" description="For reference; the till's check says what was paid" place={venue} allowNegative={false} {...form.getInputProps('price')} />
+          ) : (
+            <Text size="sm" data-testid="menu-price">
+              Priced on this venue’s menu at {money(menuPrice, venue)}: change it under Menu and tables.
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button type="submit" loading={form.submitting}>
               {product ? 'Save product' : 'Add product'}
