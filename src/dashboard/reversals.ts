@@ -34,8 +34,9 @@ export async function refundCheck(trx: Db, caller: PlaceCaller, id: string, body
 /** Voids the check; voiding a voided check changes nothing and is not audited again. */
 export async function voidCheck(trx: Db, caller: PlaceCaller, id: string, clock: Clock): Promise<Transaction> {
   const { target, till } = await asItsTill(trx, caller, id);
-  const voided = await voidTransaction(trx, till, target.externalId, target.registerId, clock);
-  if (target.status === 'completed') {
+  const { transaction: voided, replayed } = await voidTransaction(trx, till, target.externalId, target.registerId, clock);
+  // Whether this call voided it, as the flow saw the check under its lock: two voids at once are audited once.
+  if (!replayed) {
     await audit.recordAudit(trx, audit.placeOf(caller), { action: 'transaction.voided', target: { type: 'transaction', id }, changes: { check: [null, target.externalId], status: ['completed', 'voided'] } });
   }
   return voided;

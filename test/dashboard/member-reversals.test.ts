@@ -5,9 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../support/app.js';
 import { client, expectError, ok } from '../support/http.js';
+import { needs } from '../support/services.js';
 import { signedUpOwner } from './support.js';
 
 const t = useTestApp();
+const postgres = await needs('postgres');
 
 async function ownerWithChecks() {
   const owner = await signedUpOwner(t, 'Refund Bistro');
@@ -43,6 +45,15 @@ describe("refunds and voids from a member's page", () => {
 
     const log = (await c.get('/dashboard/api/audit-events?action=transaction.refunded')).body.data;
     expect(log).toMatchObject([{ actor: { type: 'user' }, target: { type: 'transaction', id: paid.id }, changes: { check: [null, 'R-1'], refund: [null, 'D-1'], amount: [null, 1_000] } }]);
+  });
+
+  // On PostgreSQL the requests really run at once; the embedded database takes them one after another.
+  postgres.it('five voids of one check at once: one void, audited once', async () => {
+    const { c, till, check } = await ownerWithChecks();
+    const paid = await check(till, 'VV-1', 2_500);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => c.post(`/dashboard/api/transactions/${paid.id}/void`)));
+    expect(answers.map((a) => [a.status, a.body.status])).toEqual(Array.from({ length: 5 }, () => [200, 'voided']));
+    expect((await c.get('/dashboard/api/audit-events?action=transaction.voided')).body.data).toHaveLength(1);
   });
 
   it('voids a check once, in its own mode, and audits it once', async () => {

@@ -152,9 +152,10 @@ export async function voidTransaction(
   registerId: string | undefined,
   clock: Clock,
   key: FoldedKey | null = null,
-): Promise<Transaction> {
+): Promise<{ transaction: Transaction; replayed: boolean }> {
   const { row, balance, lots, level } = await gatherReversal(trx, caller, { externalId, registerId }, clock, key);
-  if (row.status === 'voided') return presentTransaction(row);
+  // Voided already (before this call, or by one that held the check's lock first): nothing to do again.
+  if (row.status === 'voided') return { transaction: presentTransaction(row), replayed: true };
   const at = clock.now();
   const redeemedBack = Number(row.redeemed) - Number(row.redeemed_returned);
   const earnedBack = Number(row.earned) - Number(row.earned_reversed);
@@ -195,7 +196,7 @@ export async function voidTransaction(
   await lockReferrers(trx, caller, creditedReferrersOf(row.campaigns));
   await writeTogether(trx, [...reversal.steps, repo.voidStep(trx, voided), ...(key ? [key.recordStep(trx, transaction)] : [])]);
   await takeBackReferrers(trx, caller, row.campaigns, at);
-  return transaction;
+  return { transaction, replayed: false };
 }
 
 /**

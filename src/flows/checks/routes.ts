@@ -140,7 +140,7 @@ export async function checkRoutes(app: App): Promise<void> {
         req,
         reply,
         200,
-        (trx, key) => voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock, key),
+        async (trx, key) => (await voidTransaction(trx, placeCallerOf(req), req.params.external_id, req.query.register_id, app.deps.clock, key)).transaction,
         { folded: true },
       ),
   );
