@@ -7,10 +7,10 @@ import { formatTimestamp } from '../../shared/time.js';
 import type { Caller } from '../accounts/schemas.js';
 import * as repo from './activity-repo.js';
 import type { MemberActivity } from './schemas.js';
-import { getMember } from './service.js';
+import { requireMember } from './service.js';
 
 export async function memberActivity(db: Db, caller: Caller, id: string, page: Page, url = `/v1/members/${id}/activity`): Promise<List<MemberActivity>> {
-  await getMember(db, caller, id);
+  await requireMember(db, caller, id);
   await checkCursor(page, (cursor) => repo.activityRowExists(db, caller.chainId, id, cursor));
   return toList(url, page, await repo.listActivity(db, caller.chainId, id, page), present);
 }

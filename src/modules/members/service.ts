@@ -69,6 +69,11 @@ export async function getMember(db: Db, caller: Caller, id: string): Promise<Mem
   return memberView(db, caller, await recordOf(db, caller, id));
 }
 
+/** 404 unless the chain has this member, as getMember finds them, without building their view (history, activity). */
+export async function requireMember(db: Db, caller: Caller, id: string): Promise<void> {
+  await recordOf(db, caller, id);
+}
+
 /**
  * Of `cardNumbers`, those that are the serial of another member of the chain (a member's own serial is theirs to
  * carry). A scan is looked up as a card number or a serial, so such a card would find two members: enrolment, a new
@@ -246,7 +251,7 @@ export async function attachCard(trx: Db, caller: Caller, id: string, cardNumber
 }
 
 export async function memberHistory(db: Db, caller: Caller, id: string, page: Page): Promise<List<HistoryEntry>> {
-  await recordOf(db, caller, id);
+  await requireMember(db, caller, id);
   await checkCursor(page, (cursor) => repo.ledgerEntryExists(db, caller.chainId, id, cursor));
   const rows = await repo.listLedger(db, caller.chainId, id, page);
   return toList(`/v1/members/${id}/history`, page, rows, presentHistoryEntry);
