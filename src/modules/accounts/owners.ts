@@ -1,6 +1,7 @@
 // Owners: sign-up, sign-in by e-mail and password (argon2), and password changes. An owner runs their chain (D21).
 import type { Db } from '../../db/database.js';
 import { ApiError, parameterInvalid } from '../../shared/errors.js';
+import { isEmailAddress } from '../../shared/email.js';
 import { newId } from '../../shared/ids.js';
 import * as audit from '../audit/service.js';
 import { ROLES, type Role } from './schemas.js';
@@ -179,7 +180,7 @@ export async function setPassword(db: Db, chainId: string, ownerId: string, pass
 }
 
 export function checkEmail(email: string): void {
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw parameterInvalid('email', 'email must be an e-mail address.');
+  if (!isEmailAddress(email)) throw parameterInvalid('email', 'email must be an e-mail address.');
 }
 
 function checkPassword(param: string, password: string): void {

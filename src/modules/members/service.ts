@@ -3,6 +3,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import type { Db } from '../../db/database.js';
 import { writeTogether, type WriteStep } from '../../db/statement.js';
+import { isEmailAddress } from '../../shared/email.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatSignedMoney, formatMoney } from '../../shared/display.js';
 import { ApiError } from '../../shared/errors.js';
@@ -45,7 +46,7 @@ export function normalisePhone(raw: string, country: string, param = 'phone'): s
 /** An e-mail address trimmed and lower-cased, when it is one: one @ with text on each side, no spaces, at most 254 characters. */
 export function normaliseEmail(raw: string, param = 'email'): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+  if (!isEmailAddress(email)) {
     throw new ApiError('parameter_invalid', { param, message: `${param} is not an e-mail address (one @, no spaces, at most 254 characters).` });
   }
   return email;
