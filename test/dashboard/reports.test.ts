@@ -65,6 +65,8 @@ describe('the activity report', () => {
     const test = ok(await c.get('/dashboard/api/reports/activity?from=2026-11-22&to=2026-11-23&livemode=false'), 'test report').body;
     expect(test.totals).toMatchObject({ enrolments: 1, checks: 1, member_checks: 1, sales: 9_000, earned: testCheck.earned, outstanding_end: testCheck.earned, active_30: 1 });
 
+    // A period that ends before the last entries: what members held after the 22nd, read back from today's balances.
+    expect(ok(await c.get('/dashboard/api/reports/activity?from=2026-11-21&to=2026-11-22'), 'ended').body.totals).toMatchObject({ outstanding_start: 0, outstanding_end: day22.outstanding });
     // From the 22nd on, what members held before (nothing) is the start; a day later, the 22nd's end.
     expect(ok(await c.get('/dashboard/api/reports/activity?from=2026-11-23&to=2026-11-23'), 'one day').body.totals).toMatchObject({ outstanding_start: day22.outstanding, outstanding_end: day23.outstanding });
 
