@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       latencies.push(performance.now() - t0);
     }
     const s = latencies.summary();
-    const p95 = quantile(latencies, 0.95);
+    const p95 = latencies.quantile(0.95)!;
     results.push({ case: name, found, p50_ms: s.p50_ms, p95_ms: p95, max_ms: s.max_ms, within_target: p95 <= TARGET_P95_MS });
     console.log(`${label}: ${name.padEnd(48)} ${String(found).padStart(3)} found · p50 ${s.p50_ms} ms · p95 ${p95} ms${p95 > TARGET_P95_MS ? '  OVER' : ''}`);
   }
@@ -120,13 +120,6 @@ async function twentiethPageCursor(database: Database, caller: Parameters<typeof
   let after: string | undefined;
   for (let i = 0; i < 19; i++) after = (await directory.listMembers(database.db, caller, { limit: 50, startingAfter: after }, query)).data.at(-1)!.id;
   return after;
-}
-
-function quantile(latencies: Latencies, q: number): number {
-  const all: number[] = [];
-  latencies.forEach((ms) => all.push(ms));
-  all.sort((a, b) => a - b);
-  return Math.round(all[Math.min(all.length - 1, Math.ceil(q * all.length) - 1)]! * 100) / 100;
 }
 
 await main();

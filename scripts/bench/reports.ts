@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       latencies.push(performance.now() - t0);
     }
     const s = latencies.summary();
-    const p95 = quantile(latencies, 0.95);
+    const p95 = latencies.quantile(0.95)!;
     results.push({ case: `last ${days} days`, checks, p50_ms: s.p50_ms, p95_ms: p95, max_ms: s.max_ms, within_target: p95 <= TARGET_P95_MS });
     console.log(`${label}: last ${String(days).padStart(3)} days · ${checks} checks · p50 ${s.p50_ms} ms · p95 ${p95} ms${p95 > TARGET_P95_MS ? '  OVER' : ''}`);
   }
@@ -94,13 +94,6 @@ async function seed(database: Database) {
   }
   console.log(`seeded ${DAYS * PER_DAY} checks in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return venue;
-}
-
-function quantile(latencies: Latencies, q: number): number {
-  const all: number[] = [];
-  latencies.forEach((ms) => all.push(ms));
-  all.sort((a, b) => a - b);
-  return Math.round(all[Math.min(all.length - 1, Math.ceil(q * all.length) - 1)]! * 100) / 100;
 }
 
 await main();

@@ -21,15 +21,22 @@ export class Latencies {
     return this.n;
   }
 
+  /** The q-quantile (nearest rank), rounded to hundredths; null when empty. */
+  quantile(q: number): number | null {
+    return this.n === 0 ? null : quantileOf(this.values.slice(0, this.n).sort(), q);
+  }
+
   summary(): { p50_ms: number | null; p90_ms: number | null; p99_ms: number | null; max_ms: number | null; mean_ms: number | null } {
     if (this.n === 0) return { p50_ms: null, p90_ms: null, p99_ms: null, max_ms: null, mean_ms: null };
     const sorted = this.values.slice(0, this.n).sort();
-    const at = (q: number) => round(sorted[Math.min(this.n - 1, Math.ceil(q * this.n) - 1)]!);
+    const at = (q: number) => quantileOf(sorted, q);
     let sum = 0;
     for (const v of sorted) sum += v;
     return { p50_ms: at(0.5), p90_ms: at(0.9), p99_ms: at(0.99), max_ms: round(sorted[this.n - 1]!), mean_ms: round(sum / this.n) };
   }
 }
+
+const quantileOf = (sorted: Float64Array, q: number) => round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
 
 export const round = (x: number, digits = 2): number => {
   const f = 10 ** digits;

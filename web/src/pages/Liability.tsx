@@ -1,12 +1,13 @@
 // Venue liability (D21): per venue of the chain, the cashback members were given and spent in a period, the row of no
 // venue, the totals, and the same as CSV, for the franchise's settlement of who owes whom.
-import { Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { call, client, money, type VenueLiability } from '../api';
 import { DataTable, type Column } from '../components/DataTable';
 import { useChain, useVenue } from '../session';
 import { useTraffic } from '../traffic';
+import { TestOnlyNotice, TrafficSwitch } from '../components/TrafficSwitch';
 
 type Row = VenueLiability['data'][number];
 
@@ -75,20 +76,7 @@ export function LiabilityPage() {
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
           <TextInput type="date" label="From" description="Included, from 00:00 UTC" value={from} onChange={(e) => setPeriod({ from: e.currentTarget.value })} />
           <TextInput type="date" label="To" description="Not included: ends at 00:00 UTC" value={to} onChange={(e) => setPeriod({ to: e.currentTarget.value })} />
-          <Stack gap={6} justify="flex-end">
-            <Text size="sm" fw={500}>
-              Traffic
-            </Text>
-            <SegmentedControl
-              value={livemode ? 'live' : 'test'}
-              onChange={(v) => setPeriod({ livemode: v === 'test' ? 'false' : 'true' })}
-              data={[
-                { value: 'live', label: 'Live' },
-                { value: 'test', label: 'Test' },
-              ]}
-              aria-label="Traffic"
-            />
-          </Stack>
+          <TrafficSwitch livemode={livemode} onChange={(live) => setPeriod({ livemode: String(live) })} />
           <Stack gap={6} justify="flex-end">
             <Group gap="xs">
               <Button size="xs" variant="light" onClick={() => setPeriod({ from: monthStart(0), to: monthStart(1) })}>
@@ -105,11 +93,7 @@ export function LiabilityPage() {
           including, 00:00 UTC on To.
         </Text>
       </Paper>
-      {testOnly && (
-        <Alert color="orange" title="Only test traffic so far" data-testid="test-only">
-          Showing what test keys did. Live figures show here once a live key sends its first check or enrols a member.
-        </Alert>
-      )}
+      {testOnly && <TestOnlyNotice />}
       {report.error && <Alert color="red">{report.error.message}</Alert>}
       <DataTable
         label="Venue liability"

@@ -1,7 +1,7 @@
 // Reports (issue 41): a period of the chain's activity — enrolments, checks and visits by members, sales, cashback
 // earned, given by campaigns and redeemed, what members hold after each day — in two charts, figures, per venue and
 // per campaign, and as CSV. Live and test are never added together; a test-only chain opens on test.
-import { Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import { Stat } from '../components/Stat';
 import { day } from '../dates';
 import { useChain, useVenue } from '../session';
 import { useTraffic } from '../traffic';
+import { TestOnlyNotice, TrafficSwitch } from '../components/TrafficSwitch';
 
 /** Today in the venue's time zone, and the day `n` days before it, YYYY-MM-DD. */
 function daysBack(timezone: string, n: number): string {
@@ -51,20 +52,7 @@ export function ReportsPage() {
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
           <TextInput type="date" label="From" description="Included" value={from} onChange={(e) => e.currentTarget.value && set({ from: e.currentTarget.value })} />
           <TextInput type="date" label="To" description="Included" value={to} onChange={(e) => e.currentTarget.value && set({ to: e.currentTarget.value })} />
-          <Stack gap={6} justify="flex-end">
-            <Text size="sm" fw={500}>
-              Traffic
-            </Text>
-            <SegmentedControl
-              value={livemode ? 'live' : 'test'}
-              onChange={(v) => set({ livemode: v === 'test' ? 'false' : 'true' })}
-              data={[
-                { value: 'live', label: 'Live' },
-                { value: 'test', label: 'Test' },
-              ]}
-              aria-label="Traffic"
-            />
-          </Stack>
+          <TrafficSwitch livemode={livemode} onChange={(live) => set({ livemode: String(live) })} />
           <Group gap="xs" align="flex-end">
             <Button size="xs" variant="light" onClick={last(30)}>
               30 days
@@ -82,11 +70,7 @@ export function ReportsPage() {
           {venue.timezone}.
         </Text>
       </Paper>
-      {testOnly && (
-        <Alert color="orange" title="Only test traffic so far" data-testid="test-only">
-          Showing what test keys did. Live figures show here once a live key sends its first check or enrols a member.
-        </Alert>
-      )}
+      {testOnly && <TestOnlyNotice />}
       {report.error && <Alert color="red">{report.error.message}</Alert>}
       {r && <Figures r={r} m={m} />}
     </Stack>
